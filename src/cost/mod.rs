@@ -1,0 +1,1 @@
+//! Cost, power and design-space models (in progress).

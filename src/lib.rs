@@ -1,0 +1,40 @@
+//! # hiradix — a cycle-accurate simulator of high-radix interconnection networks
+//!
+//! hiradix implements four papers:
+//! - Kim, Dally, Abts, *Flattened Butterfly: A Cost-Efficient Topology for High-Radix
+//!   Networks*, ISCA 2007 (the k-ary n-flat, MIN AD, UGAL, UGAL-S, CLOS AD);
+//! - Kim, Dally, Scott, Abts, *Technology-Driven, Highly-Scalable Dragonfly Topology*,
+//!   ISCA 2008 (the dragonfly and the UGAL family);
+//! - Ahn et al., *HyperX: Topology, Routing, and Packaging of Efficient Large-Scale
+//!   Networks*, SC 2009 (HyperX and DAL);
+//! - Thamarakuzhi, Chandy, *Adaptive Load Balanced Routing for 2-Dilated Flattened
+//!   Butterfly* (adaptive 2DFB routing).
+//!
+//! The core (everything but [`web`]) has no web or OS dependency, so it builds natively
+//! and for `wasm32-unknown-unknown`. Layout:
+//! - [`config`]: the JSON experiment description and its validation (errors with paths);
+//! - [`rng`]: portable seeded random streams (traffic, routing, allocation);
+//! - [`topology`]: router graphs with port tables and drawing coordinates;
+//! - [`routing`]: one file per algorithm family, behind the [`routing::Routing`] trait;
+//! - [`traffic`]: destination patterns and injection processes;
+//! - [`sim`]: the cycle-driven engine (input-queued VC routers, credits, allocators);
+//! - [`stats`]: measurement windows, histograms, channel utilization;
+//! - [`experiment`]: the papers' methodology (warm-up, labeled window, drain) and sweeps;
+//! - [`catalog`]: the registry of topologies, routings and patterns (CLI `--list`, page UI);
+//! - [`cost`]: cost, power and design-space models of the papers;
+//! - [`plot`]: dependency-free SVG line plots.
+
+pub mod catalog;
+pub mod config;
+pub mod cost;
+pub mod experiment;
+pub mod plot;
+pub mod rng;
+pub mod routing;
+pub mod sim;
+pub mod stats;
+pub mod topology;
+pub mod traffic;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,0 +1,1 @@
+//! SVG plots (in progress).

@@ -1,0 +1,1 @@
+//! Topologies (in progress).
