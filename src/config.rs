@@ -1,1 +1,430 @@
-//! (in progress)
+//! The experiment description: one JSON document shared by the CLI and the web page.
+//!
+//! Every section has defaults (the papers' setup where they agree), unknown fields are
+//! rejected, and [`SimConfig::validate`] returns *all* problems at once, each with the
+//! path of the offending field (`router.vcs: ...`). Algorithm-specific checks (VC counts,
+//! topology compatibility) are made where the algorithm is built and reported the same way.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One configuration problem, with the dotted path of the field it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfigError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ConfigError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigError { path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// All problems found in a configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfigErrors(pub Vec<ConfigError>);
+
+impl ConfigErrors {
+    pub fn one(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigErrors(vec![ConfigError::new(path, message)])
+    }
+}
+
+impl fmt::Display for ConfigErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigErrors {}
+
+impl From<ConfigError> for ConfigErrors {
+    fn from(e: ConfigError) -> Self {
+        ConfigErrors(vec![e])
+    }
+}
+
+/// A complete experiment.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SimConfig {
+    pub topology: TopologyConfig,
+    pub routing: RoutingConfig,
+    pub traffic: TrafficConfig,
+    pub router: RouterConfig,
+    pub measurement: MeasurementConfig,
+    /// Seed of all random streams (traffic, routing, allocation are derived from it).
+    pub seed: u64,
+}
+
+/// The network. `type` selects the family; the other fields are its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologyConfig {
+    /// k-ary n-flat (FB paper §2): N = k^n terminals, k^(n-1) routers, n-1 dimensions.
+    FlattenedButterfly { k: u32, n: u32 },
+    /// 2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with 2 links per pair.
+    DilatedFlattenedButterfly { k: u32, n: u32 },
+    /// Hypercube of 2^n routers with one terminal each (HyperX with S = 2, K = 1, T = 1).
+    Hypercube { n: u32 },
+    /// HyperX (HyperX paper §3): per-dimension extents `s`, trunking `k` (one value for
+    /// all dimensions or one per dimension), `t` terminals per switch.
+    Hyperx { s: Vec<u32>, k: Vec<u32>, t: u32 },
+    /// Dragonfly (dragonfly paper §3): `p` terminals, `a` routers per group, `h` global
+    /// channels per router, `g` groups (≤ a·h + 1).
+    Dragonfly {
+        p: u32,
+        a: u32,
+        h: u32,
+        g: u32,
+        #[serde(default)]
+        arrangement: GlobalArrangement,
+    },
+}
+
+impl Default for TopologyConfig {
+    fn default() -> Self {
+        TopologyConfig::FlattenedButterfly { k: 8, n: 2 }
+    }
+}
+
+/// How a dragonfly's global channels are wired (dragonfly paper §3.1; SPEC.md §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GlobalArrangement {
+    /// Global index c = r·h + k connects to group c (c < G) or c + 1.
+    #[default]
+    Absolute,
+    /// The "palmtree" arrangement: group G's global index c connects to group (G − c − 1) mod g.
+    Palmtree,
+}
+
+/// How routing decisions of one cycle are allocated (FB paper §3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllocatorMode {
+    /// The algorithm's own default (greedy for MIN AD and UGAL; sequential for UGAL-S,
+    /// CLOS AD and DAL).
+    #[default]
+    Auto,
+    /// All inputs decide from the queue state at the start of the cycle.
+    Greedy,
+    /// Inputs decide one after another (rotating start), each updating the state.
+    Sequential,
+}
+
+/// The routing algorithm and its parameters. Parameters an algorithm does not use are
+/// ignored by it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoutingConfig {
+    /// Name from the catalog, e.g. `min`, `min_ad`, `val`, `ugal`, `ugal_s`, `clos_ad`,
+    /// `dal`, `ugal_l`, `ugal_g`, `ugal_l_vc`, `ugal_l_vch`, `ugal_l_cr`.
+    pub algorithm: String,
+    pub allocator: AllocatorMode,
+    /// UGAL family: route minimally iff q_m·H_m ≤ q_nm·H_nm + threshold.
+    pub ugal_threshold: i64,
+    /// DAL (HyperX §3.3): an output VC is "unblocked" if it has at least this many credits.
+    pub dal_unblocked_credits: u32,
+    /// Adaptive 2DFB (2DFB paper Algorithm 1): queue threshold `Th` in flits.
+    pub threshold: u32,
+    /// UGAL-L_CR (dragonfly §4.3.2): zero-load credit round trip t_crt0 in cycles;
+    /// 0 = derive from the channel latencies (2·latency + 1).
+    pub crt0: u32,
+    /// UGAL-L_CR: tracking granularity; credit delays are rounded down to multiples of it.
+    pub cr_granularity: u32,
+}
+
+impl Default for RoutingConfig {
+    fn default() -> Self {
+        RoutingConfig {
+            algorithm: "min".into(),
+            allocator: AllocatorMode::Auto,
+            ugal_threshold: 0,
+            dal_unblocked_credits: 1,
+            threshold: 4,
+            crt0: 0,
+            cr_granularity: 1,
+        }
+    }
+}
+
+/// How packets enter the network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InjectionMode {
+    /// Bernoulli process per terminal at `load` packets·size per cycle.
+    #[default]
+    Bernoulli,
+    /// Every terminal injects `batch_size` packets as fast as it can (FB paper Fig. 5).
+    Batch,
+}
+
+/// Destination pattern and injection process.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrafficConfig {
+    /// Pattern name from the catalog, e.g. `uniform`, `router_shift`, `group_shift`, `swap2`.
+    pub pattern: String,
+    /// Offered load in flits per cycle per terminal (0..=1).
+    pub load: f64,
+    pub injection: InjectionMode,
+    /// Packets per terminal in batch mode.
+    pub batch_size: u32,
+    /// Flits per packet (1 = the papers' single-flit packets; >1 uses virtual cut-through).
+    pub packet_size: u32,
+    /// Source-queue bound in packets per terminal; past it the source stalls and the run
+    /// is reported as saturated.
+    pub source_queue_cap: u32,
+    /// Shift distance of `router_shift`, `group_shift` and the 2DFB `adversarial` pattern.
+    pub shift: u32,
+}
+
+impl Default for TrafficConfig {
+    fn default() -> Self {
+        TrafficConfig {
+            pattern: "uniform".into(),
+            load: 0.5,
+            injection: InjectionMode::Bernoulli,
+            batch_size: 64,
+            packet_size: 1,
+            source_queue_cap: 256,
+            shift: 1,
+        }
+    }
+}
+
+/// Switch allocator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchAllocator {
+    /// Separable input-first round-robin (one iteration).
+    #[default]
+    Separable,
+    /// iSLIP with `islip_iterations` iterations.
+    Islip,
+}
+
+/// Router micro-architecture and channel latencies (SPEC.md §1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RouterConfig {
+    /// Virtual channels per port.
+    pub vcs: u32,
+    /// Flits per VC buffer (ignored if `buffer_per_port` is set).
+    pub buffer_depth: u32,
+    /// If set, total flits per input port, divided evenly among the VCs.
+    pub buffer_per_port: Option<u32>,
+    /// Cycles from a flit's arrival at a router until it can leave on an output channel.
+    pub pipeline_delay: u32,
+    /// Internal speedup: flits an input port can send through the crossbar, and an
+    /// output port can receive, per cycle. Channels still carry one flit per cycle.
+    pub speedup: u32,
+    pub switch_allocator: SwitchAllocator,
+    pub islip_iterations: u32,
+    /// Channel latencies in cycles per link class.
+    pub terminal_latency: u32,
+    pub local_latency: u32,
+    pub global_latency: u32,
+}
+
+impl Default for RouterConfig {
+    fn default() -> Self {
+        RouterConfig {
+            vcs: 4,
+            buffer_depth: 8,
+            buffer_per_port: None,
+            pipeline_delay: 1,
+            speedup: 2,
+            switch_allocator: SwitchAllocator::Separable,
+            islip_iterations: 2,
+            terminal_latency: 1,
+            local_latency: 1,
+            global_latency: 1,
+        }
+    }
+}
+
+impl RouterConfig {
+    /// Flits per VC buffer after applying `buffer_per_port`.
+    pub fn depth_per_vc(&self) -> u32 {
+        match self.buffer_per_port {
+            Some(total) => total / self.vcs.max(1),
+            None => self.buffer_depth,
+        }
+    }
+}
+
+/// The papers' methodology (SPEC.md §1): warm up, label packets created in the
+/// measurement window, then drain until every labeled packet has arrived.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MeasurementConfig {
+    pub warmup: u64,
+    pub measure: u64,
+    /// Cycles allowed after the window for labeled packets to drain before the run is
+    /// declared saturated.
+    pub drain_limit: u64,
+    /// Deadlock watchdog: flits in the network and none moved for this many cycles.
+    pub watchdog: u64,
+}
+
+impl Default for MeasurementConfig {
+    fn default() -> Self {
+        MeasurementConfig { warmup: 2000, measure: 2000, drain_limit: 20000, watchdog: 2000 }
+    }
+}
+
+impl SimConfig {
+    /// Parse a JSON document; syntax and type errors come back with the path of the field.
+    pub fn from_json(text: &str) -> Result<SimConfig, ConfigErrors> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| ConfigErrors::one("(json)", e.to_string()))?;
+        Self::from_value(value)
+    }
+
+    /// Build from a JSON value (e.g. after `--set` overrides were applied).
+    pub fn from_value(value: serde_json::Value) -> Result<SimConfig, ConfigErrors> {
+        let cfg: SimConfig = serde_path_to_error::deserialize(value).map_err(|e| {
+            let msg = e.inner().to_string();
+            ConfigErrors::one(error_path(e.path(), &msg), msg)
+        })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("config serialises")
+    }
+
+    /// Range checks of every field that does not depend on the chosen algorithms.
+    pub fn validate(&self) -> Result<(), ConfigErrors> {
+        let mut errs = Vec::new();
+        let mut check = |ok: bool, path: &str, msg: String| {
+            if !ok {
+                errs.push(ConfigError::new(path, msg));
+            }
+        };
+        let r = &self.router;
+        check((1..=16).contains(&r.vcs), "router.vcs", format!("must be 1..=16, got {}", r.vcs));
+        check(
+            (1..=4096).contains(&r.depth_per_vc()),
+            if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" },
+            format!("gives {} flits per VC; must be 1..=4096", r.depth_per_vc()),
+        );
+        check((1..=64).contains(&r.pipeline_delay), "router.pipeline_delay", format!("must be 1..=64 cycles, got {}", r.pipeline_delay));
+        check((1..=8).contains(&r.speedup), "router.speedup", format!("must be 1..=8, got {}", r.speedup));
+        check((1..=8).contains(&r.islip_iterations), "router.islip_iterations", format!("must be 1..=8, got {}", r.islip_iterations));
+        for (name, v) in [("terminal_latency", r.terminal_latency), ("local_latency", r.local_latency), ("global_latency", r.global_latency)] {
+            check((1..=1000).contains(&v), &format!("router.{name}"), format!("must be 1..=1000 cycles, got {v}"));
+        }
+        let t = &self.traffic;
+        check(t.load.is_finite() && (0.0..=1.0).contains(&t.load), "traffic.load", format!("must be between 0 and 1 flits/cycle/terminal, got {}", t.load));
+        check((1..=64).contains(&t.packet_size), "traffic.packet_size", format!("must be 1..=64 flits, got {}", t.packet_size));
+        check(t.packet_size <= r.depth_per_vc(), "traffic.packet_size", format!("{} flits do not fit a {}-flit VC buffer (virtual cut-through needs the whole packet)", t.packet_size, r.depth_per_vc()));
+        check((1..=1_000_000).contains(&t.batch_size), "traffic.batch_size", format!("must be 1..=1000000, got {}", t.batch_size));
+        check((1..=1_000_000).contains(&t.source_queue_cap), "traffic.source_queue_cap", format!("must be 1..=1000000, got {}", t.source_queue_cap));
+        let m = &self.measurement;
+        check(m.measure >= 1, "measurement.measure", "must be at least 1 cycle".into());
+        check(m.watchdog >= 10, "measurement.watchdog", format!("must be at least 10 cycles, got {}", m.watchdog));
+        check(m.warmup + m.measure + m.drain_limit <= 100_000_000, "measurement", "warmup + measure + drain_limit must be at most 1e8 cycles".into());
+        if self.routing.cr_granularity == 0 {
+            errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 cycle"));
+        }
+        if errs.is_empty() { Ok(()) } else { Err(ConfigErrors(errs)) }
+    }
+}
+
+/// The dotted path of a deserialisation error (`router.vcz`, `topology.type`).
+fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
+    let mut p = path.to_string();
+    if p == "." {
+        p.clear();
+    }
+    // serde reports missing fields and unknown variants at the enclosing object.
+    let named = msg.split('`').nth(1).filter(|_| msg.starts_with("missing field"));
+    match named {
+        Some(field) => if p.is_empty() { field.to_string() } else { format!("{p}.{field}") },
+        None if msg.starts_with("unknown variant") && !p.ends_with("type") => format!("{p}.type"),
+        None if p.is_empty() => "(config)".into(),
+        None => p,
+    }
+}
+
+/// Apply a `key.path=value` override to a JSON config (CLI `--set`, page URL state).
+/// The value is parsed as JSON when it can be (numbers, arrays, booleans), else taken as
+/// a string.
+pub fn apply_override(root: &mut serde_json::Value, assignment: &str) -> Result<(), ConfigError> {
+    let (path, raw) = assignment
+        .split_once('=')
+        .ok_or_else(|| ConfigError::new(assignment, "expected key=value"))?;
+    let path = path.trim();
+    if path.is_empty() {
+        return Err(ConfigError::new(assignment, "empty key"));
+    }
+    let value = serde_json::from_str(raw.trim()).unwrap_or_else(|_| serde_json::Value::String(raw.trim().to_string()));
+    let mut node = root;
+    let parts: Vec<&str> = path.split('.').collect();
+    for (i, part) in parts.iter().enumerate() {
+        if !node.is_object() {
+            *node = serde_json::Value::Object(Default::default());
+        }
+        let obj = node.as_object_mut().expect("object");
+        if i + 1 == parts.len() {
+            obj.insert(part.to_string(), value);
+            return Ok(());
+        }
+        node = obj.entry(part.to_string()).or_insert_with(|| serde_json::Value::Object(Default::default()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip() {
+        let c = SimConfig::default();
+        assert_eq!(SimConfig::from_json(&c.to_json()).unwrap(), c);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = SimConfig::from_json(r#"{"router": {"vcs": 0}, "traffic": {"load": 2}}"#).unwrap_err();
+        let paths: Vec<_> = e.0.iter().map(|e| e.path.as_str()).collect();
+        assert!(paths.contains(&"router.vcs"), "{paths:?}");
+        assert!(paths.contains(&"traffic.load"), "{paths:?}");
+        let e = SimConfig::from_json(r#"{"router": {"vcz": 1}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "router.vcz", "{e}");
+        let e = SimConfig::from_json(r#"{"topology": {"type": "torus"}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.type", "{e}");
+        let e = SimConfig::from_json("{").unwrap_err();
+        assert_eq!(e.0[0].path, "(json)");
+    }
+
+    #[test]
+    fn overrides() {
+        let mut v = serde_json::to_value(SimConfig::default()).unwrap();
+        apply_override(&mut v, "routing.algorithm=val").unwrap();
+        apply_override(&mut v, "traffic.load=0.25").unwrap();
+        apply_override(&mut v, "topology.k=4").unwrap();
+        let c = SimConfig::from_value(v).unwrap();
+        assert_eq!(c.routing.algorithm, "val");
+        assert_eq!(c.traffic.load, 0.25);
+        assert_eq!(c.topology, TopologyConfig::FlattenedButterfly { k: 4, n: 2 });
+    }
+}

@@ -1,1 +1,148 @@
-//! (in progress)
+//! The papers' measurement methodology (FB paper §3.2; SPEC.md §1).
+//!
+//! Bernoulli runs: warm up for `warmup` cycles without measuring, label every packet
+//! created during the next `measure` cycles, then keep simulating (injection continues,
+//! unlabeled) until every labeled packet has arrived. Accepted throughput is measured over
+//! the labeled window; latency over the labeled packets. A run is *saturated* when the
+//! labeled packets do not drain within `drain_limit` cycles or a source queue overflowed
+//! during the window — then its latency is reported as unbounded, not as a huge number.
+//!
+//! Batch runs (FB paper Fig. 5): every terminal injects `batch_size` packets as fast as it
+//! can; the result is the cycle the last one arrives, divided by the batch size.
+
+use crate::config::{ConfigErrors, InjectionMode, SimConfig};
+use crate::sim::{SimError, Simulation};
+use crate::stats::Summary;
+use serde::Serialize;
+use std::fmt;
+
+/// Why a run produced no result.
+#[derive(Clone, Debug)]
+pub enum RunError {
+    Config(ConfigErrors),
+    Sim(SimError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Config(e) => write!(f, "{e}"),
+            RunError::Sim(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<ConfigErrors> for RunError {
+    fn from(e: ConfigErrors) -> Self {
+        RunError::Config(e)
+    }
+}
+impl From<SimError> for RunError {
+    fn from(e: SimError) -> Self {
+        RunError::Sim(e)
+    }
+}
+
+/// Everything measured in one run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub summary: Summary,
+    /// Flits per cycle sent on each output port during the window, indexed by port id.
+    pub channel_utilization: Vec<f32>,
+    /// Latency histogram of labeled packets as (latency, count) for non-empty bins.
+    pub latency_histogram: Vec<(u64, u32)>,
+    /// Batch mode: cycles until the whole batch arrived, divided by the batch size.
+    pub batch_normalized_latency: Option<f64>,
+}
+
+/// Runs one configuration to completion with the papers' methodology.
+pub fn run(cfg: &SimConfig) -> Result<RunResult, RunError> {
+    let mut sim = Simulation::new(cfg)?;
+    run_sim(&mut sim)
+}
+
+/// Runs an already built simulation (at cycle 0) to completion.
+pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
+    let cfg = sim.config().clone();
+    if cfg.traffic.injection == InjectionMode::Batch {
+        return run_batch(sim, &cfg);
+    }
+    let m = &cfg.measurement;
+    let (start, end) = (m.warmup, m.warmup + m.measure);
+    sim.stats_mut().label_start = start;
+    sim.stats_mut().label_end = end;
+    sim.advance(start)?;
+    let sent_before = sim.sent_flits().to_vec();
+    sim.advance(m.measure)?;
+    let sent_after = sim.sent_flits().to_vec();
+    // Drain: run until every labeled packet has arrived, or give up.
+    let mut drained = false;
+    for _ in 0..m.drain_limit / 64 + 1 {
+        let s = sim.stats();
+        if s.labeled_delivered == s.labeled_created {
+            drained = true;
+            break;
+        }
+        sim.advance(64)?;
+    }
+    let s = sim.stats();
+    drained |= s.labeled_delivered == s.labeled_created;
+    let terminals = sim.network().terminals() as f64;
+    let window = m.measure as f64;
+    let lat = &s.latency;
+    let nonmin = s.latency_nonminimal.count;
+    let summary = Summary {
+        offered_load: cfg.traffic.load,
+        accepted: s.window_accepted_flits as f64 / (terminals * window),
+        avg_latency: lat.mean(),
+        p50_latency: lat.percentile(0.5),
+        p99_latency: lat.percentile(0.99),
+        max_latency: lat.max,
+        avg_hops: if lat.count == 0 { f64::NAN } else { s.labeled_hops as f64 / lat.count as f64 },
+        nonminimal_fraction: if lat.count == 0 { 0.0 } else { nonmin as f64 / lat.count as f64 },
+        avg_latency_minimal: s.latency_minimal.mean(),
+        avg_latency_nonminimal: s.latency_nonminimal.mean(),
+        labeled_packets: s.labeled_created,
+        saturated: !drained || s.window_dropped > 0,
+        cycles: sim.now(),
+    };
+    let channel_utilization = sent_after.iter().zip(&sent_before).map(|(a, b)| ((a - b) as f64 / window) as f32).collect();
+    let latency_histogram = lat.hist.iter().enumerate().filter(|(_, &n)| n > 0).map(|(l, &n)| (l as u64, n)).collect();
+    Ok(RunResult { summary, channel_utilization, latency_histogram, batch_normalized_latency: None })
+}
+
+fn run_batch(sim: &mut Simulation, cfg: &SimConfig) -> Result<RunResult, RunError> {
+    let limit = cfg.measurement.drain_limit.max(cfg.traffic.batch_size as u64 * 64);
+    // Label the whole run so latency statistics cover every batch packet.
+    sim.stats_mut().label_start = 0;
+    sim.stats_mut().label_end = u64::MAX;
+    while sim.batch_pending() && sim.now() < limit {
+        sim.advance(16)?;
+    }
+    let s = sim.stats();
+    let done = !sim.batch_pending();
+    let cycles = s.last_delivery + 1;
+    let summary = Summary {
+        offered_load: 1.0,
+        accepted: s.delivered_flits as f64 / (sim.network().terminals() as f64 * cycles as f64),
+        avg_latency: s.latency.mean(),
+        p50_latency: s.latency.percentile(0.5),
+        p99_latency: s.latency.percentile(0.99),
+        max_latency: s.latency.max,
+        avg_hops: s.labeled_hops as f64 / s.latency.count.max(1) as f64,
+        nonminimal_fraction: s.latency_nonminimal.count as f64 / s.latency.count.max(1) as f64,
+        avg_latency_minimal: s.latency_minimal.mean(),
+        avg_latency_nonminimal: s.latency_nonminimal.mean(),
+        labeled_packets: s.labeled_created,
+        saturated: !done,
+        cycles: sim.now(),
+    };
+    Ok(RunResult {
+        summary,
+        channel_utilization: Vec::new(),
+        latency_histogram: Vec::new(),
+        batch_normalized_latency: done.then(|| cycles as f64 / cfg.traffic.batch_size as f64),
+    })
+}

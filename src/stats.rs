@@ -1,1 +1,117 @@
-//! (in progress)
+//! Statistics: latency accumulators with histograms, the min/non-min split, and live
+//! counters for the page.
+
+use serde::Serialize;
+
+/// Histogram bins are one cycle wide up to this latency; larger values go to the last bin.
+pub const HISTOGRAM_BINS: usize = 4096;
+
+/// Latency of a set of packets: count, sum, max and a 1-cycle histogram.
+#[derive(Clone, Debug)]
+pub struct LatencyStats {
+    pub count: u64,
+    pub sum: u64,
+    pub max: u64,
+    pub hist: Vec<u32>,
+}
+
+impl Default for LatencyStats {
+    fn default() -> Self {
+        LatencyStats { count: 0, sum: 0, max: 0, hist: vec![0; HISTOGRAM_BINS] }
+    }
+}
+
+impl LatencyStats {
+    #[inline]
+    pub fn record(&mut self, latency: u64) {
+        self.count += 1;
+        self.sum += latency;
+        self.max = self.max.max(latency);
+        self.hist[(latency as usize).min(HISTOGRAM_BINS - 1)] += 1;
+    }
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 { f64::NAN } else { self.sum as f64 / self.count as f64 }
+    }
+    /// The smallest latency at or below which a fraction `p` of packets fall.
+    pub fn percentile(&self, p: f64) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        let target = (p * self.count as f64).ceil().max(1.0) as u64;
+        let mut acc = 0u64;
+        for (lat, &n) in self.hist.iter().enumerate() {
+            acc += n as u64;
+            if acc >= target {
+                return if lat == HISTOGRAM_BINS - 1 { self.max } else { lat as u64 };
+            }
+        }
+        self.max
+    }
+    pub fn clear(&mut self) {
+        self.count = 0;
+        self.sum = 0;
+        self.max = 0;
+        self.hist.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+/// Counters the engine updates as packets are generated and delivered.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Packets created in `[label_start, label_end)` are labeled.
+    pub label_start: u64,
+    pub label_end: u64,
+    pub labeled_created: u64,
+    pub labeled_delivered: u64,
+    /// Latency of labeled packets: all, minimally routed, non-minimally routed.
+    pub latency: LatencyStats,
+    pub latency_minimal: LatencyStats,
+    pub latency_nonminimal: LatencyStats,
+    pub labeled_hops: u64,
+    /// Flits delivered / generated with time inside `[label_start, label_end)`.
+    pub window_accepted_flits: u64,
+    pub window_offered_flits: u64,
+    /// Packets dropped because a source queue was full, inside the window.
+    pub window_dropped: u64,
+    /// Cumulative counters over all packets since the start (for live plots).
+    pub generated: u64,
+    pub dropped: u64,
+    pub delivered: u64,
+    pub delivered_flits: u64,
+    pub delivered_nonminimal: u64,
+    pub latency_sum: u64,
+    pub hops_sum: u64,
+    /// Last delivery cycle (batch mode completion time).
+    pub last_delivery: u64,
+    /// Latency of all delivered packets since the last [`Stats::clear_live_histogram`].
+    pub live_latency: LatencyStats,
+}
+
+impl Stats {
+    #[inline]
+    pub fn in_window(&self, t: u64) -> bool {
+        t >= self.label_start && t < self.label_end
+    }
+}
+
+/// Summary of one measured run (the papers' methodology, see [`crate::experiment`]).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    pub offered_load: f64,
+    /// Accepted throughput, flits/cycle/terminal, over the measurement window.
+    pub accepted: f64,
+    pub avg_latency: f64,
+    pub p50_latency: u64,
+    pub p99_latency: u64,
+    pub max_latency: u64,
+    pub avg_hops: f64,
+    /// Fraction of labeled packets routed non-minimally.
+    pub nonminimal_fraction: f64,
+    pub avg_latency_minimal: f64,
+    pub avg_latency_nonminimal: f64,
+    pub labeled_packets: u64,
+    /// Labeled packets did not drain in time, or sources overflowed.
+    pub saturated: bool,
+    /// Cycles simulated in total.
+    pub cycles: u64,
+}

@@ -1,1 +1,144 @@
-//! Routing (in progress).
+//! Routing algorithms.
+//!
+//! A routing algorithm *proposes*: for the packet at the head of an input VC it returns
+//! one output port and output VC ([`Decision::Forward`]) or asks to be asked again next
+//! cycle ([`Decision::Wait`]). The engine *disposes*: it commits the decision (so the
+//! queue estimate of later decisions sees it, per the allocator mode), and the switch
+//! allocator moves the packet when the output VC has credits. Ejection at the destination
+//! router is done by the engine; algorithms never see a packet that has arrived.
+//!
+//! Adaptive algorithms read congestion only through [`QueueView`], the credit-based
+//! estimate of SPEC.md §1: downstream occupancy `B − credits` plus flits already
+//! committed to the output in this router. Only algorithms that are explicitly global
+//! (UGAL-G) read other routers' state.
+
+pub mod hyperx_min;
+pub mod valiant;
+
+use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
+use crate::rng::SimRng;
+use crate::sim::Packet;
+use crate::topology::{Network, Topology};
+
+/// What a routing algorithm decided for one packet at one router.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Forward { port: u32, vc: u32 },
+    /// No acceptable output this cycle; ask again next cycle.
+    Wait,
+}
+
+/// The numbers behind the last adaptive decision at a router, for inspection in the page
+/// (SPEC.md §7): e.g. `q_min·H_min` vs `q_nm·H_nm`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RouteNote {
+    pub cycle: u64,
+    pub packet_src: u32,
+    pub packet_dst: u32,
+    /// Queue estimates and hop counts compared (minimal, non-minimal).
+    pub q_min: u32,
+    pub h_min: u32,
+    pub q_nonmin: u32,
+    pub h_nonmin: u32,
+    /// For UGAL-L vs UGAL-G comparisons: the true queue of the global channel involved.
+    pub q_true: u32,
+    pub chose_minimal: bool,
+    pub valid: bool,
+}
+
+/// Read-only view of every router's output queue state (credits and commitments).
+#[derive(Clone, Copy)]
+pub struct QueueView<'a> {
+    pub(crate) net: &'a Network,
+    /// Free slots of each input VC as known upstream, indexed by the *downstream* input VC.
+    pub(crate) credits: &'a [u16],
+    /// Flits routed to each output VC but not yet through the switch.
+    pub(crate) committed: &'a [u16],
+    /// Downstream input port id of each output port (`u32::MAX` for terminal ports).
+    pub(crate) downstream: &'a [u32],
+    pub(crate) vcs: u32,
+    pub(crate) depth: u32,
+}
+
+impl<'a> QueueView<'a> {
+    #[inline]
+    fn out_vc_index(&self, router: u32, port: u32, vc: u32) -> usize {
+        self.net.port_id(router, port) * self.vcs as usize + vc as usize
+    }
+    /// Credits (free downstream slots) of output VC `vc` of `port`; terminal outputs
+    /// never run out.
+    #[inline]
+    pub fn credits(&self, router: u32, port: u32, vc: u32) -> u32 {
+        let down = self.downstream[self.net.port_id(router, port)];
+        if down == u32::MAX {
+            self.depth
+        } else {
+            self.credits[down as usize * self.vcs as usize + vc as usize] as u32
+        }
+    }
+    /// Queue estimate of one output VC: downstream occupancy plus committed flits.
+    #[inline]
+    pub fn vc_queue(&self, router: u32, port: u32, vc: u32) -> u32 {
+        self.depth - self.credits(router, port, vc) + self.committed[self.out_vc_index(router, port, vc)] as u32
+    }
+    /// Queue estimate of a port: the sum over its VCs.
+    #[inline]
+    pub fn port_queue(&self, router: u32, port: u32) -> u32 {
+        (0..self.vcs).map(|v| self.vc_queue(router, port, v)).sum()
+    }
+    pub fn vcs(&self) -> u32 {
+        self.vcs
+    }
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+}
+
+/// Everything an algorithm may look at when routing one packet.
+pub struct RouteCtx<'a> {
+    pub now: u64,
+    pub router: u32,
+    /// Input port the packet sits in (a terminal port at the source router).
+    pub in_port: u32,
+    pub in_vc: u32,
+    pub queues: QueueView<'a>,
+}
+
+/// A routing algorithm. One file per family; registered in [`build`].
+pub trait Routing: Send + Sync {
+    /// VCs per port this algorithm needs for deadlock freedom.
+    fn vcs_required(&self) -> u32;
+    /// The allocator the paper uses with this algorithm (FB paper §3.1).
+    fn default_allocator(&self) -> AllocatorMode {
+        AllocatorMode::Greedy
+    }
+    /// Route the packet at the head of an input VC. `note` receives the numbers behind an
+    /// adaptive choice (left alone by oblivious algorithms).
+    fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision;
+}
+
+/// Catalog of routing algorithms: (name, families it supports, description).
+pub const ALGORITHMS: &[(&str, &str, &str)] = &[
+    ("min", "hyperx", "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)"),
+    ("min_ad", "hyperx", "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)"),
+    ("val", "hyperx", "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1"),
+];
+
+/// Builds the algorithm a configuration names for a topology, checking the VC count.
+pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn Routing>, ConfigErrors> {
+    let path = "routing.algorithm";
+    let wrong_family = |fam: &str| ConfigErrors::one(path, format!("{} runs on {fam} networks, not on this topology", cfg.algorithm));
+    let routing: Box<dyn Routing> = match cfg.algorithm.as_str() {
+        "min" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
+        "min_ad" => Box::new(hyperx_min::MinAd::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
+        "val" => Box::new(valiant::Valiant::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
+        other => {
+            let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
+            return Err(ConfigErrors::one(path, format!("unknown routing algorithm '{other}'; one of: {}", names.join(", "))));
+        }
+    };
+    if vcs < routing.vcs_required() {
+        return Err(ConfigErrors::one("router.vcs", format!("{} needs at least {} VCs per port for deadlock freedom, got {vcs}", cfg.algorithm, routing.vcs_required())));
+    }
+    Ok(routing)
+}

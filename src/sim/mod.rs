@@ -1,1 +1,356 @@
-//! Engine (in progress).
+//! The cycle-driven engine (SPEC.md §1).
+//!
+//! After construction a simulation is a set of flat arrays indexed by integer ids:
+//! - *port id* `p` (see [`Network::port_id`]): per-port state, both directions;
+//! - *VC index* `p·V + v`: input buffers and credits of input VC `v` of port `p`, and the
+//!   commitments of output VC `v` of port `p`.
+//!
+//! `credits[iv]` is the sender's view of the free slots of input VC `iv`, so the credits
+//! of output VC `v` of port `p` are `credits[downstream(p)·V + v]`, and a credit "arrives
+//! upstream" by incrementing that same entry after the channel latency.
+//!
+//! One [`Simulation::step`] is one cycle, in this order:
+//! 1. packets and credits whose channel latency has elapsed arrive (timing wheels);
+//! 2. terminals generate packets into their source queues and inject;
+//! 3. every router with work computes routes for its unrouted head packets (greedy or
+//!    sequential), allocates its switch (separable input-first round-robin, or iSLIP)
+//!    with internal speedup, and sends one packet per free output channel.
+//!
+//! A packet sent at cycle `t` on a channel of latency `L` is usable downstream at `t + L`
+//! (never the same cycle), so routers only interact through state that is at least one
+//! cycle old and the result does not depend on the order routers are visited — except
+//! UGAL-G, which reads other routers' queues by design. Idle routers are skipped and
+//! nothing in `step` allocates once the queues reached their steady-state capacity.
+
+mod check;
+mod packet;
+mod router;
+mod terminal;
+
+pub use check::{DeadlockReport, SimError};
+pub use packet::{Packet, PacketStore};
+
+use crate::config::{AllocatorMode, ConfigErrors, InjectionMode, SimConfig, SwitchAllocator};
+use crate::rng::Streams;
+use crate::routing::{self, QueueView, RouteNote, Routing};
+use crate::stats::Stats;
+use crate::topology::{LinkClass, Network, Topology};
+use crate::traffic::Pattern;
+use std::collections::VecDeque;
+
+/// Marker for "no port" in port-indexed tables.
+const NO_PORT: u32 = u32::MAX;
+
+/// A running simulation.
+pub struct Simulation {
+    cfg: SimConfig,
+    topo: Topology,
+    routing: Box<dyn Routing>,
+    pattern: Pattern,
+    rng: Streams,
+    now: u64,
+
+    // Parameters resolved from the config.
+    vcs: u32,
+    depth: u32,
+    pipeline_delay: u64,
+    speedup: u32,
+    alloc_rounds: u32,
+    islip: bool,
+    sequential: bool,
+    outq_cap: u32,
+    packet_size: u16,
+
+    // Per port id.
+    port_router: Vec<u32>,
+    downstream: Vec<u32>,
+    latency: Vec<u32>,
+    chan_free_at: Vec<u64>,
+    outq: Vec<u32>,
+    outq_head: Vec<u16>,
+    outq_len: Vec<u16>,
+    sent_flits: Vec<u64>,
+    in_rr: Vec<u16>,
+    out_rr: Vec<u16>,
+
+    // Per VC index.
+    buf: Vec<u32>,
+    buf_head: Vec<u16>,
+    buf_len: Vec<u16>,
+    buf_flits: Vec<u16>,
+    credits: Vec<u16>,
+    committed: Vec<u16>,
+
+    // Per router.
+    load: Vec<u32>,
+    rc_start: Vec<u32>,
+    notes: Vec<RouteNote>,
+
+    // Per terminal.
+    source: Vec<VecDeque<u32>>,
+    inject_free_at: Vec<u64>,
+    batch_left: Vec<u32>,
+
+    // Timing wheels: arrivals (input VC index, packet) and credits (input VC index, flits).
+    arrivals: Vec<Vec<(u32, u32)>>,
+    credit_wheel: Vec<Vec<(u32, u16)>>,
+    wheel_mask: u64,
+
+    packets: PacketStore,
+    stats: Stats,
+    in_network: u64,
+    last_progress: u64,
+    deadlock: Option<DeadlockReport>,
+    check_invariants: bool,
+
+    // Scratch of the allocators, reused every cycle.
+    scratch: router::Scratch,
+}
+
+impl Simulation {
+    /// Builds a simulation; every configuration problem comes back with its field path.
+    pub fn new(cfg: &SimConfig) -> Result<Simulation, ConfigErrors> {
+        cfg.validate()?;
+        let topo = Topology::build(&cfg.topology)?;
+        let r = &cfg.router;
+        let routing = routing::build(&cfg.routing, &topo, r.vcs)?;
+        let pattern = Pattern::build(&cfg.traffic, &topo, cfg.seed)?;
+        let net = topo.network();
+        let (vcs, depth) = (r.vcs, r.depth_per_vc());
+        let ports = net.total_ports();
+        let nvc = ports * vcs as usize;
+
+        let mut downstream = vec![NO_PORT; ports];
+        let mut latency = vec![0u32; ports];
+        for id in 0..ports {
+            let port = net.port_by_id(id);
+            latency[id] = match port.class {
+                LinkClass::Terminal => r.terminal_latency,
+                LinkClass::Local => r.local_latency,
+                LinkClass::Global => r.global_latency,
+            };
+            if !port.is_terminal() {
+                downstream[id] = net.port_id(port.peer_router, port.peer_port) as u32;
+            }
+        }
+        let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
+        let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2).next_power_of_two().max(16) as usize;
+        let sequential = match cfg.routing.allocator {
+            AllocatorMode::Auto => routing.default_allocator() == AllocatorMode::Sequential,
+            mode => mode == AllocatorMode::Sequential,
+        };
+        let islip = r.switch_allocator == SwitchAllocator::Islip;
+        let outq_cap = 2 * r.speedup;
+        let terminals = net.terminals();
+        let routers = net.routers();
+        let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
+        Ok(Simulation {
+            rng: Streams::new(cfg.seed),
+            now: 0,
+            vcs,
+            depth,
+            pipeline_delay: r.pipeline_delay as u64,
+            speedup: r.speedup,
+            alloc_rounds: r.speedup * if islip { r.islip_iterations } else { 1 },
+            islip,
+            sequential,
+            outq_cap,
+            packet_size: cfg.traffic.packet_size as u16,
+            port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
+            downstream,
+            latency,
+            chan_free_at: vec![0; ports],
+            outq: vec![0; ports * outq_cap as usize],
+            outq_head: vec![0; ports],
+            outq_len: vec![0; ports],
+            sent_flits: vec![0; ports],
+            in_rr: vec![0; ports],
+            out_rr: vec![0; ports],
+            buf: vec![0; nvc * depth as usize],
+            buf_head: vec![0; nvc],
+            buf_len: vec![0; nvc],
+            buf_flits: vec![0; nvc],
+            credits: vec![depth as u16; nvc],
+            committed: vec![0; nvc],
+            load: vec![0; routers],
+            rc_start: vec![0; routers],
+            notes: vec![RouteNote::default(); routers],
+            source: vec![VecDeque::new(); terminals],
+            inject_free_at: vec![0; terminals],
+            batch_left: vec![batch; terminals],
+            arrivals: vec![Vec::new(); wheel],
+            credit_wheel: vec![Vec::new(); wheel],
+            wheel_mask: wheel as u64 - 1,
+            packets: PacketStore::default(),
+            stats: Stats::default(),
+            in_network: 0,
+            last_progress: 0,
+            deadlock: None,
+            check_invariants: cfg!(debug_assertions),
+            scratch: router::Scratch::new(net.max_radix() as usize),
+            cfg: cfg.clone(),
+            topo,
+            routing,
+            pattern,
+        })
+    }
+
+    /// Advances one cycle. After a deadlock has been detected the simulation stays put.
+    pub fn step(&mut self) {
+        if self.deadlock.is_some() {
+            return;
+        }
+        let now = self.now;
+        self.deliver_arrivals(now);
+        self.deliver_credits(now);
+        self.generate_and_inject(now);
+        for r in 0..self.load.len() as u32 {
+            if self.load[r as usize] > 0 {
+                self.route_router(r, now);
+                self.allocate_switch(r, now);
+                self.send_outputs(r, now);
+            }
+        }
+        if self.check_invariants {
+            if let Err(msg) = self.verify_invariants() {
+                panic!("engine invariant broken at cycle {now}: {msg}");
+            }
+        }
+        if self.in_network > 0 && now - self.last_progress > self.cfg.measurement.watchdog {
+            self.deadlock = Some(self.deadlock_report());
+        }
+        self.now += 1;
+    }
+
+    /// Advances `cycles` cycles, stopping early with an error on deadlock.
+    pub fn advance(&mut self, cycles: u64) -> Result<(), SimError> {
+        for _ in 0..cycles {
+            self.step();
+            if let Some(report) = &self.deadlock {
+                return Err(SimError::Deadlock(report.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    fn deliver_arrivals(&mut self, now: u64) {
+        let slot = (now & self.wheel_mask) as usize;
+        let mut events = std::mem::take(&mut self.arrivals[slot]);
+        for &(iv, pid) in &events {
+            let (iv, depth) = (iv as usize, self.depth as usize);
+            debug_assert!((self.buf_flits[iv] as u32 + self.packets[pid].size as u32) <= self.depth, "buffer overflow at VC {iv}");
+            let pos = (self.buf_head[iv] as usize + self.buf_len[iv] as usize) % depth;
+            self.buf[iv * depth + pos] = pid;
+            self.buf_len[iv] += 1;
+            let pkt = &mut self.packets[pid];
+            pkt.arrived = now;
+            pkt.routed = false;
+            self.buf_flits[iv] += pkt.size;
+            self.load[self.port_router[iv / self.vcs as usize] as usize] += 1;
+        }
+        events.clear();
+        self.arrivals[slot] = events;
+    }
+
+    fn deliver_credits(&mut self, now: u64) {
+        let slot = (now & self.wheel_mask) as usize;
+        for &(iv, n) in &self.credit_wheel[slot] {
+            self.credits[iv as usize] += n;
+        }
+        self.credit_wheel[slot].clear();
+    }
+
+    #[inline]
+    fn schedule_arrival(&mut self, at: u64, iv: u32, pid: u32) {
+        debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
+        self.arrivals[(at & self.wheel_mask) as usize].push((iv, pid));
+    }
+
+    #[inline]
+    fn schedule_credit(&mut self, at: u64, iv: u32, flits: u16) {
+        debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
+        self.credit_wheel[(at & self.wheel_mask) as usize].push((iv, flits));
+    }
+
+    /// The queue-state view routing algorithms read.
+    pub fn queues(&self) -> QueueView<'_> {
+        QueueView {
+            net: self.topo.network(),
+            credits: &self.credits,
+            committed: &self.committed,
+            downstream: &self.downstream,
+            vcs: self.vcs,
+            depth: self.depth,
+        }
+    }
+
+    // ----- read-only accessors (CLI, experiments, page) -----
+
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+    pub fn config(&self) -> &SimConfig {
+        &self.cfg
+    }
+    pub fn topology(&self) -> &Topology {
+        &self.topo
+    }
+    pub fn network(&self) -> &Network {
+        self.topo.network()
+    }
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        &mut self.stats
+    }
+    pub fn vcs(&self) -> u32 {
+        self.vcs
+    }
+    pub fn buffer_depth(&self) -> u32 {
+        self.depth
+    }
+    /// Whether route decisions are allocated sequentially (else greedily).
+    pub fn sequential_allocation(&self) -> bool {
+        self.sequential
+    }
+    /// Flits buffered in input VC `vc` of port id `port`.
+    pub fn input_occupancy(&self, port: usize, vc: u32) -> u32 {
+        self.buf_flits[port * self.vcs as usize + vc as usize] as u32
+    }
+    /// Credits (free downstream slots) of output VC `vc` of port id `port`.
+    pub fn output_credits(&self, port: usize, vc: u32) -> u32 {
+        match self.downstream[port] {
+            NO_PORT => self.depth,
+            down => self.credits[down as usize * self.vcs as usize + vc as usize] as u32,
+        }
+    }
+    /// Flits sent on each output port since the start, indexed by port id.
+    pub fn sent_flits(&self) -> &[u64] {
+        &self.sent_flits
+    }
+    /// The last adaptive routing decision made at each router.
+    pub fn route_notes(&self) -> &[RouteNote] {
+        &self.notes
+    }
+    /// Packets buffered in routers or on channels.
+    pub fn packets_in_network(&self) -> u64 {
+        self.in_network
+    }
+    /// Packets waiting in source queues.
+    pub fn packets_in_sources(&self) -> usize {
+        self.source.iter().map(|q| q.len()).sum()
+    }
+    /// Terminals that still have batch packets to generate (batch mode).
+    pub fn batch_pending(&self) -> bool {
+        self.batch_left.iter().any(|&b| b > 0) || self.packets_in_sources() > 0 || self.in_network > 0
+    }
+    /// Deadlock detected by the watchdog, if any.
+    pub fn deadlock(&self) -> Option<&DeadlockReport> {
+        self.deadlock.as_ref()
+    }
+    /// Enables or disables the per-cycle invariant checks (on by default in debug builds).
+    pub fn set_invariant_checks(&mut self, on: bool) {
+        self.check_invariants = on;
+    }
+}

@@ -1,1 +1,71 @@
-//! Topologies (in progress).
+//! Topologies. Each family builds a [`Network`] (flat port tables, link classes, drawing
+//! coordinates) and keeps the metadata its routing algorithms need (coordinates, groups).
+
+pub mod graph;
+pub mod hyperx;
+
+pub use graph::{LinkClass, Network, Port};
+pub use hyperx::HyperX;
+
+use crate::config::{ConfigErrors, TopologyConfig};
+
+/// A built topology of one of the supported families.
+#[derive(Clone, Debug)]
+pub enum Topology {
+    /// HyperX and its instances: flattened butterfly, 2-dilated FB, hypercube.
+    HyperX(HyperX),
+}
+
+impl Topology {
+    /// Builds the topology a configuration describes; errors carry `topology.*` paths.
+    pub fn build(cfg: &TopologyConfig) -> Result<Topology, ConfigErrors> {
+        const P: &str = "topology";
+        Ok(match cfg {
+            TopologyConfig::FlattenedButterfly { k, n } => Topology::HyperX(HyperX::flattened_butterfly(*k, *n, P)?),
+            TopologyConfig::DilatedFlattenedButterfly { k, n } => {
+                if *n < 2 {
+                    return Err(ConfigErrors::one("topology.n", format!("needs n ≥ 2, got {n}")));
+                }
+                Topology::HyperX(HyperX::new(&vec![*k; (*n - 1) as usize], &[2], *k, P)?)
+            }
+            TopologyConfig::Hypercube { n } => {
+                if !(1..=16).contains(n) {
+                    return Err(ConfigErrors::one("topology.n", format!("hypercube dimension must be 1..=16, got {n}")));
+                }
+                Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
+            }
+            TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
+            TopologyConfig::Dragonfly { .. } => {
+                return Err(ConfigErrors::one("topology.type", "the dragonfly is not built yet"));
+            }
+        })
+    }
+
+    pub fn network(&self) -> &Network {
+        match self {
+            Topology::HyperX(h) => h.network(),
+        }
+    }
+
+    pub fn as_hyperx(&self) -> Option<&HyperX> {
+        match self {
+            Topology::HyperX(h) => Some(h),
+        }
+    }
+}
+
+impl Topology {
+    /// Terminals attached to each router (all families attach the same number everywhere).
+    pub fn terminals_per_router(&self) -> u32 {
+        match self {
+            Topology::HyperX(h) => h.t,
+        }
+    }
+
+    /// (terminals per group, groups) for families with groups (the dragonfly).
+    pub fn groups(&self) -> Option<(u32, u32)> {
+        match self {
+            Topology::HyperX(_) => None,
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Invariant checks and the deadlock watchdog's report.
+
+use super::{Simulation, NO_PORT};
+use std::fmt;
+
+/// One blocked input VC in a deadlock report.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BlockedVc {
+    pub router: u32,
+    pub port: u32,
+    pub vc: u32,
+    /// Output port and VC the head packet waits for (`None` if it has no route yet).
+    pub wants: Option<(u32, u32)>,
+    pub credits: u32,
+}
+
+/// What the watchdog saw when it tripped.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DeadlockReport {
+    pub cycle: u64,
+    pub packets_in_network: u64,
+    /// The first blocked VCs (at most 32).
+    pub blocked: Vec<BlockedVc>,
+}
+
+/// Errors a running simulation can report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimError {
+    Deadlock(DeadlockReport),
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::Deadlock(d) => {
+                write!(f, "deadlock at cycle {}: {} packets in the network and none moved; blocked:", d.cycle, d.packets_in_network)?;
+                for b in d.blocked.iter().take(8) {
+                    write!(f, " [router {} port {} vc {}", b.router, b.port, b.vc)?;
+                    if let Some((p, v)) = b.wants {
+                        write!(f, " → port {p} vc {v}, {} credits", b.credits)?;
+                    }
+                    write!(f, "]")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl Simulation {
+    pub(super) fn deadlock_report(&self) -> DeadlockReport {
+        let net = self.topo.network();
+        let vcs = self.vcs as usize;
+        let mut blocked = Vec::new();
+        'outer: for r in 0..net.routers() as u32 {
+            for p in 0..net.radix(r) {
+                for v in 0..self.vcs {
+                    let iv = net.port_id(r, p) * vcs + v as usize;
+                    if self.buf_len[iv] == 0 {
+                        continue;
+                    }
+                    let pkt = &self.packets[self.buf[iv * self.depth as usize + self.buf_head[iv] as usize]];
+                    let wants = pkt.routed.then_some((pkt.out_port, pkt.out_vc as u32));
+                    let credits = wants.map_or(0, |(op, ov)| self.output_credits(net.port_id(r, op), ov));
+                    blocked.push(BlockedVc { router: r, port: p, vc: v, wants, credits });
+                    if blocked.len() == 32 {
+                        break 'outer;
+                    }
+                }
+            }
+        }
+        DeadlockReport { cycle: self.now, packets_in_network: self.in_network, blocked }
+    }
+
+    /// Checks flit conservation and credit consistency:
+    /// - for every input VC with an upstream sender: credits held upstream + credits in
+    ///   flight back + flits in flight towards it + flits in the upstream output queue for it
+    ///   + flits buffered in it = buffer depth;
+    /// - live packets = packets in source queues + packets in the network;
+    /// - committed flits of each output VC = flits of routed head packets waiting for it.
+    pub fn verify_invariants(&self) -> Result<(), String> {
+        let vcs = self.vcs as usize;
+        let nvc = self.credits.len();
+        let mut held = vec![0u64; nvc];
+        for slot in &self.credit_wheel {
+            for &(iv, n) in slot {
+                held[iv as usize] += n as u64;
+            }
+        }
+        let mut flying = 0u64;
+        for slot in &self.arrivals {
+            for &(iv, pid) in slot {
+                held[iv as usize] += self.packets[pid].size as u64;
+                flying += 1;
+            }
+        }
+        let cap = self.outq_cap as usize;
+        let mut queued = 0u64;
+        for op in 0..self.outq_len.len() {
+            for i in 0..self.outq_len[op] as usize {
+                let pid = self.outq[op * cap + (self.outq_head[op] as usize + i) % cap];
+                queued += 1;
+                if self.downstream[op] != NO_PORT {
+                    held[self.downstream[op] as usize * vcs + self.packets[pid].out_vc as usize] += self.packets[pid].size as u64;
+                }
+            }
+        }
+        let mut buffered = 0u64;
+        let mut committed = vec![0u64; nvc];
+        for iv in 0..nvc {
+            let port = iv / vcs;
+            let mut flits = 0u64;
+            for i in 0..self.buf_len[iv] as usize {
+                let pid = self.buf[iv * self.depth as usize + (self.buf_head[iv] as usize + i) % self.depth as usize];
+                let pkt = &self.packets[pid];
+                flits += pkt.size as u64;
+                if pkt.routed {
+                    if i != 0 {
+                        return Err(format!("input VC {iv}: a non-head packet is routed"));
+                    }
+                    let op = self.topo.network().port_offset(self.port_router[port]) + pkt.out_port as usize;
+                    committed[op * vcs + pkt.out_vc as usize] += pkt.size as u64;
+                }
+            }
+            buffered += self.buf_len[iv] as u64;
+            if flits != self.buf_flits[iv] as u64 {
+                return Err(format!("input VC {iv}: {} flits counted, {} recorded", flits, self.buf_flits[iv]));
+            }
+            let total = self.credits[iv] as u64 + held[iv] + flits;
+            if total != self.depth as u64 {
+                return Err(format!("input VC {iv}: credits {} + in flight {} + buffered {flits} = {total} ≠ depth {}", self.credits[iv], held[iv], self.depth));
+            }
+        }
+        for ov in 0..nvc {
+            if committed[ov] != self.committed[ov] as u64 {
+                return Err(format!("output VC {ov}: committed {} but {} flits routed to it", self.committed[ov], committed[ov]));
+            }
+        }
+        if buffered + queued + flying != self.in_network {
+            return Err(format!("packets in network: {} buffered + {queued} queued + {flying} in flight ≠ {}", buffered, self.in_network));
+        }
+        let live = self.packets.live() as u64;
+        let sources = self.packets_in_sources() as u64;
+        if live != sources + self.in_network {
+            return Err(format!("{live} live packets ≠ {sources} in sources + {} in network", self.in_network));
+        }
+        Ok(())
+    }
+}

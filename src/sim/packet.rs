@@ -1,0 +1,102 @@
+//! Packets and their store.
+
+/// A packet. Single-flit by default; `size > 1` flits move under virtual cut-through.
+/// Routing algorithms keep their per-packet state in `intermediate`, `phase` and
+/// `route_bits` (e.g. Valiant's intermediate router, DAL's deroute marks).
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    pub src: u32,
+    pub dst: u32,
+    pub src_router: u32,
+    pub dst_router: u32,
+    /// Cycle the packet was generated (source-queue time counts in latency).
+    pub created: u64,
+    /// Cycle it arrived in the input buffer it occupies now.
+    pub arrived: u64,
+    /// Intermediate router or group of non-minimal routes, or [`Packet::NONE`].
+    pub intermediate: u32,
+    /// Algorithm-specific bits (deroute marks, priority flags).
+    pub route_bits: u32,
+    /// Output chosen at the current router (valid when `routed`).
+    pub out_port: u32,
+    pub out_vc: u16,
+    pub size: u16,
+    /// Router-to-router channels traversed so far.
+    pub hops: u16,
+    pub phase: u8,
+    pub routed: bool,
+    /// Created inside the measurement window.
+    pub labeled: bool,
+    /// Routed on a non-minimal path (set by the routing algorithm).
+    pub nonminimal: bool,
+}
+
+impl Packet {
+    pub const NONE: u32 = u32::MAX;
+
+    pub fn new(src: u32, dst: u32, src_router: u32, dst_router: u32, created: u64, size: u16, labeled: bool) -> Packet {
+        Packet {
+            src,
+            dst,
+            src_router,
+            dst_router,
+            created,
+            arrived: created,
+            intermediate: Packet::NONE,
+            route_bits: 0,
+            out_port: 0,
+            out_vc: 0,
+            size,
+            hops: 0,
+            phase: 0,
+            routed: false,
+            labeled,
+            nonminimal: false,
+        }
+    }
+}
+
+/// Slab of packets with a free list; ids are reused, so the store stops growing once
+/// the network reaches steady state.
+#[derive(Clone, Debug, Default)]
+pub struct PacketStore {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+}
+
+impl PacketStore {
+    pub fn alloc(&mut self, p: Packet) -> u32 {
+        match self.free.pop() {
+            Some(id) => {
+                self.slots[id as usize] = p;
+                id
+            }
+            None => {
+                self.slots.push(p);
+                self.slots.len() as u32 - 1
+            }
+        }
+    }
+    pub fn release(&mut self, id: u32) {
+        self.free.push(id);
+    }
+    /// Packets currently alive.
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+impl std::ops::Index<u32> for PacketStore {
+    type Output = Packet;
+    #[inline]
+    fn index(&self, id: u32) -> &Packet {
+        &self.slots[id as usize]
+    }
+}
+
+impl std::ops::IndexMut<u32> for PacketStore {
+    #[inline]
+    fn index_mut(&mut self, id: u32) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+}

@@ -1,0 +1,252 @@
+//! HyperX (HyperX paper §3) and its named instances.
+//!
+//! Switches sit on an L-dimensional lattice with extents `S = (S1..SL)`; each dimension
+//! is fully connected, with `Kk` parallel links between two switches that differ only in
+//! dimension k, and `T` terminals per switch. Named instances (SPEC.md §2):
+//! - the flattened butterfly k-ary n-flat is HyperX(L = n−1, S = k, K = 1, T = k);
+//! - the 2-dilated flattened butterfly is the same with K = 2 (2DFB paper §II);
+//! - the hypercube is HyperX(S = 2, K = 1, T = 1).
+//!
+//! Numbering follows eq. (1) of the FB paper: switch `i` has coordinate
+//! `x_d = ⌊i / (S1·…·S(d−1))⌋ mod Sd` in dimension d (dimension 1 least significant), and
+//! terminal `i·T + t` is terminal `t` of switch `i` (digit 0 of the node address).
+//!
+//! Port layout of every switch: ports `0..T` are terminals, then for each dimension d in
+//! order, for each other coordinate m of that dimension in increasing order, `Kd` trunk
+//! ports.
+
+use super::graph::{LinkClass, Network, NetworkBuilder};
+use crate::config::{ConfigError, ConfigErrors};
+
+#[derive(Clone, Debug)]
+pub struct HyperX {
+    pub s: Vec<u32>,
+    pub k: Vec<u32>,
+    pub t: u32,
+    stride: Vec<u32>,
+    dim_base: Vec<u32>,
+    net: Network,
+}
+
+/// Largest network the simulator builds (terminals), to keep memory bounded.
+pub const MAX_TERMINALS: u64 = 1 << 17;
+
+impl HyperX {
+    /// Builds HyperX(L = s.len(), S = s, K = k, T = t); `k` may hold one value for all
+    /// dimensions. `path` prefixes error paths (e.g. `topology`).
+    pub fn new(s: &[u32], k: &[u32], t: u32, path: &str) -> Result<HyperX, ConfigErrors> {
+        let mut errs = Vec::new();
+        if s.is_empty() || s.len() > 8 {
+            errs.push(ConfigError::new(format!("{path}.s"), format!("needs 1..=8 dimensions, got {}", s.len())));
+        }
+        for (d, &sd) in s.iter().enumerate() {
+            if !(2..=256).contains(&sd) {
+                errs.push(ConfigError::new(format!("{path}.s[{d}]"), format!("extent must be 2..=256, got {sd}")));
+            }
+        }
+        let k: Vec<u32> = match k.len() {
+            1 => vec![k[0]; s.len()],
+            n if n == s.len() => k.to_vec(),
+            n => {
+                errs.push(ConfigError::new(format!("{path}.k"), format!("needs 1 or {} values (one per dimension), got {n}", s.len())));
+                vec![1; s.len()]
+            }
+        };
+        for (d, &kd) in k.iter().enumerate() {
+            if !(1..=8).contains(&kd) {
+                errs.push(ConfigError::new(format!("{path}.k[{d}]"), format!("trunking must be 1..=8, got {kd}")));
+            }
+        }
+        if !(1..=256).contains(&t) {
+            errs.push(ConfigError::new(format!("{path}.t"), format!("terminals per switch must be 1..=256, got {t}")));
+        }
+        if !errs.is_empty() {
+            return Err(ConfigErrors(errs));
+        }
+        let routers: u64 = s.iter().map(|&x| x as u64).product();
+        let terminals = routers * t as u64;
+        if terminals > MAX_TERMINALS || routers > 65536 {
+            return Err(ConfigErrors::one(path, format!("{terminals} terminals on {routers} switches is larger than the simulator's limit of {MAX_TERMINALS} terminals")));
+        }
+        let radix = t + s.iter().zip(&k).map(|(&sd, &kd)| (sd - 1) * kd).sum::<u32>();
+        if radix > 1024 {
+            return Err(ConfigErrors::one(path, format!("switch radix {radix} exceeds 1024")));
+        }
+        let mut stride = Vec::with_capacity(s.len());
+        let mut dim_base = Vec::with_capacity(s.len());
+        let (mut acc, mut base) = (1u32, t);
+        for d in 0..s.len() {
+            stride.push(acc);
+            dim_base.push(base);
+            acc *= s[d];
+            base += (s[d] - 1) * k[d];
+        }
+        let mut hx = HyperX { s: s.to_vec(), k, t, stride, dim_base, net: NetworkBuilder::new(0).finish_empty() };
+        hx.net = hx.build(routers as u32, radix);
+        Ok(hx)
+    }
+
+    /// The k-ary n-flat of the FB paper.
+    pub fn flattened_butterfly(k: u32, n: u32, path: &str) -> Result<HyperX, ConfigErrors> {
+        if n < 2 {
+            return Err(ConfigErrors::one(format!("{path}.n"), format!("a k-ary n-flat needs n ≥ 2 (n' = n − 1 ≥ 1 dimensions), got {n}")));
+        }
+        HyperX::new(&vec![k; (n - 1) as usize], &[1], k, path)
+    }
+
+    fn build(&self, routers: u32, radix: u32) -> Network {
+        let mut b = NetworkBuilder::new((routers * self.t) as usize);
+        for _ in 0..routers {
+            b.add_router(radix);
+        }
+        for r in 0..routers {
+            for t in 0..self.t {
+                b.attach_terminal(r * self.t + t, r, t);
+            }
+            for d in 0..self.dims() {
+                let own = self.coord(r, d);
+                for m in own + 1..self.s[d] {
+                    let peer = self.neighbor(r, d, m);
+                    for trunk in 0..self.k[d] {
+                        b.connect((r, self.port_to(r, d, m, trunk)), (peer, self.port_to(peer, d, own, trunk)), LinkClass::Local, d as u16);
+                    }
+                }
+            }
+        }
+        b.finish((0..routers).map(|r| self.position(r)).collect())
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+    pub fn dims(&self) -> usize {
+        self.s.len()
+    }
+    pub fn routers(&self) -> u32 {
+        self.net.routers() as u32
+    }
+    /// Coordinate of `router` in dimension `d` (0-based dimension index).
+    #[inline]
+    pub fn coord(&self, router: u32, d: usize) -> u32 {
+        (router / self.stride[d]) % self.s[d]
+    }
+    /// The switch that equals `router` except for coordinate `m` in dimension `d`.
+    #[inline]
+    pub fn neighbor(&self, router: u32, d: usize, m: u32) -> u32 {
+        router - self.coord(router, d) * self.stride[d] + m * self.stride[d]
+    }
+    /// Port of `router` towards coordinate `m ≠ own` in dimension `d`, trunk `trunk`.
+    #[inline]
+    pub fn port_to(&self, router: u32, d: usize, m: u32, trunk: u32) -> u32 {
+        let own = self.coord(router, d);
+        debug_assert_ne!(m, own);
+        let idx = if m < own { m } else { m - 1 };
+        self.dim_base[d] + idx * self.k[d] + trunk
+    }
+    /// First port of dimension `d` and the number of ports in it.
+    #[inline]
+    pub fn dim_ports(&self, d: usize) -> (u32, u32) {
+        (self.dim_base[d], (self.s[d] - 1) * self.k[d])
+    }
+    /// Router a terminal belongs to.
+    #[inline]
+    pub fn router_of(&self, terminal: u32) -> u32 {
+        terminal / self.t
+    }
+    /// Number of dimensions in which two routers differ (minimal hop count).
+    pub fn distance(&self, a: u32, b: u32) -> u32 {
+        (0..self.dims()).filter(|&d| self.coord(a, d) != self.coord(b, d)).count() as u32
+    }
+    /// Lowest dimension in which `a` and `b` differ.
+    #[inline]
+    pub fn first_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
+        (0..self.dims()).find(|&d| self.coord(a, d) != self.coord(b, d))
+    }
+
+    /// Drawing position: dimension 1 along x and dimension 2 along y inside a tile; the
+    /// remaining dimensions tile those grids. A 1-D network is drawn as a ring.
+    fn position(&self, r: u32) -> [f32; 2] {
+        if self.dims() == 1 {
+            let a = std::f32::consts::TAU * r as f32 / self.s[0] as f32 - std::f32::consts::FRAC_PI_2;
+            return [0.5 + 0.42 * a.cos(), 0.5 + 0.42 * a.sin()];
+        }
+        let (x, y) = self.nested(r);
+        [x, y]
+    }
+
+    /// Nested grid: lower dimensions are the inner grid, with a gap between tiles.
+    fn nested(&self, r: u32) -> (f32, f32) {
+        let mut pos = [0.0f32; 2];
+        let mut size = [1.0f32; 2];
+        for d in (0..self.dims()).rev() {
+            let axis = d % 2;
+            let cell = size[axis] / self.s[d] as f32;
+            pos[axis] += cell * self.coord(r, d) as f32;
+            size[axis] = cell * if d >= 2 { 0.85 } else { 1.0 };
+        }
+        (0.05 + 0.9 * (pos[0] + size[0] / 2.0), 0.05 + 0.9 * (pos[1] + size[1] / 2.0))
+    }
+}
+
+impl NetworkBuilder {
+    fn finish_empty(self) -> Network {
+        self.finish(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FB paper eq. (1) and Fig. 1(d): in the 2-ary 4-flat, R4' connects to R5' in
+    /// dimension 1, R6' in dimension 2 and R0' in dimension 3.
+    #[test]
+    fn fb_numbering_matches_eq1() {
+        let fb = HyperX::flattened_butterfly(2, 4, "topology").unwrap();
+        assert_eq!(fb.routers(), 8);
+        let peers: Vec<u32> = (0..3).map(|d| fb.neighbor(4, d, 1 - fb.coord(4, d))).collect();
+        assert_eq!(peers, vec![5, 6, 0]);
+        // eq. (1) for a 4-ary 3-flat, every router and dimension.
+        let fb = HyperX::flattened_butterfly(4, 3, "topology").unwrap();
+        let k = 4u32;
+        for i in 0..fb.routers() {
+            for d in 1..=2u32 {
+                let kd = k.pow(d - 1);
+                let mut expected: Vec<u32> = (0..k).map(|m| (i as i64 + (m as i64 - ((i / kd) % k) as i64) * kd as i64) as u32).filter(|&j| j != i).collect();
+                expected.sort();
+                let net = fb.network();
+                let (base, n) = fb.dim_ports(d as usize - 1);
+                let mut got: Vec<u32> = (base..base + n).map(|p| net.port(i, p).peer_router).collect();
+                got.sort();
+                assert_eq!(got, expected, "router {i} dim {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_and_radix() {
+        let fb = HyperX::flattened_butterfly(32, 2, "t").unwrap();
+        assert_eq!(fb.network().terminals(), 1024);
+        assert_eq!(fb.network().radix(0), 63); // k' = n(k−1)+1
+        let dil = HyperX::new(&[8, 8], &[2], 8, "t").unwrap();
+        assert_eq!(dil.network().radix(0), 8 + 2 * 7 * 2);
+        let cube = HyperX::new(&[2; 6], &[1], 1, "t").unwrap();
+        assert_eq!(cube.network().routers(), 64);
+        // Every channel is symmetric.
+        for hx in [&fb, &dil, &cube] {
+            let net = hx.network();
+            for (r, p, q, qp) in net.channels() {
+                let back = net.port(q, qp);
+                assert_eq!((back.peer_router, back.peer_port), (r, p));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_errors() {
+        assert!(HyperX::new(&[1, 4], &[1], 4, "topology").unwrap_err().0[0].path == "topology.s[0]");
+        assert!(HyperX::new(&[4, 4], &[1, 1, 1], 4, "topology").is_err());
+        assert!(HyperX::flattened_butterfly(4, 1, "topology").is_err());
+        assert!(HyperX::new(&[256, 256, 256], &[1], 8, "topology").is_err());
+    }
+}
