@@ -1,1 +1,208 @@
-//! (in progress)
+//! The registry of everything a user can choose: topologies with their parameters,
+//! routing algorithms, traffic patterns, and the router/traffic/measurement parameters
+//! with their ranges. The CLI's `--list` prints it and the web page builds its controls
+//! from it (as JSON), so neither keeps a hand-written list.
+
+use crate::config::SimConfig;
+use crate::routing::ALGORITHMS;
+use crate::traffic::PATTERNS;
+use serde::Serialize;
+
+/// One user-settable parameter: its config path, kind and range.
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    /// Dotted config path, e.g. `router.vcs` or `topology.k`.
+    pub path: &'static str,
+    pub label: &'static str,
+    /// `int`, `float`, `int_list` or `enum`.
+    pub kind: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Allowed values of an `enum`.
+    pub options: &'static [&'static str],
+    pub help: &'static str,
+}
+
+const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "int", min, max, options: &[], help }
+}
+const fn float(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "float", min, max, options: &[], help }
+}
+const fn choice(path: &'static str, label: &'static str, options: &'static [&'static str], help: &'static str) -> Param {
+    Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help }
+}
+const fn list(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "int_list", min, max, options: &[], help }
+}
+
+/// A topology family: its `topology.type` name, description, parameters and the default
+/// configuration of its `topology` section.
+#[derive(Clone, Debug, Serialize)]
+pub struct TopologyEntry {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The routing family its algorithms belong to (`hyperx`, `dragonfly`, ...).
+    pub family: &'static str,
+    pub params: Vec<Param>,
+    pub default: serde_json::Value,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NamedEntry {
+    pub name: &'static str,
+    /// Routing: the topology families it runs on.
+    pub families: &'static str,
+    pub description: &'static str,
+}
+
+/// Everything the user can choose.
+#[derive(Clone, Debug, Serialize)]
+pub struct Catalog {
+    pub topologies: Vec<TopologyEntry>,
+    pub routings: Vec<NamedEntry>,
+    pub patterns: Vec<NamedEntry>,
+    /// Router, traffic, routing-parameter and measurement settings.
+    pub params: Vec<Param>,
+    pub default_config: serde_json::Value,
+}
+
+fn topologies() -> Vec<TopologyEntry> {
+    use serde_json::json;
+    vec![
+        TopologyEntry {
+            name: "flattened_butterfly",
+            description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
+            family: "hyperx",
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 6.0, "n − 1 dimensions")],
+            default: json!({"type": "flattened_butterfly", "k": 8, "n": 2}),
+        },
+        TopologyEntry {
+            name: "dilated_flattened_butterfly",
+            description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
+            family: "hyperx",
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 6.0, "n − 1 dimensions")],
+            default: json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2}),
+        },
+        TopologyEntry {
+            name: "hyperx",
+            description: "HyperX (HyperX paper §3): lattice with extents S, trunking K, T terminals per switch",
+            family: "hyperx",
+            params: vec![
+                list("topology.s", "S (extents)", 2.0, 256.0, "switches per dimension, e.g. [8,8,8]"),
+                list("topology.k", "K (trunking)", 1.0, 8.0, "parallel links per neighbour pair: one value or one per dimension"),
+                int("topology.t", "T (terminals)", 1.0, 256.0, "terminals per switch"),
+            ],
+            default: json!({"type": "hyperx", "s": [4, 4, 4], "k": [1], "t": 4}),
+        },
+        TopologyEntry {
+            name: "hypercube",
+            description: "binary n-cube with one terminal per router (HyperX with S = 2, K = 1, T = 1)",
+            family: "hyperx",
+            params: vec![int("topology.n", "n (dimensions)", 1.0, 16.0, "2^n routers")],
+            default: json!({"type": "hypercube", "n": 6}),
+        },
+        TopologyEntry {
+            name: "dragonfly",
+            description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",
+            family: "dragonfly",
+            params: vec![
+                int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
+                int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group, fully connected"),
+                int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
+                int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
+                choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
+            ],
+            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute"}),
+        },
+    ]
+}
+
+fn params() -> Vec<Param> {
+    vec![
+        float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal"),
+        choice("traffic.injection", "injection", &["bernoulli", "batch"], "Bernoulli process, or a batch per terminal sent as fast as possible"),
+        int("traffic.batch_size", "batch size", 1.0, 1e6, "packets per terminal in batch mode"),
+        int("traffic.packet_size", "packet size", 1.0, 64.0, "flits per packet (virtual cut-through above 1)"),
+        int("traffic.shift", "shift", 1.0, 1e6, "distance of the shift patterns"),
+        int("traffic.source_queue_cap", "source queue cap", 1.0, 1e6, "packets per terminal before the source stalls (saturation)"),
+        choice("routing.allocator", "route allocator", &["auto", "greedy", "sequential"], "greedy: inputs decide in parallel; sequential: one after another (FB §3.1)"),
+        int("routing.ugal_threshold", "UGAL threshold", -1e6, 1e6, "minimal iff q_m·H_m ≤ q_nm·H_nm + threshold"),
+        int("routing.dal_unblocked_credits", "DAL unblocked credits", 1.0, 4096.0, "an output VC is unblocked with at least this many credits"),
+        int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing"),
+        int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)"),
+        int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "credit-delay tracking granularity in cycles"),
+        int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
+        int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),
+        int("router.pipeline_delay", "router delay", 1.0, 64.0, "cycles from arrival until a flit can leave the router"),
+        int("router.speedup", "internal speedup", 1.0, 8.0, "crossbar transfers per input/output per cycle"),
+        choice("router.switch_allocator", "switch allocator", &["separable", "islip"], "separable input-first round-robin, or iSLIP"),
+        int("router.islip_iterations", "iSLIP iterations", 1.0, 8.0, "iterations of iSLIP"),
+        int("router.terminal_latency", "terminal latency", 1.0, 1000.0, "cycles on terminal channels"),
+        int("router.local_latency", "local latency", 1.0, 1000.0, "cycles on local / dimension channels"),
+        int("router.global_latency", "global latency", 1.0, 1000.0, "cycles on dragonfly global channels"),
+        int("measurement.warmup", "warm-up", 0.0, 1e7, "cycles before measuring"),
+        int("measurement.measure", "measurement window", 1.0, 1e7, "cycles during which packets are labeled"),
+        int("measurement.drain_limit", "drain limit", 0.0, 1e7, "cycles allowed to drain labeled packets"),
+        int("measurement.watchdog", "watchdog", 10.0, 1e7, "cycles without movement that count as deadlock"),
+        int("seed", "seed", 0.0, 4294967295.0, "seed of all random streams"),
+    ]
+}
+
+/// The whole catalog.
+pub fn catalog() -> Catalog {
+    let named = |rows: &[(&'static str, &'static str, &'static str)]| rows.iter().map(|&(name, families, description)| NamedEntry { name, families, description }).collect();
+    Catalog {
+        topologies: topologies(),
+        routings: named(ALGORITHMS),
+        patterns: PATTERNS.iter().map(|&(name, description)| NamedEntry { name, families: "", description }).collect(),
+        params: params(),
+        default_config: serde_json::to_value(SimConfig::default()).expect("serialises"),
+    }
+}
+
+/// Human-readable listing for the CLI's `--list`.
+pub fn listing() -> String {
+    let c = catalog();
+    let mut out = String::from("Topologies (topology.type):\n");
+    for t in &c.topologies {
+        let params: Vec<&str> = t.params.iter().map(|p| p.path.trim_start_matches("topology.")).collect();
+        out += &format!("  {:<30} {} [{}]\n", t.name, t.description, params.join(", "));
+    }
+    out += "\nRouting algorithms (routing.algorithm):\n";
+    for r in &c.routings {
+        out += &format!("  {:<14} ({:<9}) {}\n", r.name, r.families, r.description);
+    }
+    out += "\nTraffic patterns (traffic.pattern):\n";
+    for p in &c.patterns {
+        out += &format!("  {:<20} {}\n", p.name, p.description);
+    }
+    out += "\nOther parameters (--set path=value):\n";
+    for p in &c.params {
+        out += &format!("  {:<32} {}\n", p.path, p.help);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every listed topology's default builds, and every parameter path exists in the config.
+    #[test]
+    fn catalog_is_consistent() {
+        let c = catalog();
+        for t in &c.topologies {
+            let cfg: crate::config::TopologyConfig = serde_json::from_value(t.default.clone()).unwrap();
+            let built = crate::topology::Topology::build(&cfg);
+            assert!(built.is_ok() || t.name == "dragonfly", "{}: {:?}", t.name, built.err());
+        }
+        let defaults = &c.default_config;
+        for p in &c.params {
+            let mut node = defaults;
+            for part in p.path.split('.') {
+                node = node.get(part).unwrap_or_else(|| panic!("{} not in the config", p.path));
+            }
+        }
+    }
+}

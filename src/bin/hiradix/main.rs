@@ -1,1 +1,151 @@
-fn main() {}
+//! `hiradix`: the native command-line tool. Runs one configuration or a sweep over
+//! offered load (in parallel across cores), prints tables, writes CSV/JSON/SVG,
+//! benchmarks the engine, and lists everything that can be configured.
+//!
+//! Configurations are the same JSON documents the web page uses; `--set path=value`
+//! overrides any field. Invalid input exits with status 2 and a message naming the field.
+
+mod bench;
+mod sweep;
+
+use clap::{Args, Parser, Subcommand};
+use hiradix::config::{apply_override, ConfigErrors, SimConfig};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "hiradix", version, about = "Cycle-accurate simulator of high-radix interconnection networks", long_about = None)]
+struct Cli {
+    /// List topologies, routing algorithms, traffic patterns and parameters, then exit.
+    #[arg(long)]
+    list: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one configuration with the papers' methodology and print its summary.
+    Run {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// Write the full result (summary, channel utilization, histogram) as JSON.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Sweep offered load (and optionally one more parameter) in parallel.
+    Sweep(sweep::SweepArgs),
+    /// Benchmark simulated cycles per second on named configurations.
+    Bench(bench::BenchArgs),
+    /// Print the effective configuration (defaults + file + overrides) as JSON.
+    Config {
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
+    /// List topologies, routing algorithms, traffic patterns and parameters.
+    List {
+        /// Print the catalog as JSON (the format the web page reads).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// How a configuration is given on the command line.
+#[derive(Args, Clone, Debug)]
+pub struct ConfigArgs {
+    /// JSON configuration file (defaults are used for everything it leaves out).
+    pub file: Option<PathBuf>,
+    /// Override a field, e.g. `--set routing.algorithm=val --set topology.k=32`.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub overrides: Vec<String>,
+}
+
+/// A CLI failure: the message and the exit status (2 for bad input).
+pub struct Failure {
+    pub message: String,
+    pub status: u8,
+}
+
+impl From<ConfigErrors> for Failure {
+    fn from(e: ConfigErrors) -> Self {
+        Failure { message: format!("invalid configuration:\n{}", indent(&e.to_string())), status: 2 }
+    }
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+}
+
+pub fn bad_input(message: impl Into<String>) -> Failure {
+    Failure { message: message.into(), status: 2 }
+}
+
+pub fn failure(message: impl Into<String>) -> Failure {
+    Failure { message: message.into(), status: 1 }
+}
+
+impl ConfigArgs {
+    /// The configuration as a JSON value with overrides applied (not yet validated).
+    pub fn value(&self) -> Result<serde_json::Value, Failure> {
+        let mut value = match &self.file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
+                serde_json::from_str(&text).map_err(|e| bad_input(format!("{}: not valid JSON: {e}", path.display())))?
+            }
+            None => serde_json::json!({}),
+        };
+        for o in &self.overrides {
+            apply_override(&mut value, o).map_err(|e| bad_input(format!("--set {o}: {}", e.message)))?;
+        }
+        Ok(value)
+    }
+
+    /// The validated configuration.
+    pub fn load(&self) -> Result<SimConfig, Failure> {
+        Ok(SimConfig::from_value(self.value()?)?)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match (cli.list, cli.command) {
+        (true, _) | (false, Some(Command::List { json: false })) => {
+            print!("{}", hiradix::catalog::listing());
+            Ok(())
+        }
+        (false, Some(Command::List { json: true })) => {
+            println!("{}", serde_json::to_string_pretty(&hiradix::catalog::catalog()).expect("serialises"));
+            Ok(())
+        }
+        (false, Some(Command::Run { config, json })) => run_one(&config, json.as_deref()),
+        (false, Some(Command::Sweep(args))) => sweep::run(&args),
+        (false, Some(Command::Bench(args))) => bench::run(&args),
+        (false, Some(Command::Config { config })) => config.load().map(|c| println!("{}", c.to_json())),
+        (false, None) => Err(bad_input("no command given; try `hiradix --help` or `hiradix --list`")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.status)
+        }
+    }
+}
+
+fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Failure> {
+    let cfg = args.load()?;
+    let result = hiradix::experiment::run(&cfg).map_err(|e| match e {
+        hiradix::experiment::RunError::Config(c) => Failure::from(c),
+        other => failure(other.to_string()),
+    })?;
+    println!("{}", sweep::table_header());
+    println!("{}", sweep::table_row(&result.summary));
+    if let Some(b) = result.batch_normalized_latency {
+        println!("batch: {} packets per terminal delivered in {:.1} cycles per packet", cfg.traffic.batch_size, b);
+    }
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&serde_json::json!({"config": cfg, "result": result})).expect("serialises");
+        std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}

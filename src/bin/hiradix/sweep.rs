@@ -1,0 +1,191 @@
+//! `hiradix sweep`: offered-load sweeps (optionally crossed with one more parameter),
+//! run in parallel with rayon, with a progress bar, a table, CSV, JSON and an SVG plot.
+
+use crate::{bad_input, failure, ConfigArgs, Failure};
+use clap::Args;
+use hiradix::config::{apply_override, SimConfig};
+use hiradix::experiment::{self, RunError};
+use hiradix::plot::{Plot, Series};
+use hiradix::stats::Summary;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Offered loads: `start:stop:step` or a comma-separated list.
+    #[arg(long, default_value = "0.1:1.0:0.1")]
+    pub loads: String,
+    /// Cross the load sweep with one parameter: `path=v1,v2,...` (one series each),
+    /// e.g. `--vary routing.algorithm=min,min_ad,val`.
+    #[arg(long)]
+    pub vary: Option<String>,
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write latency-vs-load and throughput-vs-load plots as `<stem>-latency.svg` and
+    /// `<stem>-throughput.svg`.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+/// Parses `a:b:step` or `a,b,c`.
+pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
+    let bad = || bad_input(format!("--loads {spec}: expected start:stop:step or a comma-separated list of loads in (0, 1]"));
+    let loads: Vec<f64> = if let Some((a, rest)) = spec.split_once(':') {
+        let (b, step) = rest.split_once(':').ok_or_else(bad)?;
+        let (a, b, step): (f64, f64, f64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?, step.parse().map_err(|_| bad())?);
+        if !(step > 0.0) || b < a {
+            return Err(bad());
+        }
+        let n = ((b - a) / step + 1e-9).floor() as usize;
+        (0..=n).map(|i| ((a + i as f64 * step) * 1e6).round() / 1e6).collect()
+    } else {
+        spec.split(',').map(|s| s.trim().parse::<f64>().map_err(|_| bad())).collect::<Result<_, _>>()?
+    };
+    if loads.is_empty() || loads.iter().any(|&l| !(l > 0.0 && l <= 1.0)) {
+        return Err(bad());
+    }
+    Ok(loads)
+}
+
+/// One series of a sweep: its label and configurations per load.
+pub struct SeriesSpec {
+    pub label: String,
+    pub configs: Vec<SimConfig>,
+}
+
+/// Builds the series of a sweep; every configuration is validated up front so bad input
+/// fails before any simulation starts.
+pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
+    let loads = parse_loads(&args.loads)?;
+    let base = args.config.value()?;
+    let variants: Vec<(String, serde_json::Value)> = match &args.vary {
+        None => vec![(String::new(), base)],
+        Some(spec) => {
+            let (path, values) = spec.split_once('=').ok_or_else(|| bad_input(format!("--vary {spec}: expected path=v1,v2,...")))?;
+            values
+                .split(',')
+                .map(|v| {
+                    let mut value = base.clone();
+                    apply_override(&mut value, &format!("{path}={v}")).map_err(|e| bad_input(format!("--vary: {}", e.message)))?;
+                    Ok((v.trim().to_string(), value))
+                })
+                .collect::<Result<_, Failure>>()?
+        }
+    };
+    variants
+        .into_iter()
+        .map(|(label, value)| {
+            let configs = loads
+                .iter()
+                .map(|&load| {
+                    let mut v = value.clone();
+                    apply_override(&mut v, &format!("traffic.load={load}")).expect("valid path");
+                    let cfg = SimConfig::from_value(v)?;
+                    hiradix::sim::Simulation::new(&cfg)?; // algorithm/topology checks
+                    Ok(cfg)
+                })
+                .collect::<Result<_, Failure>>()?;
+            Ok(SeriesSpec { label, configs })
+        })
+        .collect()
+}
+
+/// Runs every point of every series in parallel. Results are in load order.
+pub fn execute(series: &[SeriesSpec], bar: &ProgressBar) -> Result<Vec<Vec<Summary>>, Failure> {
+    let jobs: Vec<(usize, usize)> = series.iter().enumerate().flat_map(|(s, spec)| (0..spec.configs.len()).map(move |i| (s, i))).collect();
+    bar.set_length(jobs.len() as u64);
+    let results: Vec<((usize, usize), Result<Summary, RunError>)> = jobs
+        .par_iter()
+        .map(|&(s, i)| {
+            let r = experiment::run(&series[s].configs[i]).map(|r| r.summary);
+            bar.inc(1);
+            ((s, i), r)
+        })
+        .collect();
+    let mut out: Vec<Vec<Summary>> = series.iter().map(|_| Vec::new()).collect();
+    for ((s, _), r) in results {
+        out[s].push(r.map_err(|e| failure(format!("{}: {e}", series[s].label)))?);
+    }
+    Ok(out)
+}
+
+pub fn table_header() -> String {
+    format!("{:>6} {:>9} {:>9} {:>6} {:>6} {:>6} {:>6} {:>8} {:>9} {:>9}", "load", "accepted", "latency", "p50", "p99", "hops", "nonmin", "lat.min", "lat.nonmin", "")
+}
+
+pub fn table_row(s: &Summary) -> String {
+    let lat = if s.saturated { "sat".to_string() } else { format!("{:.2}", s.avg_latency) };
+    format!(
+        "{:>6.3} {:>9.4} {:>9} {:>6} {:>6} {:>6.2} {:>5.1}% {:>8.2} {:>9.2} {:>9}",
+        s.offered_load,
+        s.accepted,
+        lat,
+        s.p50_latency,
+        s.p99_latency,
+        s.avg_hops,
+        100.0 * s.nonminimal_fraction,
+        s.avg_latency_minimal,
+        s.avg_latency_nonminimal,
+        if s.saturated { "saturated" } else { "" }
+    )
+}
+
+pub fn run(args: &SweepArgs) -> Result<(), Failure> {
+    if let Some(j) = args.jobs {
+        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global().map_err(|e| failure(e.to_string()))?;
+    }
+    let series = plan(args)?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
+    let results = execute(&series, &bar)?;
+    bar.finish_and_clear();
+    let mut csv = String::from("series,load,accepted,avg_latency,p50_latency,p99_latency,max_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated\n");
+    for (spec, rows) in series.iter().zip(&results) {
+        if !spec.label.is_empty() {
+            println!("\n== {} ==", spec.label);
+        }
+        println!("{}", table_header());
+        for s in rows {
+            println!("{}", table_row(s));
+            csv += &format!(
+                "{},{},{:.5},{:.3},{},{},{},{:.3},{:.4},{:.3},{:.3},{}\n",
+                spec.label, s.offered_load, s.accepted, s.avg_latency, s.p50_latency, s.p99_latency, s.max_latency, s.avg_hops, s.nonminimal_fraction, s.avg_latency_minimal, s.avg_latency_nonminimal, s.saturated
+            );
+        }
+    }
+    let write = |path: &PathBuf, text: String| std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())));
+    if let Some(p) = &args.csv {
+        write(p, csv)?;
+    }
+    if let Some(p) = &args.json {
+        let doc: Vec<_> = series.iter().zip(&results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs[0], "points": r})).collect();
+        write(p, serde_json::to_string_pretty(&doc).expect("serialises"))?;
+    }
+    if let Some(p) = &args.svg {
+        let stem = p.with_extension("");
+        let (lat, thr) = plots(&series, &results);
+        write(&PathBuf::from(format!("{}-latency.svg", stem.display())), lat.to_svg())?;
+        write(&PathBuf::from(format!("{}-throughput.svg", stem.display())), thr.to_svg())?;
+    }
+    Ok(())
+}
+
+/// Latency-vs-offered-load (unsaturated points) and accepted-vs-offered plots.
+pub fn plots(series: &[SeriesSpec], results: &[Vec<Summary>]) -> (Plot, Plot) {
+    let mut lat = Plot::new("Average latency", "offered load (flits/cycle/terminal)", "latency (cycles)");
+    let mut thr = Plot::new("Accepted throughput", "offered load (flits/cycle/terminal)", "accepted (flits/cycle/terminal)");
+    for (spec, rows) in series.iter().zip(results) {
+        let name = if spec.label.is_empty() { spec.configs[0].routing.algorithm.clone() } else { spec.label.clone() };
+        lat.series.push(Series::new(&name, rows.iter().filter(|s| !s.saturated).map(|s| (s.offered_load, s.avg_latency)).collect()));
+        thr.series.push(Series::new(&name, rows.iter().map(|s| (s.offered_load, s.accepted)).collect()));
+    }
+    (lat, thr)
+}
