@@ -1,0 +1,33 @@
+// Saves screenshots of the page to docs/screenshots/*.png (headless Debian Chromium).
+//   node scripts/screenshots.mjs        (after `npm ci`; pkg/ must be built)
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, launchBrowser, openPage, startServer } from '../tests/browser/harness.mjs';
+
+const OUT = join(ROOT, 'docs', 'screenshots');
+await mkdir(OUT, { recursive: true });
+
+const server = await startServer();
+const browser = await launchBrowser({ width: 1280, height: 800 });
+try {
+  const { page, errors } = await openPage(browser.context, server.url);
+  await page.waitForSelector('body[data-state="running"]', { timeout: 20_000 });
+  // Let traffic build up, then freeze the picture.
+  await page.waitForFunction(() => window.hiradix.sim.now() > 300);
+  await page.click('#btn-run');
+  await page.screenshot({ path: join(OUT, 'page.png') });
+  console.log(`wrote ${join(OUT, 'page.png')}`);
+
+  await page.fill('#config', JSON.stringify({ k: 1, n: 3 }, null, 2));
+  await page.click('#btn-apply');
+  await page.waitForSelector('#config-error', { state: 'visible' });
+  await page.screenshot({ path: join(OUT, 'config-error.png') });
+  console.log(`wrote ${join(OUT, 'config-error.png')}`);
+  if (errors.length) {
+    console.error(`page reported errors:\n${errors.join('\n')}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every test: the pkg/ freshness check, the native Rust tests (release: the simulation
+# tests are heavy) and the browser tests (headless Debian Chromium via playwright-core).
+# Installs what it needs on a bare Debian machine, idempotently: Debian packages (Chromium,
+# Node.js, the Rust "web" toolchain for the wasm build), the wasm-bindgen CLI, and the npm
+# dev dependencies (playwright-core only; no browser is ever downloaded).
+# Runs with CI=true and no stdin. Every stage runs even if an earlier one failed; the exit
+# status is non-zero if any failed.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+
+FAILED=()
+stage() {
+    local name="$1"; shift
+    # Nothing is printed after a stage that passed, so the output ends with the test
+    # runner's own summary lines.
+    log "── $name (started at +${SECONDS} s)"
+    if ! "$@"; then
+        log "── $name: FAILED"
+        FAILED+=("$name")
+    fi
+}
+
+install_deps() {
+    apt_ensure chromium
+    command -v node >/dev/null || apt_ensure nodejs npm
+    command -v cargo >/dev/null || apt_ensure rustc-web cargo-web
+    local want have
+    want="$(node -p 'require("./package-lock.json").packages["node_modules/playwright-core"].version')"
+    have="$(node -p 'try { require("./node_modules/playwright-core/package.json").version } catch { "" }')"
+    if [ "$want" != "$have" ]; then
+        log "installing npm dev dependencies (playwright-core $want)"
+        npm ci --no-audit --no-fund --loglevel=error </dev/null
+    fi
+}
+
+native_tests() {
+    local cargo=cargo
+    command -v cargo >/dev/null || cargo=/usr/bin/cargo
+    "$cargo" test --release
+}
+
+browser_tests() {
+    node --test tests/browser/*.test.mjs
+}
+
+stage "install dependencies" install_deps
+stage "pkg/ freshness check" scripts/check-pkg.sh
+stage "native tests (cargo test --release)" native_tests
+stage "browser tests (node --test)" browser_tests
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+    log "FAILED: ${FAILED[*]}"
+    exit 1
+fi
