@@ -8,7 +8,8 @@ export class WebSim {
     free(): void;
     [Symbol.dispose](): void;
     /**
-     * Advances the simulation by `cycles` cycles.
+     * Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
+     * watchdog trips; the message names the blocked routers and VCs.
      */
     advance(cycles: number): void;
     /**
@@ -16,17 +17,29 @@ export class WebSim {
      */
     channelCount(): number;
     /**
-     * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Both directions
-     * of a link appear as separate channels.
+     * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
+     * a link is its own channel, and parallel (trunked) links appear once each.
      */
     channelEndpoints(): Uint32Array;
     /**
-     * Per-channel occupancy of the downstream input buffers, as a fraction in `[0, 1]`.
+     * Per-channel queue occupancy in `[0, 1]`: flits buffered in the downstream input
+     * port the channel feeds (all its VCs) over that port's buffer capacity.
      */
     channelOccupancy(): Float32Array;
     /**
-     * Builds a simulation from a JSON config; the error's message lists every config
-     * problem, one per line.
+     * The configuration in effect, with every default filled in, as pretty JSON.
+     */
+    configJson(): string;
+    /**
+     * Cumulative counters for live statistics, `[generated packets, delivered packets,
+     * delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
+     * the network, packets in source queues, packets dropped at full source queues,
+     * delivered packets that were routed non-minimally]`.
+     */
+    liveCounters(): Float64Array;
+    /**
+     * Builds a simulation from a JSON config (the same format as the CLI's). The error's
+     * message lists every config problem, one `path: message` per line.
      */
     constructor(config_json: string);
     /**
@@ -41,7 +54,17 @@ export class WebSim {
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
      */
     routerPositions(): Float32Array;
+    /**
+     * Number of terminals.
+     */
+    terminalCount(): number;
 }
+
+/**
+ * The catalog of topologies, routing algorithms, traffic patterns and parameters, as
+ * JSON (see [`crate::catalog`]); the page builds its controls from it.
+ */
+export function catalogJson(): string;
 
 /**
  * The message of the last Rust panic, if any (the page shows it in its error banner).
@@ -61,17 +84,21 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_websim_free: (a: number, b: number) => void;
+    readonly catalogJson: () => [number, number];
     readonly lastPanic: () => [number, number];
     readonly panicForTest: () => void;
     readonly start: () => void;
-    readonly websim_advance: (a: number, b: number) => void;
+    readonly websim_advance: (a: number, b: number) => [number, number];
     readonly websim_channelCount: (a: number) => number;
     readonly websim_channelEndpoints: (a: number) => [number, number];
     readonly websim_channelOccupancy: (a: number) => [number, number];
+    readonly websim_configJson: (a: number) => [number, number];
+    readonly websim_liveCounters: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
     readonly websim_routerCount: (a: number) => number;
     readonly websim_routerPositions: (a: number) => [number, number];
+    readonly websim_terminalCount: (a: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;

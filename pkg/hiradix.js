@@ -15,11 +15,15 @@ export class WebSim {
         wasm.__wbg_websim_free(ptr, 0);
     }
     /**
-     * Advances the simulation by `cycles` cycles.
+     * Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
+     * watchdog trips; the message names the blocked routers and VCs.
      * @param {number} cycles
      */
     advance(cycles) {
-        wasm.websim_advance(this.__wbg_ptr, cycles);
+        const ret = wasm.websim_advance(this.__wbg_ptr, cycles);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
     }
     /**
      * Number of (unidirectional) router-to-router channels.
@@ -30,8 +34,8 @@ export class WebSim {
         return ret >>> 0;
     }
     /**
-     * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Both directions
-     * of a link appear as separate channels.
+     * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
+     * a link is its own channel, and parallel (trunked) links appear once each.
      * @returns {Uint32Array}
      */
     channelEndpoints() {
@@ -41,7 +45,8 @@ export class WebSim {
         return v1;
     }
     /**
-     * Per-channel occupancy of the downstream input buffers, as a fraction in `[0, 1]`.
+     * Per-channel queue occupancy in `[0, 1]`: flits buffered in the downstream input
+     * port the channel feeds (all its VCs) over that port's buffer capacity.
      * @returns {Float32Array}
      */
     channelOccupancy() {
@@ -51,8 +56,37 @@ export class WebSim {
         return v1;
     }
     /**
-     * Builds a simulation from a JSON config; the error's message lists every config
-     * problem, one per line.
+     * The configuration in effect, with every default filled in, as pretty JSON.
+     * @returns {string}
+     */
+    configJson() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.websim_configJson(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Cumulative counters for live statistics, `[generated packets, delivered packets,
+     * delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
+     * the network, packets in source queues, packets dropped at full source queues,
+     * delivered packets that were routed non-minimally]`.
+     * @returns {Float64Array}
+     */
+    liveCounters() {
+        const ret = wasm.websim_liveCounters(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
+     * Builds a simulation from a JSON config (the same format as the CLI's). The error's
+     * message lists every config problem, one `path: message` per line.
      * @param {string} config_json
      */
     constructor(config_json) {
@@ -92,8 +126,34 @@ export class WebSim {
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
+    /**
+     * Number of terminals.
+     * @returns {number}
+     */
+    terminalCount() {
+        const ret = wasm.websim_terminalCount(this.__wbg_ptr);
+        return ret >>> 0;
+    }
 }
 if (Symbol.dispose) WebSim.prototype[Symbol.dispose] = WebSim.prototype.free;
+
+/**
+ * The catalog of topologies, routing algorithms, traffic patterns and parameters, as
+ * JSON (see [`crate::catalog`]); the page builds its controls from it.
+ * @returns {string}
+ */
+export function catalogJson() {
+    let deferred1_0;
+    let deferred1_1;
+    try {
+        const ret = wasm.catalogJson();
+        deferred1_0 = ret[0];
+        deferred1_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+    }
+}
 
 /**
  * The message of the last Rust panic, if any (the page shows it in its error banner).
@@ -176,6 +236,11 @@ function getArrayF32FromWasm0(ptr, len) {
     return getFloat32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
 }
 
+function getArrayF64FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getFloat64ArrayMemory0().subarray(ptr / 8, ptr / 8 + len);
+}
+
 function getArrayU32FromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return getUint32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
@@ -195,6 +260,14 @@ function getFloat32ArrayMemory0() {
         cachedFloat32ArrayMemory0 = new Float32Array(wasm.memory.buffer);
     }
     return cachedFloat32ArrayMemory0;
+}
+
+let cachedFloat64ArrayMemory0 = null;
+function getFloat64ArrayMemory0() {
+    if (cachedFloat64ArrayMemory0 === null || cachedFloat64ArrayMemory0.byteLength === 0) {
+        cachedFloat64ArrayMemory0 = new Float64Array(wasm.memory.buffer);
+    }
+    return cachedFloat64ArrayMemory0;
 }
 
 function getStringFromWasm0(ptr, len) {
@@ -297,6 +370,7 @@ function __wbg_finalize_init(instance, module) {
     wasmModule = module;
     cachedDataViewMemory0 = null;
     cachedFloat32ArrayMemory0 = null;
+    cachedFloat64ArrayMemory0 = null;
     cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();

@@ -15,13 +15,13 @@ try {
   // Let traffic build up, then freeze the picture.
   await page.waitForFunction(() => window.hiradix.sim.now() > 300);
   await page.click('#btn-run');
-  await page.screenshot({ path: join(OUT, 'page.png') });
+  await page.screenshot({ path: join(OUT, 'page.png'), fullPage: true });
   console.log(`wrote ${join(OUT, 'page.png')}`);
 
-  await page.fill('#config', JSON.stringify({ k: 1, n: 3 }, null, 2));
+  await page.fill('#config', JSON.stringify({ topology: { type: 'flattened_butterfly', k: 4, n: 3 }, router: { vcs: 0 }, traffic: { load: 2 } }, null, 2));
   await page.click('#btn-apply');
   await page.waitForSelector('#config-error', { state: 'visible' });
-  await page.screenshot({ path: join(OUT, 'config-error.png') });
+  await page.screenshot({ path: join(OUT, 'config-error.png'), fullPage: true });
   console.log(`wrote ${join(OUT, 'config-error.png')}`);
   if (errors.length) {
     console.error(`page reported errors:\n${errors.join('\n')}`);

@@ -1,13 +1,16 @@
 // The page: loads the wasm simulator, steps it every animation frame and draws it.
 //
 // No bundler: this is an ES module importing wasm-bindgen's `--target web` output.
-import init, { WebSim, lastPanic, panicForTest } from '../pkg/hiradix.js';
+// The experiment is one JSON config (the CLI's format); the quick controls edit it.
+import init, { WebSim, catalogJson, lastPanic, panicForTest } from '../pkg/hiradix.js';
 import { Layout, drawFrame, drawRamp } from './render.js';
 
-// A small flattened butterfly, so the whole network fits on screen.
+// A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
+// enough uniform load that queues build up visibly.
 export const DEFAULT_CONFIG = {
-  k: 4,
-  n: 3,
+  topology: { type: 'flattened_butterfly', k: 4, n: 3 },
+  routing: { algorithm: 'min_ad' },
+  traffic: { pattern: 'uniform', load: 0.8 },
   seed: 1,
 };
 
@@ -15,13 +18,16 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   sim: null,
+  catalog: null,
   layout: null,
+  layoutSize: [0, 0],
   running: true,
   crashed: false,
   cyclesPerFrame: 1,
   frames: 0,
-  rateCycles: 0,
-  rateStart: performance.now(),
+  terminals: 1,
+  // Counters at the start of the current statistics window (see updateStats).
+  window: null,
 };
 
 // Exposed for tests and for poking around in the console.
@@ -39,6 +45,19 @@ function setState(s) {
   document.body.dataset.state = s;
 }
 
+function setRunning(on) {
+  state.running = on;
+  $('btn-run').textContent = on ? 'Pause' : 'Run';
+  setState(on ? 'running' : 'paused');
+}
+
+function showBanner(title, text) {
+  $('error-title').textContent = title;
+  $('error-text').textContent = text;
+  $('error-banner').hidden = false;
+}
+
+// A Rust panic (the wasm call trapped) or an uncaught JS error.
 function showCrash(err) {
   if (state.crashed) return;
   state.crashed = true;
@@ -52,21 +71,23 @@ function showCrash(err) {
   } catch (_) {
     // The module itself may be unusable; fall back to the JS error.
   }
-  $('error-text').textContent = panic ?? String(err?.stack ?? err);
-  $('error-banner').hidden = false;
+  showBanner('The simulator stopped with an internal error.', panic ?? String(err?.stack ?? err));
   $('btn-run').textContent = 'Run';
   setState('crashed');
 }
 
+// The simulation itself stopped (e.g. the deadlock watchdog tripped): not a bug of the page.
+function showStopped(message) {
+  state.running = false;
+  $('btn-run').textContent = 'Run';
+  showBanner('The simulation stopped.', message);
+  setState('stopped');
+}
+
 function showConfigError(message) {
   const box = $('config-error');
-  if (message) {
-    box.textContent = message;
-    box.hidden = false;
-  } else {
-    box.textContent = '';
-    box.hidden = true;
-  }
+  box.textContent = message ?? '';
+  box.hidden = !message;
 }
 
 function canvasSize() {
@@ -83,71 +104,89 @@ function canvasSize() {
 }
 
 function relayout() {
-  if (!state.sim) return;
   const [w, h] = canvasSize();
-  state.layout = new Layout(state.sim.routerPositions(), state.sim.channelEndpoints(), w, h);
+  state.layout = new Layout(state.positions, state.endpoints, w, h);
   state.layoutSize = [w, h];
 }
 
 // Builds a simulation from the config text; on error keeps the old one and shows why.
 function applyConfig(text) {
-  let sim;
   try {
     JSON.parse(text);
   } catch (e) {
     showConfigError(`config is not valid JSON: ${e.message}`);
     return false;
   }
+  let sim;
   try {
     sim = new WebSim(text);
   } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) {
-      showCrash(e);
-    } else {
-      showConfigError(e?.message ?? String(e));
-    }
+    if (e instanceof WebAssembly.RuntimeError) showCrash(e);
+    else showConfigError(e?.message ?? String(e));
     return false;
   }
   showConfigError(null);
-  state.sim?.free();
+  if (!state.crashed) state.sim?.free();
   state.sim = sim;
   state.crashed = false;
-  state.running = true;
-  $('btn-run').textContent = 'Pause';
   $('error-banner').hidden = true;
+  state.positions = sim.routerPositions();
+  state.endpoints = sim.channelEndpoints();
+  state.terminals = sim.terminalCount();
   relayout();
   $('stat-routers').textContent = sim.routerCount();
+  $('stat-terminals').textContent = state.terminals;
   $('stat-channels').textContent = sim.channelCount();
-  state.rateCycles = 0;
-  state.rateStart = performance.now();
-  setState(state.running ? 'running' : 'paused');
+  state.window = null;
+  syncQuickControls(JSON.parse(text));
+  setRunning(true);
   return true;
 }
 
 function advance(cycles) {
   try {
     state.sim.advance(cycles);
-    state.rateCycles += cycles;
   } catch (e) {
-    showCrash(e);
+    if (e instanceof WebAssembly.RuntimeError) showCrash(e);
+    else showStopped(e?.message ?? String(e));
   }
+}
+
+const fmt = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+
+// Live statistics over windows of about one second of wall time.
+function updateStats() {
+  const sim = state.sim;
+  const now = sim.now();
+  $('stat-cycle').textContent = now;
+  const c = sim.liveCounters();
+  $('stat-in-network').textContent = c[5];
+  $('stat-in-sources').textContent = c[6];
+  const t = performance.now();
+  const w = state.window;
+  if (!w) {
+    state.window = { t, now, c };
+    return;
+  }
+  if (t - w.t < 1000 || now === w.now) return;
+  const cycles = now - w.now;
+  const delivered = c[1] - w.c[1];
+  $('stat-rate').textContent = Math.round((cycles * 1000) / (t - w.t));
+  $('stat-accepted').textContent = fmt((c[2] - w.c[2]) / cycles / state.terminals, 3);
+  $('stat-latency').textContent = fmt((c[3] - w.c[3]) / delivered, 1);
+  $('stat-hops').textContent = fmt((c[4] - w.c[4]) / delivered, 2);
+  $('stat-nonmin').textContent = fmt((100 * (c[8] - w.c[8])) / delivered, 0);
+  state.window = { t, now, c };
 }
 
 function draw() {
   const [w, h] = canvasSize();
-  if (!state.layout || state.layoutSize[0] !== w || state.layoutSize[1] !== h) relayout();
+  if (state.layoutSize[0] !== w || state.layoutSize[1] !== h) relayout();
   try {
     drawFrame($('network').getContext('2d'), state.layout, state.sim.channelOccupancy(), w, h);
+    updateStats();
   } catch (e) {
     showCrash(e);
-    return;
-  }
-  $('stat-cycle').textContent = state.sim.now();
-  const dt = performance.now() - state.rateStart;
-  if (dt > 1000) {
-    $('stat-rate').textContent = Math.round((state.rateCycles * 1000) / dt);
-    state.rateCycles = 0;
-    state.rateStart = performance.now();
   }
 }
 
@@ -160,19 +199,102 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+// ----- quick controls: edit the JSON config and apply it -----
+
+function editConfig(mutate) {
+  let cfg;
+  try {
+    cfg = JSON.parse($('config').value);
+  } catch (e) {
+    showConfigError(`config is not valid JSON: ${e.message}`);
+    return;
+  }
+  mutate(cfg);
+  $('config').value = JSON.stringify(cfg, null, 2);
+  applyConfig($('config').value);
+}
+
+function fillSelect(select, entries) {
+  select.replaceChildren(
+    ...entries.map((e) => {
+      const o = document.createElement('option');
+      o.value = e.name;
+      o.textContent = e.name;
+      o.title = e.description;
+      return o;
+    }),
+  );
+}
+
+function familyOf(topologyType) {
+  return state.catalog.topologies.find((t) => t.name === topologyType)?.family;
+}
+
+// Shows the applied config in the quick controls.
+function syncQuickControls(cfg) {
+  if (!state.catalog) return;
+  const defaults = state.catalog.default_config;
+  const topo = cfg.topology?.type ?? defaults.topology.type;
+  const family = familyOf(topo);
+  $('q-topology').value = topo;
+  fillSelect(
+    $('q-routing'),
+    state.catalog.routings.filter((r) => r.families.split(/[ ,]+/).includes(family)),
+  );
+  $('q-routing').value = cfg.routing?.algorithm ?? defaults.routing.algorithm;
+  $('q-pattern').value = cfg.traffic?.pattern ?? defaults.traffic.pattern;
+  const load = cfg.traffic?.load ?? defaults.traffic.load;
+  $('q-load').value = load;
+  $('q-load-value').textContent = Number(load).toFixed(2);
+}
+
+function wireQuickControls() {
+  const cat = state.catalog;
+  fillSelect($('q-topology'), cat.topologies);
+  fillSelect($('q-pattern'), cat.patterns);
+  $('q-topology').addEventListener('change', (e) => {
+    const entry = cat.topologies.find((t) => t.name === e.target.value);
+    editConfig((cfg) => {
+      cfg.topology = structuredClone(entry.default);
+      // Keep the algorithm if it runs on the new family, else take the family's first.
+      const runsOn = (r) => r.families.split(/[ ,]+/).includes(entry.family);
+      const current = cat.routings.find((r) => r.name === (cfg.routing?.algorithm ?? cat.default_config.routing.algorithm));
+      if (!current || !runsOn(current)) {
+        const first = cat.routings.find(runsOn);
+        if (first) cfg.routing = { ...cfg.routing, algorithm: first.name };
+      }
+    });
+  });
+  $('q-routing').addEventListener('change', (e) =>
+    editConfig((cfg) => {
+      cfg.routing = { ...cfg.routing, algorithm: e.target.value };
+    }),
+  );
+  $('q-pattern').addEventListener('change', (e) =>
+    editConfig((cfg) => {
+      cfg.traffic = { ...cfg.traffic, pattern: e.target.value };
+    }),
+  );
+  $('q-load').addEventListener('input', (e) => {
+    $('q-load-value').textContent = Number(e.target.value).toFixed(2);
+  });
+  $('q-load').addEventListener('change', (e) =>
+    editConfig((cfg) => {
+      cfg.traffic = { ...cfg.traffic, load: Number(e.target.value) };
+    }),
+  );
+}
+
 function wireControls() {
   $('config').value = JSON.stringify(DEFAULT_CONFIG, null, 2);
   $('btn-run').addEventListener('click', () => {
-    if (state.crashed) return;
-    state.running = !state.running;
-    $('btn-run').textContent = state.running ? 'Pause' : 'Run';
-    setState(state.running ? 'running' : 'paused');
+    if (state.crashed || !state.sim) return;
+    if (document.body.dataset.state === 'stopped') return;
+    setRunning(!state.running);
   });
   $('btn-step').addEventListener('click', () => {
     if (!state.sim || state.crashed) return;
-    state.running = false;
-    $('btn-run').textContent = 'Run';
-    setState('paused');
+    setRunning(false);
     advance(1);
   });
   const reset = () => applyConfig($('config').value);
@@ -193,9 +315,9 @@ window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));
 async function main() {
   wireControls();
   await init();
-  if (!applyConfig($('config').value)) {
-    setState('error');
-  }
+  state.catalog = JSON.parse(catalogJson());
+  wireQuickControls();
+  if (!applyConfig($('config').value)) setState('error');
   requestAnimationFrame(frame);
 }
 

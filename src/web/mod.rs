@@ -2,20 +2,20 @@
 //!
 //! Compiled only for `wasm32` (see `lib.rs`). The page drives a [`WebSim`] with a coarse
 //! API, following the rustwasm examples: it calls [`WebSim::advance`] once per animation
-//! frame and then reads flat typed arrays for drawing (router positions, channel endpoints,
-//! per-channel occupancy) — one bulk transfer each, no per-object calls.
+//! frame and then reads flat typed arrays for drawing — router positions, channel
+//! endpoints, per-channel occupancy — one bulk transfer each, no per-object calls. The
+//! static arrays (positions, endpoints) are read once per simulation.
 //!
 //! Panics are not fatal to the page: the panic hook logs them to the console *and* keeps
 //! the message, which the page reads with [`last_panic`] to show an error banner after the
 //! trapped call threw.
 
-mod placeholder;
-
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-use placeholder::PlaceholderSim;
+use crate::config::SimConfig;
+use crate::sim::Simulation;
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -43,26 +43,51 @@ pub fn panic_for_test() {
     panic!("panic requested by the page's test hook");
 }
 
+/// The catalog of topologies, routing algorithms, traffic patterns and parameters, as
+/// JSON (see [`crate::catalog`]); the page builds its controls from it.
+#[wasm_bindgen(js_name = catalogJson)]
+pub fn catalog_json() -> String {
+    serde_json::to_string(&crate::catalog::catalog()).expect("the catalog serialises")
+}
+
 /// One simulation as the page sees it.
 #[wasm_bindgen]
 pub struct WebSim {
-    sim: PlaceholderSim,
+    sim: Simulation,
+    /// Router drawing coordinates, `[x0, y0, x1, y1, …]`.
+    positions: Vec<f32>,
+    /// Directed router-to-router channels as `[src0, dst0, …]` router indices.
+    endpoints: Vec<u32>,
+    /// Per channel: the global id of the downstream input port it feeds.
+    downstream_port: Vec<u32>,
+    /// Per channel: occupancy of the current frame (reused buffer).
+    occupancy: Vec<f32>,
 }
 
 #[wasm_bindgen]
 impl WebSim {
-    /// Builds a simulation from a JSON config; the error's message lists every config
-    /// problem, one per line.
+    /// Builds a simulation from a JSON config (the same format as the CLI's). The error's
+    /// message lists every config problem, one `path: message` per line.
     #[wasm_bindgen(constructor)]
     pub fn new(config_json: &str) -> Result<WebSim, JsError> {
-        PlaceholderSim::from_json(config_json)
-            .map(|sim| WebSim { sim })
-            .map_err(|errors| JsError::new(&errors.join("\n")))
+        let cfg = SimConfig::from_json(config_json).map_err(|e| JsError::new(&e.to_string()))?;
+        let sim = Simulation::new(&cfg).map_err(|e| JsError::new(&e.to_string()))?;
+        let net = sim.network();
+        let positions = net.positions.iter().flat_map(|&[x, y]| [x, y]).collect();
+        let mut endpoints = Vec::new();
+        let mut downstream_port = Vec::new();
+        for (src, _src_port, dst, dst_port) in net.channels() {
+            endpoints.extend([src, dst]);
+            downstream_port.push(net.port_id(dst, dst_port) as u32);
+        }
+        let occupancy = vec![0.0; downstream_port.len()];
+        Ok(WebSim { sim, positions, endpoints, downstream_port, occupancy })
     }
 
-    /// Advances the simulation by `cycles` cycles.
-    pub fn advance(&mut self, cycles: u32) {
-        self.sim.advance(cycles);
+    /// Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
+    /// watchdog trips; the message names the blocked routers and VCs.
+    pub fn advance(&mut self, cycles: u32) -> Result<(), JsError> {
+        self.sim.advance(u64::from(cycles)).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// The current cycle.
@@ -73,31 +98,70 @@ impl WebSim {
     /// Number of routers.
     #[wasm_bindgen(js_name = routerCount)]
     pub fn router_count(&self) -> u32 {
-        (self.sim.positions.len() / 2) as u32
+        self.sim.network().routers() as u32
+    }
+
+    /// Number of terminals.
+    #[wasm_bindgen(js_name = terminalCount)]
+    pub fn terminal_count(&self) -> u32 {
+        self.sim.network().terminals() as u32
     }
 
     /// Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
     #[wasm_bindgen(js_name = routerPositions)]
     pub fn router_positions(&self) -> Vec<f32> {
-        self.sim.positions.clone()
+        self.positions.clone()
     }
 
     /// Number of (unidirectional) router-to-router channels.
     #[wasm_bindgen(js_name = channelCount)]
     pub fn channel_count(&self) -> u32 {
-        (self.sim.endpoints.len() / 2) as u32
+        self.downstream_port.len() as u32
     }
 
-    /// Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Both directions
-    /// of a link appear as separate channels.
+    /// Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
+    /// a link is its own channel, and parallel (trunked) links appear once each.
     #[wasm_bindgen(js_name = channelEndpoints)]
     pub fn channel_endpoints(&self) -> Vec<u32> {
-        self.sim.endpoints.clone()
+        self.endpoints.clone()
     }
 
-    /// Per-channel occupancy of the downstream input buffers, as a fraction in `[0, 1]`.
+    /// Per-channel queue occupancy in `[0, 1]`: flits buffered in the downstream input
+    /// port the channel feeds (all its VCs) over that port's buffer capacity.
     #[wasm_bindgen(js_name = channelOccupancy)]
-    pub fn channel_occupancy(&self) -> Vec<f32> {
-        self.sim.occupancy.clone()
+    pub fn channel_occupancy(&mut self) -> Vec<f32> {
+        let vcs = self.sim.vcs();
+        let capacity = (vcs * self.sim.buffer_depth()) as f32;
+        for (occ, &port) in self.occupancy.iter_mut().zip(&self.downstream_port) {
+            let flits: u32 = (0..vcs).map(|v| self.sim.input_occupancy(port as usize, v)).sum();
+            *occ = flits as f32 / capacity;
+        }
+        self.occupancy.clone()
+    }
+
+    /// Cumulative counters for live statistics, `[generated packets, delivered packets,
+    /// delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
+    /// the network, packets in source queues, packets dropped at full source queues,
+    /// delivered packets that were routed non-minimally]`.
+    #[wasm_bindgen(js_name = liveCounters)]
+    pub fn live_counters(&self) -> Vec<f64> {
+        let s = self.sim.stats();
+        vec![
+            s.generated as f64,
+            s.delivered as f64,
+            s.delivered_flits as f64,
+            s.latency_sum as f64,
+            s.hops_sum as f64,
+            self.sim.packets_in_network() as f64,
+            self.sim.packets_in_sources() as f64,
+            s.dropped as f64,
+            s.delivered_nonminimal as f64,
+        ]
+    }
+
+    /// The configuration in effect, with every default filled in, as pretty JSON.
+    #[wasm_bindgen(js_name = configJson)]
+    pub fn config_json(&self) -> String {
+        self.sim.config().to_json()
     }
 }

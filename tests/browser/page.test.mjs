@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { canvasDigest, launchBrowser, openPage, startServer } from './harness.mjs';
 
 // A config the engine must reject, and words its error message must contain.
-const BAD_CONFIG = { config: { k: 1, n: 3 }, mentions: ['k', '≥ 2'] };
+const BAD_CONFIG = {
+  config: { topology: { type: 'flattened_butterfly', k: 4, n: 3 }, router: { vcs: 0 }, traffic: { load: 2 } },
+  mentions: ['router.vcs', 'traffic.load'],
+};
 
 let server;
 let browser;
