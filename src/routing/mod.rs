@@ -12,7 +12,13 @@
 //! committed to the output in this router. Only algorithms that are explicitly global
 //! (UGAL-G) read other routers' state.
 
+pub mod dragonfly;
+pub mod clos_ad;
+pub mod comparison;
+pub mod dal;
+pub mod dilated;
 pub mod hyperx_min;
+pub mod ugal;
 pub mod valiant;
 
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
@@ -104,6 +110,14 @@ pub struct RouteCtx<'a> {
     pub queues: QueueView<'a>,
 }
 
+impl RouteCtx<'_> {
+    /// Whether the packet is at its source router (it sits in a terminal input port).
+    #[inline]
+    pub fn at_source(&self) -> bool {
+        self.queues.net.port(self.router, self.in_port).is_terminal()
+    }
+}
+
 /// A routing algorithm. One file per family; registered in [`build`].
 pub trait Routing: Send + Sync {
     /// VCs per port this algorithm needs for deadlock freedom.
@@ -115,6 +129,21 @@ pub trait Routing: Send + Sync {
     /// Route the packet at the head of an input VC. `note` receives the numbers behind an
     /// adaptive choice (left alone by oblivious algorithms).
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision;
+    /// UGAL-L_CR (dragonfly §4.3.2): routers measure credit round trips and delay upstream
+    /// credits with these parameters; `None` (the default) for every other algorithm.
+    fn credit_round_trip(&self) -> Option<CrParams> {
+        None
+    }
+}
+
+/// Parameters of UGAL-L_CR's credit round-trip mechanism (implemented by the engine in
+/// `src/sim/credit_rtt.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrParams {
+    /// Zero-load credit round trip in cycles; 0 = derived per output from the timing.
+    pub crt0: u32,
+    /// Timestamp one credit event of every `granularity` (1 = every one).
+    pub granularity: u32,
 }
 
 /// Catalog of routing algorithms: (name, families it supports, description).
@@ -122,6 +151,22 @@ pub const ALGORITHMS: &[(&str, &str, &str)] = &[
     ("min", "hyperx", "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)"),
     ("min_ad", "hyperx", "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)"),
     ("val", "hyperx", "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1"),
+    ("ugal", "hyperx", "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)"),
+    ("ugal_s", "hyperx", "UGAL-S: UGAL with the sequential allocator (FB §3.1)"),
+    ("clos_ad", "hyperx", "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)"),
+    ("clos_ad_hx", "hyperx", "CLOS AD as the HyperX paper describes it: random closest common ancestor, DOR (HyperX §3.3; 2 VCs)"),
+    ("dal", "hyperx", "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)"),
+    ("adaptive_2dfb", "hyperx", "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)"),
+    ("ecube", "hyperx", "e-cube routing on the hypercube: dimension order (the same as min)"),
+    ("updown_ad", "folded_clos", "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)"),
+    ("dest_tag", "butterfly", "destination-tag routing on the conventional butterfly (FB Table 1)"),
+    ("min", "dragonfly", "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)"),
+    ("val", "dragonfly", "dragonfly Valiant: via a random intermediate group (dragonfly §4.1; 3 VCs, Fig. 7)"),
+    ("ugal_l", "dragonfly", "UGAL-L: MIN vs VAL at the source by q·H of the local first-hop queues (dragonfly §4.2)"),
+    ("ugal_g", "dragonfly", "UGAL-G: MIN vs VAL by q·H of the global channels' own queues, the ideal (dragonfly §4.2)"),
+    ("ugal_l_vc", "dragonfly", "UGAL-L_VC: per-VC queues, q(VC1) minimal vs q(VC0) non-minimal (dragonfly §4.3.1)"),
+    ("ugal_l_vch", "dragonfly", "UGAL-L_VCH: port queues, VC queues when both paths start on the same port (dragonfly §4.3.1)"),
+    ("ugal_l_cr", "dragonfly", "UGAL-L_CR: UGAL-L_VCH plus credit round-trip sensing and delayed credits (dragonfly §4.3.2)"),
 ];
 
 /// Builds the algorithm a configuration names for a topology, checking the VC count.
@@ -129,9 +174,19 @@ pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn R
     let path = "routing.algorithm";
     let wrong_family = |fam: &str| ConfigErrors::one(path, format!("{} runs on {fam} networks, not on this topology", cfg.algorithm));
     let routing: Box<dyn Routing> = match cfg.algorithm.as_str() {
+        name if dragonfly::DfAlgorithm::from_name(name).is_some() && topo.as_dragonfly().is_some() => dragonfly::build(cfg, topo.as_dragonfly().expect("dragonfly")),
+        name if dragonfly::DfAlgorithm::from_name(name).is_some() && !matches!(name, "min" | "val") => return Err(wrong_family("dragonfly")),
         "min" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
         "min_ad" => Box::new(hyperx_min::MinAd::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
         "val" => Box::new(valiant::Valiant::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
+        "ugal" | "ugal_s" => Box::new(ugal::Ugal::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.algorithm == "ugal_s", cfg.ugal_threshold)),
+        "clos_ad" => Box::new(clos_ad::ClosAd::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.ugal_threshold)),
+        "clos_ad_hx" => Box::new(clos_ad::ClosAdHx::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.ugal_threshold)),
+        "dal" => dal::build(cfg, topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)?,
+        "adaptive_2dfb" => Box::new(dilated::Adaptive2dfb::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.threshold)),
+        "ecube" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
+        "updown_ad" => Box::new(comparison::UpDownAdaptive::new(topo.as_folded_clos().ok_or_else(|| wrong_family("folded Clos"))?)),
+        "dest_tag" => Box::new(comparison::DestinationTag::new(topo.as_butterfly().ok_or_else(|| wrong_family("butterfly"))?)),
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
             return Err(ConfigErrors::one(path, format!("unknown routing algorithm '{other}'; one of: {}", names.join(", "))));

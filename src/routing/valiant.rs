@@ -35,7 +35,7 @@ impl Routing for Valiant {
         2
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
-        if pkt.hops == 0 && pkt.intermediate == Packet::NONE {
+        if ctx.at_source() && pkt.intermediate == Packet::NONE {
             let hx = &self.hx;
             let via = rng.below(hx.routers());
             pkt.intermediate = via;

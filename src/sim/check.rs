@@ -61,8 +61,9 @@ impl Simulation {
                     if self.buf_len[iv] == 0 {
                         continue;
                     }
-                    let pkt = &self.packets[self.buf[iv * self.depth as usize + self.buf_head[iv] as usize]];
-                    let wants = pkt.routed.then_some((pkt.out_port, pkt.out_vc as u32));
+                    let head = &self.heads[iv];
+                    let routed = !self.unrouted.get(r, iv - net.port_offset(r) * vcs);
+                    let wants = routed.then_some((head.out_port as u32, head.out_vc as u32));
                     let credits = wants.map_or(0, |(op, ov)| self.output_credits(net.port_id(r, op), ov));
                     blocked.push(BlockedVc { router: r, port: p, vc: v, wants, credits });
                     if blocked.len() == 32 {
@@ -91,8 +92,8 @@ impl Simulation {
         }
         let mut flying = 0u64;
         for slot in &self.arrivals {
-            for &(iv, pid) in slot {
-                held[iv as usize] += self.packets[pid].size as u64;
+            for a in slot {
+                held[a.port as usize * vcs + a.vc as usize] += self.packets[a.pid].size as u64;
                 flying += 1;
             }
         }
@@ -100,10 +101,10 @@ impl Simulation {
         let mut queued = 0u64;
         for op in 0..self.outq_len.len() {
             for i in 0..self.outq_len[op] as usize {
-                let pid = self.outq[op * cap + (self.outq_head[op] as usize + i) % cap];
+                let entry = self.outq[op * cap + (self.outq_head[op] as usize + i) % cap];
                 queued += 1;
                 if self.downstream[op] != NO_PORT {
-                    held[self.downstream[op] as usize * vcs + self.packets[pid].out_vc as usize] += self.packets[pid].size as u64;
+                    held[self.downstream[op] as usize * vcs + entry.vc as usize] += self.packets[entry.pid].size as u64;
                 }
             }
         }
@@ -111,18 +112,27 @@ impl Simulation {
         let mut committed = vec![0u64; nvc];
         for iv in 0..nvc {
             let port = iv / vcs;
+            let r = self.port_router[port];
+            let first_port = self.topo.network().port_offset(r);
             let mut flits = 0u64;
             for i in 0..self.buf_len[iv] as usize {
                 let pid = self.buf[iv * self.depth as usize + (self.buf_head[iv] as usize + i) % self.depth as usize];
-                let pkt = &self.packets[pid];
-                flits += pkt.size as u64;
-                if pkt.routed {
-                    if i != 0 {
-                        return Err(format!("input VC {iv}: a non-head packet is routed"));
-                    }
-                    let op = self.topo.network().port_offset(self.port_router[port]) + pkt.out_port as usize;
-                    committed[op * vcs + pkt.out_vc as usize] += pkt.size as u64;
+                flits += self.packets[pid].size as u64;
+            }
+            let local = iv - first_port * vcs;
+            if self.buf_len[iv] > 0 {
+                let head = self.heads[iv];
+                if head.pid != self.buf[iv * self.depth as usize + self.buf_head[iv] as usize] {
+                    return Err(format!("input VC {iv}: head record out of date"));
                 }
+                if !self.nonempty.get(r, local) {
+                    return Err(format!("input VC {iv}: non-empty but its bit is clear"));
+                }
+                if !self.unrouted.get(r, local) {
+                    committed[(first_port + head.out_port as usize) * vcs + head.out_vc as usize] += self.packet_size as u64;
+                }
+            } else if self.nonempty.get(r, local) {
+                return Err(format!("input VC {iv}: empty but its bit is set"));
             }
             buffered += self.buf_len[iv] as u64;
             if flits != self.buf_flits[iv] as u64 {

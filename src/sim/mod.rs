@@ -41,6 +41,32 @@ use std::collections::VecDeque;
 /// Marker for "no port" in port-indexed tables.
 const NO_PORT: u32 = u32::MAX;
 
+/// The packet at the head of an input VC, mirrored out of the packet store so the switch
+/// allocator reads one small record: its id, the route chosen for it (valid once the
+/// router's `unrouted` bit is clear) and the first cycle it may cross the switch.
+#[derive(Clone, Copy, Debug, Default)]
+struct Head {
+    ready_at: u64,
+    pid: u32,
+    out_port: u16,
+    out_vc: u16,
+}
+
+/// A packet on its way over a channel into input VC `vc` of port id `port`.
+#[derive(Clone, Copy, Debug)]
+struct Arrival {
+    pid: u32,
+    port: u32,
+    vc: u32,
+}
+
+/// A packet in an output queue and the downstream VC it was allocated.
+#[derive(Clone, Copy, Debug, Default)]
+struct OutEntry {
+    pid: u32,
+    vc: u32,
+}
+
 /// A running simulation.
 pub struct Simulation {
     cfg: SimConfig,
@@ -66,20 +92,27 @@ pub struct Simulation {
     downstream: Vec<u32>,
     latency: Vec<u32>,
     chan_free_at: Vec<u64>,
-    outq: Vec<u32>,
+    outq: Vec<OutEntry>,
     outq_head: Vec<u16>,
     outq_len: Vec<u16>,
     sent_flits: Vec<u64>,
     in_rr: Vec<u16>,
     out_rr: Vec<u16>,
 
-    // Per VC index.
+    // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
+    // cycle each arrived.
     buf: Vec<u32>,
+    buf_arrived: Vec<u64>,
     buf_head: Vec<u16>,
     buf_len: Vec<u16>,
     buf_flits: Vec<u16>,
     credits: Vec<u16>,
     committed: Vec<u16>,
+    /// The head packet of each input VC and its route.
+    heads: Vec<Head>,
+    /// Per router, over its input VCs: non-empty, and head not yet routed.
+    nonempty: router::VcBits,
+    unrouted: router::VcBits,
 
     // Per router.
     load: Vec<u32>,
@@ -91,8 +124,8 @@ pub struct Simulation {
     inject_free_at: Vec<u64>,
     batch_left: Vec<u32>,
 
-    // Timing wheels: arrivals (input VC index, packet) and credits (input VC index, flits).
-    arrivals: Vec<Vec<(u32, u32)>>,
+    // Timing wheels: packet arrivals, and credits as (input VC index, flits).
+    arrivals: Vec<Vec<Arrival>>,
     credit_wheel: Vec<Vec<(u32, u16)>>,
     wheel_mask: u64,
 
@@ -103,6 +136,8 @@ pub struct Simulation {
     deadlock: Option<DeadlockReport>,
     check_invariants: bool,
 
+    /// Router-local input VC index → (local port, VC).
+    local_vc: Vec<(u16, u16)>,
     // Scratch of the allocators, reused every cycle.
     scratch: router::Scratch,
 }
@@ -160,18 +195,22 @@ impl Simulation {
             downstream,
             latency,
             chan_free_at: vec![0; ports],
-            outq: vec![0; ports * outq_cap as usize],
+            outq: vec![OutEntry::default(); ports * outq_cap as usize],
             outq_head: vec![0; ports],
             outq_len: vec![0; ports],
             sent_flits: vec![0; ports],
             in_rr: vec![0; ports],
             out_rr: vec![0; ports],
             buf: vec![0; nvc * depth as usize],
+            buf_arrived: vec![0; nvc * depth as usize],
             buf_head: vec![0; nvc],
             buf_len: vec![0; nvc],
             buf_flits: vec![0; nvc],
             credits: vec![depth as u16; nvc],
             committed: vec![0; nvc],
+            heads: vec![Head::default(); nvc],
+            nonempty: router::VcBits::new(routers, net.max_radix() as usize * vcs as usize),
+            unrouted: router::VcBits::new(routers, net.max_radix() as usize * vcs as usize),
             load: vec![0; routers],
             rc_start: vec![0; routers],
             notes: vec![RouteNote::default(); routers],
@@ -188,6 +227,7 @@ impl Simulation {
             deadlock: None,
             check_invariants: cfg!(debug_assertions),
             scratch: router::Scratch::new(net.max_radix() as usize),
+            local_vc: (0..net.max_radix() as usize * vcs as usize).map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16)).collect(),
             cfg: cfg.clone(),
             topo,
             routing,
@@ -236,17 +276,23 @@ impl Simulation {
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let mut events = std::mem::take(&mut self.arrivals[slot]);
-        for &(iv, pid) in &events {
-            let (iv, depth) = (iv as usize, self.depth as usize);
-            debug_assert!((self.buf_flits[iv] as u32 + self.packets[pid].size as u32) <= self.depth, "buffer overflow at VC {iv}");
-            let pos = (self.buf_head[iv] as usize + self.buf_len[iv] as usize) % depth;
-            self.buf[iv * depth + pos] = pid;
+        for &Arrival { pid, port, vc } in &events {
+            let (port, depth) = (port as usize, self.depth as usize);
+            let iv = port * self.vcs as usize + vc as usize;
+            debug_assert!((self.buf_flits[iv] + self.packet_size) as u32 <= self.depth, "buffer overflow at VC {iv}");
+            let pos = iv * depth + router::wrap(self.buf_head[iv] as usize + self.buf_len[iv] as usize, depth);
+            self.buf[pos] = pid;
+            self.buf_arrived[pos] = now;
             self.buf_len[iv] += 1;
-            let pkt = &mut self.packets[pid];
-            pkt.arrived = now;
-            pkt.routed = false;
-            self.buf_flits[iv] += pkt.size;
-            self.load[self.port_router[iv / self.vcs as usize] as usize] += 1;
+            self.buf_flits[iv] += self.packet_size;
+            let r = self.port_router[port];
+            self.load[r as usize] += 1;
+            if self.buf_len[iv] == 1 {
+                let local = iv - self.topo.network().port_offset(r) * self.vcs as usize;
+                self.load_head(iv);
+                self.nonempty.set(r, local);
+                self.unrouted.set(r, local);
+            }
         }
         events.clear();
         self.arrivals[slot] = events;
@@ -260,10 +306,11 @@ impl Simulation {
         self.credit_wheel[slot].clear();
     }
 
+    /// A packet will be usable in input VC `vc` of port id `port` at cycle `at`.
     #[inline]
-    fn schedule_arrival(&mut self, at: u64, iv: u32, pid: u32) {
+    fn schedule_arrival(&mut self, at: u64, port: u32, vc: u32, pid: u32) {
         debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
-        self.arrivals[(at & self.wheel_mask) as usize].push((iv, pid));
+        self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port, vc });
     }
 
     #[inline]

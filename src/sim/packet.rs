@@ -11,20 +11,15 @@ pub struct Packet {
     pub dst_router: u32,
     /// Cycle the packet was generated (source-queue time counts in latency).
     pub created: u64,
-    /// Cycle it arrived in the input buffer it occupies now.
-    pub arrived: u64,
     /// Intermediate router or group of non-minimal routes, or [`Packet::NONE`].
     pub intermediate: u32,
     /// Algorithm-specific bits (deroute marks, priority flags).
     pub route_bits: u32,
-    /// Output chosen at the current router (valid when `routed`).
-    pub out_port: u32,
-    pub out_vc: u16,
     pub size: u16,
-    /// Router-to-router channels traversed so far.
+    /// Router-to-router channels taken so far (counted when the route is chosen, so at a
+    /// router it is the number of channels that brought the packet there).
     pub hops: u16,
     pub phase: u8,
-    pub routed: bool,
     /// Created inside the measurement window.
     pub labeled: bool,
     /// Routed on a non-minimal path (set by the routing algorithm).
@@ -41,15 +36,11 @@ impl Packet {
             src_router,
             dst_router,
             created,
-            arrived: created,
             intermediate: Packet::NONE,
             route_bits: 0,
-            out_port: 0,
-            out_vc: 0,
             size,
             hops: 0,
             phase: 0,
-            routed: false,
             labeled,
             nonminimal: false,
         }

@@ -1,14 +1,25 @@
 //! The per-router stages of a cycle: route computation (greedy or sequential
 //! allocation of routing decisions, FB paper §3.1), switch allocation (separable
 //! input-first round-robin or iSLIP, with internal speedup) and output channels.
+//!
+//! Each router keeps two bitsets over its input VCs (bit `port·V + vc`): *non-empty* and
+//! *head unrouted*, and the head packet of every input VC is mirrored in a small
+//! [`Head`] record, so both stages visit only VCs with work, and a packet's own record is
+//! read once per hop, to route it.
 
-use super::{Simulation, NO_PORT};
-use crate::routing::{Decision, RouteCtx};
+use super::{Head, OutEntry, Simulation, NO_PORT};
+use crate::routing::{Decision, QueueView, RouteCtx};
+
+/// `x mod n` for `x < 2n`, without a division.
+#[inline(always)]
+pub(super) fn wrap(x: usize, n: usize) -> usize {
+    if x >= n { x - n } else { x }
+}
 
 /// Allocator scratch space, sized once for the largest radix.
 pub(super) struct Scratch {
-    /// Per local input port: requested input VC (`u32::MAX` = none).
-    request: Vec<u32>,
+    /// Requests of the current round: (input port, input VC, output port).
+    requests: Vec<(u32, u32, u32)>,
     /// Per local output port: best requesting input this round and its priority distance.
     best_input: Vec<u32>,
     best_dist: Vec<u32>,
@@ -21,7 +32,7 @@ pub(super) struct Scratch {
 impl Scratch {
     pub(super) fn new(radix: usize) -> Scratch {
         Scratch {
-            request: vec![u32::MAX; radix],
+            requests: Vec::with_capacity(radix),
             best_input: vec![u32::MAX; radix],
             best_dist: vec![u32::MAX; radix],
             in_cap: vec![0; radix],
@@ -31,66 +42,68 @@ impl Scratch {
     }
 }
 
+/// Per-router bitsets over input VCs.
+#[derive(Clone, Debug)]
+pub(super) struct VcBits {
+    words_per_router: usize,
+    bits: Vec<u64>,
+}
+
+impl VcBits {
+    pub(super) fn new(routers: usize, vcs_per_router: usize) -> VcBits {
+        let words_per_router = vcs_per_router.div_ceil(64).max(1);
+        VcBits { words_per_router, bits: vec![0; routers * words_per_router] }
+    }
+    #[inline]
+    pub(super) fn set(&mut self, r: u32, local: usize) {
+        self.bits[r as usize * self.words_per_router + local / 64] |= 1 << (local % 64);
+    }
+    #[inline]
+    pub(super) fn clear(&mut self, r: u32, local: usize) {
+        self.bits[r as usize * self.words_per_router + local / 64] &= !(1 << (local % 64));
+    }
+    #[inline]
+    pub(super) fn get(&self, r: u32, local: usize) -> bool {
+        self.bits[r as usize * self.words_per_router + local / 64] & (1 << (local % 64)) != 0
+    }
+    /// Word `w` of router `r`'s bitset.
+    #[inline]
+    fn word(&self, r: u32, w: usize) -> u64 {
+        self.bits[r as usize * self.words_per_router + w]
+    }
+}
+
 impl Simulation {
     /// Computes a route for every unrouted head packet of router `r`. Sequential: inputs
     /// decide one after another from a rotating start, each commitment visible to the
     /// next; greedy: all decide from the state at the start of the cycle.
     pub(super) fn route_router(&mut self, r: u32, now: u64) {
-        let net = self.topo.network();
-        let first_port = net.port_offset(r);
-        let radix = net.radix(r) as usize;
-        let vcs = self.vcs as usize;
-        let nvc = radix * vcs;
-        let depth = self.depth as usize;
+        let words = self.unrouted.words_per_router;
+        let first_vc = self.topo.network().port_offset(r) * self.vcs as usize;
+        let nvc = self.topo.network().radix(r) as usize * self.vcs as usize;
         let start = self.rc_start[r as usize] as usize % nvc;
         self.rc_start[r as usize] = (start + 1) as u32;
-        let mut pending = std::mem::take(&mut self.scratch.pending);
-        for i in 0..nvc {
-            let local = (start + i) % nvc;
-            let iv = first_port * vcs + local;
-            if self.buf_len[iv] == 0 {
-                continue;
-            }
-            let pid = self.buf[iv * depth + self.buf_head[iv] as usize];
-            let mut pkt = self.packets[pid];
-            if pkt.routed {
-                continue;
-            }
-            let in_port = (local / vcs) as u32;
-            let decision = if pkt.dst_router == r {
-                let (_, port) = net.terminal_port(pkt.dst);
-                Decision::Forward { port, vc: 0 }
-            } else {
-                let ctx = RouteCtx {
-                    now,
-                    router: r,
-                    in_port,
-                    in_vc: (local % vcs) as u32,
-                    queues: super::super::routing::QueueView {
-                        net,
-                        credits: &self.credits,
-                        committed: &self.committed,
-                        downstream: &self.downstream,
-                        vcs: self.vcs,
-                        depth: self.depth,
-                    },
-                };
-                self.routing.route(&ctx, &mut pkt, &mut self.rng.routing, &mut self.notes[r as usize])
-            };
-            if let Decision::Forward { port, vc } = decision {
-                debug_assert!(port < radix as u32 && vc < self.vcs, "routing chose port {port} vc {vc} at router {r}");
-                pkt.routed = true;
-                pkt.out_port = port;
-                pkt.out_vc = vc as u16;
-                let ov = ((first_port + port as usize) * vcs + vc as usize) as u32;
-                if self.sequential {
-                    self.committed[ov as usize] += pkt.size;
-                } else {
-                    pending.push((ov, pkt.size));
+        // Visit set bits at or after `start`, then those before it.
+        for pass in 0..2 {
+            for w in 0..words {
+                let mut bits = self.unrouted.word(r, w);
+                let lo = w * 64;
+                if pass == 0 && lo + 64 <= start || pass == 1 && lo >= start {
+                    continue;
+                }
+                if pass == 0 && lo < start {
+                    bits &= !0u64 << (start - lo);
+                } else if pass == 1 && lo + 64 > start {
+                    bits &= (1u64 << (start - lo)) - 1;
+                }
+                while bits != 0 {
+                    let local = lo + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    self.route_head(r, first_vc + local, local, now);
                 }
             }
-            self.packets[pid] = pkt;
         }
+        let mut pending = std::mem::take(&mut self.scratch.pending);
         for &(ov, size) in &pending {
             self.committed[ov as usize] += size;
         }
@@ -98,117 +111,179 @@ impl Simulation {
         self.scratch.pending = pending;
     }
 
-    /// Whether the head of input VC `iv` can cross the switch now; returns its output port.
+    /// Routes the head packet of input VC `iv` (local index `local`) at router `r`.
     #[inline]
-    fn ready_output(&self, iv: usize, now: u64, first_port: usize) -> Option<usize> {
-        if self.buf_len[iv] == 0 {
-            return None;
+    fn route_head(&mut self, r: u32, iv: usize, local: usize, now: u64) {
+        let vcs = self.vcs as usize;
+        let pid = self.heads[iv].pid;
+        let mut pkt = self.packets[pid];
+        let net = self.topo.network();
+        let decision = if pkt.dst_router == r {
+            Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
+        } else {
+            let ctx = RouteCtx {
+                now,
+                router: r,
+                in_port: self.local_vc[local].0 as u32,
+                in_vc: self.local_vc[local].1 as u32,
+                queues: QueueView { net, credits: &self.credits, committed: &self.committed, downstream: &self.downstream, vcs: self.vcs, depth: self.depth },
+            };
+            self.routing.route(&ctx, &mut pkt, &mut self.rng.routing, &mut self.notes[r as usize])
+        };
+        if let Decision::Forward { port, vc } = decision {
+            debug_assert!(port < net.radix(r) && vc < self.vcs, "routing chose port {port} vc {vc} at router {r}");
+            let op = net.port_offset(r) + port as usize;
+            if self.downstream[op] != NO_PORT {
+                pkt.hops += 1;
+            }
+            self.heads[iv].out_port = port as u16;
+            self.heads[iv].out_vc = vc as u16;
+            self.unrouted.clear(r, local);
+            let ov = (op * vcs + vc as usize) as u32;
+            if self.sequential {
+                self.committed[ov as usize] += self.packet_size;
+            } else {
+                self.scratch.pending.push((ov, self.packet_size));
+            }
         }
-        let pkt = &self.packets[self.buf[iv * self.depth as usize + self.buf_head[iv] as usize]];
-        if !pkt.routed || now < pkt.arrived + self.pipeline_delay {
-            return None;
-        }
-        let out = pkt.out_port as usize;
+        self.packets[pid] = pkt;
+    }
+
+    /// Whether the routed head of input VC `iv` can cross the switch now.
+    #[inline]
+    fn head_ready(&self, iv: usize, now: u64, first_port: usize) -> bool {
+        let head = &self.heads[iv];
+        let out = head.out_port as usize;
         let op = first_port + out;
-        if self.scratch.out_cap[out] == 0 || self.outq_len[op] as u32 >= self.outq_cap {
-            return None;
+        if head.ready_at > now || self.scratch.out_cap[out] == 0 || self.outq_len[op] as u32 >= self.outq_cap {
+            return false;
         }
         let down = self.downstream[op];
-        if down != NO_PORT && self.credits[down as usize * self.vcs as usize + pkt.out_vc as usize] < pkt.size {
-            return None;
-        }
-        Some(out)
+        down == NO_PORT || self.credits[down as usize * self.vcs as usize + head.out_vc as usize] >= self.packet_size
     }
 
     /// Separable input-first allocation with `speedup` grants per input and output per
-    /// cycle: each round every input requests with its round-robin VC, every output grants
-    /// its round-robin-closest requester. iSLIP runs `islip_iterations` rounds per unit of
-    /// speedup and moves its pointers only on first-round grants.
+    /// cycle: each round every input requests with its round-robin-first ready VC, every
+    /// output grants its round-robin-closest requester. iSLIP runs `islip_iterations`
+    /// rounds per unit of speedup and moves its pointers only on first-iteration grants.
     pub(super) fn allocate_switch(&mut self, r: u32, now: u64) {
         let net = self.topo.network();
         let first_port = net.port_offset(r);
         let radix = net.radix(r) as usize;
         let vcs = self.vcs as usize;
+        let words = self.nonempty.words_per_router;
         for p in 0..radix {
             self.scratch.in_cap[p] = self.speedup;
             self.scratch.out_cap[p] = self.speedup;
         }
+        let iterations = (self.alloc_rounds / self.speedup).max(1);
         for round in 0..self.alloc_rounds {
-            let mut any_request = false;
-            for p in 0..radix {
-                self.scratch.request[p] = u32::MAX;
-                if self.scratch.in_cap[p] == 0 {
-                    continue;
-                }
-                let gp = first_port + p;
-                let rr = self.in_rr[gp] as usize;
-                for i in 0..vcs {
-                    let v = (rr + i) % vcs;
-                    if let Some(out) = self.ready_output(gp * vcs + v, now, first_port) {
-                        self.scratch.request[p] = v as u32;
-                        let dist = ((p + radix - self.out_rr[first_port + out] as usize) % radix) as u32;
-                        if dist < self.scratch.best_dist[out] {
-                            self.scratch.best_dist[out] = dist;
-                            self.scratch.best_input[out] = p as u32;
-                        }
-                        any_request = true;
-                        break;
+            // Request phase: walk the non-empty, routed VCs port by port.
+            self.scratch.requests.clear();
+            let (mut cur_port, mut best_v, mut best_d) = (usize::MAX, 0usize, usize::MAX);
+            for w in 0..words {
+                let mut bits = self.nonempty.word(r, w) & !self.unrouted.word(r, w);
+                while bits != 0 {
+                    let local = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (p, v) = self.local_vc[local];
+                    let (p, v) = (p as usize, v as usize);
+                    if p != cur_port {
+                        self.push_request(cur_port, best_v, best_d, first_port);
+                        (cur_port, best_d) = (p, usize::MAX);
+                    }
+                    if self.scratch.in_cap[p] == 0 || !self.head_ready(first_port * vcs + local, now, first_port) {
+                        continue;
+                    }
+                    let d = wrap(v + vcs - self.in_rr[first_port + p] as usize, vcs);
+                    if d < best_d {
+                        (best_v, best_d) = (v, d);
                     }
                 }
             }
-            if !any_request {
+            self.push_request(cur_port, best_v, best_d, first_port);
+            if self.scratch.requests.is_empty() {
                 break;
             }
-            let move_pointers = !self.islip || round % (self.alloc_rounds / self.speedup).max(1) == 0;
-            for p in 0..radix {
-                let v = self.scratch.request[p];
-                if v == u32::MAX {
+            // Grant phase.
+            let move_pointers = !self.islip || round % iterations == 0;
+            for i in 0..self.scratch.requests.len() {
+                let (p, v, out) = self.scratch.requests[i];
+                if self.scratch.best_input[out as usize] != p {
                     continue;
                 }
-                let iv = (first_port + p) * vcs + v as usize;
-                let pid = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
-                let out = self.packets[pid].out_port as usize;
-                if self.scratch.best_input[out] == p as u32 {
-                    self.traverse(r, iv, pid, now);
-                    self.scratch.in_cap[p] -= 1;
-                    self.scratch.out_cap[out] -= 1;
-                    if move_pointers {
-                        self.in_rr[first_port + p] = ((v as usize + 1) % vcs) as u16;
-                        self.out_rr[first_port + out] = ((p + 1) % radix) as u16;
-                    }
+                let iv = (first_port + p as usize) * vcs + v as usize;
+                self.traverse(r, iv, now);
+                self.scratch.in_cap[p as usize] -= 1;
+                self.scratch.out_cap[out as usize] -= 1;
+                if move_pointers {
+                    self.in_rr[first_port + p as usize] = wrap(v as usize + 1, vcs) as u16;
+                    self.out_rr[first_port + out as usize] = wrap(p as usize + 1, radix) as u16;
                 }
             }
-            for out in 0..radix {
+            for i in 0..self.scratch.requests.len() {
+                let out = self.scratch.requests[i].2 as usize;
                 self.scratch.best_dist[out] = u32::MAX;
                 self.scratch.best_input[out] = u32::MAX;
             }
         }
     }
 
+    /// Records input port `p`'s request (if it has a ready VC) and updates its output's
+    /// round-robin-closest requester.
+    #[inline]
+    fn push_request(&mut self, p: usize, v: usize, dist: usize, first_port: usize) {
+        if dist == usize::MAX {
+            return;
+        }
+        let iv = (first_port + p) * self.vcs as usize + v;
+        let out = self.heads[iv].out_port as usize;
+        let radix = self.topo.network().radix(self.port_router[first_port]) as usize;
+        let d = wrap(p + radix - self.out_rr[first_port + out] as usize, radix) as u32;
+        if d < self.scratch.best_dist[out] {
+            self.scratch.best_dist[out] = d;
+            self.scratch.best_input[out] = p as u32;
+        }
+        self.scratch.requests.push((p as u32, v as u32, out as u32));
+    }
+
     /// Moves the head packet of input VC `iv` through the switch into its output queue,
     /// consuming downstream credits and returning this buffer's credits upstream.
-    fn traverse(&mut self, r: u32, iv: usize, pid: u32, now: u64) {
-        let depth = self.depth as usize;
-        let vcs = self.vcs as usize;
-        let pkt = self.packets[pid];
-        self.buf_head[iv] = ((self.buf_head[iv] as usize + 1) % depth) as u16;
+    fn traverse(&mut self, r: u32, iv: usize, now: u64) {
+        let (depth, vcs, size) = (self.depth as usize, self.vcs as usize, self.packet_size);
+        let Head { pid, out_port, out_vc, .. } = self.heads[iv];
+        self.buf_head[iv] = wrap(self.buf_head[iv] as usize + 1, depth) as u16;
         self.buf_len[iv] -= 1;
-        self.buf_flits[iv] -= pkt.size;
-        let op = self.topo.network().port_offset(r) + pkt.out_port as usize;
-        self.committed[op * vcs + pkt.out_vc as usize] -= pkt.size;
+        self.buf_flits[iv] -= size;
+        let first_port = self.topo.network().port_offset(r);
+        let local = iv - first_port * vcs;
+        if self.buf_len[iv] == 0 {
+            self.nonempty.clear(r, local);
+        } else {
+            self.load_head(iv);
+            self.unrouted.set(r, local);
+        }
+        let op = first_port + out_port as usize;
+        self.committed[op * vcs + out_vc as usize] -= size;
         let down = self.downstream[op];
         if down != NO_PORT {
-            self.credits[down as usize * vcs + pkt.out_vc as usize] -= pkt.size;
-            self.packets[pid].hops += 1;
+            self.credits[down as usize * vcs + out_vc as usize] -= size;
         }
-        let q = op * self.outq_cap as usize + (self.outq_head[op] + self.outq_len[op]) as usize % self.outq_cap as usize;
-        self.outq[q] = pid;
+        let cap = self.outq_cap as usize;
+        let q = op * cap + wrap(self.outq_head[op] as usize + self.outq_len[op] as usize, cap);
+        self.outq[q] = OutEntry { pid, vc: out_vc as u32 };
         self.outq_len[op] += 1;
         // The credit leaves when the tail leaves this buffer and crosses the channel back.
-        let in_port = iv / vcs;
-        let at = now + (pkt.size as u64 - 1) + self.latency[in_port] as u64;
-        self.schedule_credit(at, iv as u32, pkt.size);
+        let at = now + (size as u64 - 1) + self.latency[first_port + self.local_vc[local].0 as usize] as u64;
+        self.schedule_credit(at, iv as u32, size);
         self.last_progress = now;
+    }
+
+    /// Mirrors the packet now at the head of input VC `iv` into its [`Head`] record.
+    #[inline]
+    pub(super) fn load_head(&mut self, iv: usize) {
+        let pos = iv * self.depth as usize + self.buf_head[iv] as usize;
+        self.heads[iv] = Head { ready_at: self.buf_arrived[pos] + self.pipeline_delay, pid: self.buf[pos], out_port: 0, out_vc: 0 };
     }
 
     /// Each output channel that is free sends the head of its output queue.
@@ -221,20 +296,19 @@ impl Simulation {
             if self.outq_len[op] == 0 || self.chan_free_at[op] > now {
                 continue;
             }
-            let pid = self.outq[op * cap + self.outq_head[op] as usize];
-            self.outq_head[op] = ((self.outq_head[op] as usize + 1) % cap) as u16;
+            let OutEntry { pid, vc } = self.outq[op * cap + self.outq_head[op] as usize];
+            self.outq_head[op] = wrap(self.outq_head[op] as usize + 1, cap) as u16;
             self.outq_len[op] -= 1;
             self.load[r as usize] -= 1;
-            let size = self.packets[pid].size as u64;
-            self.chan_free_at[op] = now + size;
+            let size = self.packet_size as u64;
+            // Terminal channels may be slower: one flit per `terminal_period` cycles.
+            let busy = if self.downstream[op] == NO_PORT { size * self.cfg.router.terminal_period as u64 } else { size };
+            self.chan_free_at[op] = now + busy;
             self.sent_flits[op] += size;
             let at = now + self.latency[op] as u64;
             match self.downstream[op] {
-                NO_PORT => self.deliver(pid, at + size - 1),
-                down => {
-                    let iv = down * self.vcs + self.packets[pid].out_vc as u32;
-                    self.schedule_arrival(at, iv, pid);
-                }
+                NO_PORT => self.deliver(pid, at + busy - 1),
+                down => self.schedule_arrival(at, down, vc, pid),
             }
         }
     }

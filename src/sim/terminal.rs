@@ -66,8 +66,8 @@ impl Simulation {
                 self.credits[iv] -= size;
                 self.inject_free_at[ti] = now + size as u64;
                 self.in_network += 1;
-                let lat = self.latency[iv / self.vcs as usize] as u64;
-                self.schedule_arrival(now + lat, iv as u32, pid);
+                let port = iv / self.vcs as usize;
+                self.schedule_arrival(now + self.latency[port] as u64, port as u32, (iv % self.vcs as usize) as u32, pid);
             }
         }
     }

@@ -1,0 +1,164 @@
+//! Credit round-trip sensing for UGAL-L_CR (dragonfly paper §4.3.2, Fig. 17).
+//!
+//! Every router output `O` measures its credit round trip `t_crt(O)` with a *credit
+//! timestamp queue* (CTQ) per output VC: a timestamp is pushed when a flit is sent towards
+//! `O`, and the head is popped when the matching credit comes back; the difference is
+//! `t_crt(O)`, and the register `t_d(O) = max(0, t_crt(O) − t_crt0(O))` keeps the excess
+//! over the zero-load round trip. When a flit then leaves an input buffer of the router
+//! for output `O`, the credit of its slot goes upstream only after an extra
+//! `t_d(O) − min_o t_d(o)` cycles (the minimum over the router's network outputs, the
+//! paper's estimate of the variation of `t_d`). Credits that travel back over global
+//! channels are never delayed (no cyclic dependency, full use of the global channels),
+//! and neither are credits to terminals (delaying those would only throttle injection,
+//! never inform a routing decision).
+//!
+//! Choices where the paper is silent, and why:
+//! - **When the clock starts.** The paper's router (input-queued with enough speedup,
+//!   BookSim-style) moves a flit to the output side as soon as it is routed and a credit
+//!   is available, so a busy output's backlog holds consumed credits and shows up in
+//!   `t_crt`. Here output queues hold only `2·speedup` flits and a busy output's backlog
+//!   waits, routed, at the heads of the input VCs. So the timestamp is pushed when a flit is
+//!   *committed* to the output (route computation), which is when the paper's router would
+//!   have taken the credit; it is popped when the credit for that flit's downstream slot
+//!   returns.
+//! - **Zero-load round trip.** `routing.crt0` if non-zero, else derived per output from the
+//!   engine's timing: `2·latency(O) + pipeline_delay + packet_size − 1` (flit over the
+//!   channel, through the downstream router, credit back).
+//! - **Granularity** (`routing.cr_granularity = G`): the paper's imprecise tracking — only
+//!   one credit event in every `G` is timestamped, so the CTQ is `G` times shorter.
+//! - **Delays are capped** at [`MAX_CREDIT_DELAY`] cycles (the credit timing wheel's reach).
+//!
+//! Nothing here allocates after construction: the CTQs are fixed rings.
+
+use crate::routing::CrParams;
+use crate::topology::{LinkClass, Network};
+
+
+/// Longest extra delay a credit can get, in cycles.
+pub const MAX_CREDIT_DELAY: u32 = 1024;
+
+/// The per-router registers and queues of the mechanism, for the whole network.
+pub(super) struct CreditRtt {
+    granularity: u16,
+    /// Timestamps per CTQ (one CTQ per credit counter = per downstream input VC index).
+    cap: usize,
+    ts: Vec<u32>,
+    head: Vec<u16>,
+    len: Vec<u16>,
+    /// Credit events sent / returned per counter, modulo the granularity.
+    sent: Vec<u16>,
+    returned: Vec<u16>,
+    /// Per port id (as an output): zero-load round trip and the `t_d` register.
+    crt0: Vec<u32>,
+    td: Vec<u32>,
+    /// Per port id (as an input): credits returned over it may be delayed.
+    delayable: Vec<bool>,
+    /// Per port id: counts in its router's `min t_d`.
+    network_port: Vec<bool>,
+    /// Per router: first port id, radix, and `min_o t_d(o)`.
+    router_ports: Vec<(u32, u32)>,
+    td_min: Vec<u32>,
+    /// Credits delayed so far and their total extra delay (for inspection).
+    pub delayed_credits: u64,
+    pub delay_sum: u64,
+}
+
+impl CreditRtt {
+    pub(super) fn new(net: &Network, params: CrParams, latency: &[u32], pipeline_delay: u32, packet_size: u32, vcs: u32, depth: u32) -> CreditRtt {
+        let ports = net.total_ports();
+        let granularity = params.granularity.clamp(1, u16::MAX as u32) as u16;
+        // Outstanding events per counter: at most `depth` sent plus the routed heads
+        // waiting for this output (one per input VC of the router).
+        let cap = ((depth + net.max_radix() * vcs) / granularity as u32 + 2) as usize;
+        let nvc = ports * vcs as usize;
+        let class = |id: usize| net.port_by_id(id).class;
+        CreditRtt {
+            granularity,
+            cap,
+            ts: vec![0; nvc * cap],
+            head: vec![0; nvc],
+            len: vec![0; nvc],
+            sent: vec![0; nvc],
+            returned: vec![0; nvc],
+            crt0: (0..ports)
+                .map(|id| if params.crt0 > 0 { params.crt0 } else { 2 * latency[id] + pipeline_delay + packet_size - 1 })
+                .collect(),
+            td: vec![0; ports],
+            delayable: (0..ports).map(|id| class(id) == LinkClass::Local).collect(),
+            network_port: (0..ports).map(|id| class(id) != LinkClass::Terminal).collect(),
+            router_ports: (0..net.routers() as u32).map(|r| (net.port_offset(r) as u32, net.radix(r))).collect(),
+            td_min: vec![0; net.routers()],
+            delayed_credits: 0,
+            delay_sum: 0,
+        }
+    }
+
+    /// A flit was sent towards the downstream input VC `ci` (credit counter index).
+    #[inline]
+    pub(super) fn on_send(&mut self, ci: usize, now: u64) {
+        let n = self.sent[ci];
+        self.sent[ci] = if n + 1 == self.granularity { 0 } else { n + 1 };
+        if n != 0 || self.len[ci] as usize == self.cap {
+            return;
+        }
+        let pos = (self.head[ci] as usize + self.len[ci] as usize) % self.cap;
+        self.ts[ci * self.cap + pos] = now as u32;
+        self.len[ci] += 1;
+    }
+
+    /// The credit of counter `ci` came back to output port `out` of router `router`.
+    #[inline]
+    pub(super) fn on_credit(&mut self, ci: usize, now: u64, out: usize, router: usize) {
+        let n = self.returned[ci];
+        self.returned[ci] = if n + 1 == self.granularity { 0 } else { n + 1 };
+        if n != 0 || self.len[ci] == 0 {
+            return;
+        }
+        let sent = self.ts[ci * self.cap + self.head[ci] as usize];
+        self.head[ci] = ((self.head[ci] as usize + 1) % self.cap) as u16;
+        self.len[ci] -= 1;
+        let crt = (now as u32).wrapping_sub(sent);
+        self.set_td(out, router, crt.saturating_sub(self.crt0[out]));
+    }
+
+    fn set_td(&mut self, out: usize, router: usize, value: u32) {
+        let old = self.td[out];
+        if old == value {
+            return;
+        }
+        self.td[out] = value;
+        let min = self.td_min[router];
+        if value < min {
+            self.td_min[router] = value;
+        } else if old == min {
+            let (first, radix) = self.router_ports[router];
+            let mut m = u32::MAX;
+            for p in first as usize..(first + radix) as usize {
+                if self.network_port[p] {
+                    m = m.min(self.td[p]);
+                }
+            }
+            self.td_min[router] = m;
+        }
+    }
+
+    /// Extra delay of the credit returned over input port `in_port` for a flit that left
+    /// towards output `out` of `router`.
+    #[inline]
+    pub(super) fn delay(&mut self, in_port: usize, out: usize, router: usize) -> u32 {
+        if !self.delayable[in_port] {
+            return 0;
+        }
+        let d = self.td[out].saturating_sub(self.td_min[router]).min(MAX_CREDIT_DELAY);
+        if d > 0 {
+            self.delayed_credits += 1;
+            self.delay_sum += d as u64;
+        }
+        d
+    }
+
+    /// The `t_d` register of output port id `out`.
+    pub(super) fn td(&self, out: usize) -> u32 {
+        self.td[out]
+    }
+}
