@@ -1,10 +1,12 @@
 //! Topologies. Each family builds a [`Network`] (flat port tables, link classes, drawing
 //! coordinates) and keeps the metadata its routing algorithms need (coordinates, groups).
 
+pub mod dragonfly;
 pub mod graph;
 pub mod hyperx;
 
 pub use graph::{LinkClass, Network, Port};
+pub use dragonfly::Dragonfly;
 pub use hyperx::HyperX;
 
 use crate::config::{ConfigErrors, TopologyConfig};
@@ -14,6 +16,8 @@ use crate::config::{ConfigErrors, TopologyConfig};
 pub enum Topology {
     /// HyperX and its instances: flattened butterfly, 2-dilated FB, hypercube.
     HyperX(HyperX),
+    /// The dragonfly (dragonfly paper §3).
+    Dragonfly(Dragonfly),
 }
 
 impl Topology {
@@ -35,21 +39,28 @@ impl Topology {
                 Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { .. } => {
-                return Err(ConfigErrors::one("topology.type", "the dragonfly is not built yet"));
-            }
+            TopologyConfig::Dragonfly { p, a, h, g, arrangement } => Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *g, *arrangement, P)?),
         })
     }
 
     pub fn network(&self) -> &Network {
         match self {
             Topology::HyperX(h) => h.network(),
+            Topology::Dragonfly(d) => d.network(),
         }
     }
 
     pub fn as_hyperx(&self) -> Option<&HyperX> {
         match self {
             Topology::HyperX(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn as_dragonfly(&self) -> Option<&Dragonfly> {
+        match self {
+            Topology::Dragonfly(d) => Some(d),
+            _ => None,
         }
     }
 }
@@ -59,6 +70,7 @@ impl Topology {
     pub fn terminals_per_router(&self) -> u32 {
         match self {
             Topology::HyperX(h) => h.t,
+            Topology::Dragonfly(d) => d.p,
         }
     }
 
@@ -66,6 +78,7 @@ impl Topology {
     pub fn groups(&self) -> Option<(u32, u32)> {
         match self {
             Topology::HyperX(_) => None,
+            Topology::Dragonfly(d) => Some((d.a * d.p, d.g)),
         }
     }
 }

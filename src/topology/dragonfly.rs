@@ -1,0 +1,344 @@
+//! The dragonfly (dragonfly paper §3; SPEC.md §2).
+//!
+//! `g` groups of `a` routers; each router has `p` terminals, `a − 1` local channels (the
+//! group is fully connected, the paper's 1-D flattened butterfly) and `h` global channels;
+//! `N = a·p·g`, `g ≤ a·h + 1`.
+//!
+//! **Numbering.** Router `G·a + i` is router `i` of group `G`; terminal `r·p + t` is
+//! terminal `t` of router `r`. Ports of every router: `0..p` terminals, then the `a − 1`
+//! local ports (port `p + j` for in-group router `j < i`, `p + j − 1` for `j > i`), then
+//! the `h` global ports (`p + a − 1 + k`, `k = 0..h`). The global port `k` of router `i`
+//! is the group's *global slot* `c = i·h + k`, `c = 0..a·h`.
+//!
+//! **Global arrangement.** With `q = ⌊ah/(g−1)⌋` and `rem = ah mod (g−1)`, the first
+//! `q·(g−1)` slots of every group form `q` *rounds* of one link to each other group:
+//! slot `c = j·(g−1) + t` (round `j`, target index `t`) connects to
+//! - [`GlobalArrangement::Absolute`] (SPEC.md §2): group `t` if `t < G`, else `t + 1`;
+//! - [`GlobalArrangement::Palmtree`]: group `(G − t − 1) mod g`.
+//!
+//! With `g = ah + 1` there is one round and this is exactly the rule of SPEC.md §2 (one link
+//! per group pair). Consecutive rounds put the parallel links between two groups on
+//! different routers. The `rem` remaining slots of every group (`g < ah + 1` only) are the
+//! *extra* channels, wired as a circulant so they are spread evenly: extra slot `e` connects
+//! to group `G + d` with offsets `d = +1, −1, +2, −2, …` in that order and, when `rem` is
+//! odd, finally `d = g/2` (then `g` must be even; `g·a·h` odd cannot be wired at all and is
+//! rejected). Every pair of groups is thus joined by `q` or `q + 1` channels, at least
+//! `⌊ah/(g−1)⌋` as SPEC.md §2 asks (the paper's `⌈(ah+1)/g⌉` is never more).
+//!
+//! **Drawing.** Groups sit on a circle, the routers of each group on a small circle around
+//! the group's centre, all inside the unit square.
+
+use super::graph::{LinkClass, Network, NetworkBuilder};
+use super::hyperx::MAX_TERMINALS;
+use crate::config::{ConfigError, ConfigErrors, GlobalArrangement};
+
+#[derive(Clone, Debug)]
+pub struct Dragonfly {
+    pub p: u32,
+    pub a: u32,
+    pub h: u32,
+    pub g: u32,
+    pub arrangement: GlobalArrangement,
+    /// Peer group of every global slot: `slot_group[G·ah + c]`.
+    slot_group: Vec<u32>,
+    /// For every ordered group pair `(G, T)`: the slots of `G` wired to `T`, in CSR form
+    /// (`pair_start[G·g + T] .. pair_start[G·g + T + 1]` indexes `pair_slots`).
+    pair_start: Vec<u32>,
+    pair_slots: Vec<u32>,
+    net: Network,
+}
+
+impl Dragonfly {
+    /// Builds Dragonfly(p, a, h, g); `path` prefixes error paths (e.g. `topology`).
+    pub fn new(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement, path: &str) -> Result<Dragonfly, ConfigErrors> {
+        let mut errs = Vec::new();
+        let mut check = |ok: bool, field: &str, msg: String| {
+            if !ok {
+                errs.push(ConfigError::new(format!("{path}.{field}"), msg));
+            }
+        };
+        check((1..=256).contains(&p), "p", format!("terminals per router must be 1..=256, got {p}"));
+        check((1..=256).contains(&a), "a", format!("routers per group must be 1..=256, got {a}"));
+        check((1..=256).contains(&h), "h", format!("global channels per router must be 1..=256, got {h}"));
+        let max_g = a as u64 * h as u64 + 1;
+        check(g >= 2 && g as u64 <= max_g, "g", format!("groups must be 2..=a·h+1 = {max_g}, got {g}"));
+        if !errs.is_empty() {
+            return Err(ConfigErrors(errs));
+        }
+        let ah = a * h;
+        let rem = ah % (g - 1);
+        if rem % 2 == 1 && g % 2 == 1 {
+            return Err(ConfigErrors::one(
+                format!("{path}.g"),
+                format!("g·a·h = {} is odd, so the global channels cannot all be paired; choose an even g, or a·h + 1 groups", g as u64 * ah as u64),
+            ));
+        }
+        let terminals = a as u64 * p as u64 * g as u64;
+        if terminals > MAX_TERMINALS {
+            return Err(ConfigErrors::one(path, format!("{terminals} terminals is larger than the simulator's limit of {MAX_TERMINALS}")));
+        }
+        let radix = p + a - 1 + h;
+        if radix > 1024 {
+            return Err(ConfigErrors::one(path, format!("router radix p + a − 1 + h = {radix} exceeds 1024")));
+        }
+        let mut df = Dragonfly {
+            p,
+            a,
+            h,
+            g,
+            arrangement,
+            slot_group: Vec::new(),
+            pair_start: Vec::new(),
+            pair_slots: Vec::new(),
+            net: NetworkBuilder::new(0).finish(Vec::new()),
+        };
+        df.slot_group = (0..g).flat_map(|grp| (0..ah).map(move |c| (grp, c))).map(|(grp, c)| df.wire(grp, c).0).collect();
+        let mut pair_start = Vec::with_capacity((g * g + 1) as usize);
+        let mut pair_slots = Vec::with_capacity((g * ah) as usize);
+        for grp in 0..g {
+            for t in 0..g {
+                pair_start.push(pair_slots.len() as u32);
+                pair_slots.extend((0..ah).filter(|&c| df.slot_group[(grp * ah + c) as usize] == t));
+            }
+        }
+        pair_start.push(pair_slots.len() as u32);
+        df.pair_start = pair_start;
+        df.pair_slots = pair_slots;
+        df.net = df.build();
+        Ok(df)
+    }
+
+    /// Peer (group, slot) of slot `c` of group `grp`.
+    fn wire(&self, grp: u32, c: u32) -> (u32, u32) {
+        let (g, ah) = (self.g, self.a * self.h);
+        let rounds = ah / (g - 1);
+        let rem = ah % (g - 1);
+        let base = rounds * (g - 1);
+        if c < base {
+            let (j, t) = (c / (g - 1), c % (g - 1));
+            match self.arrangement {
+                GlobalArrangement::Absolute => {
+                    let peer = if t < grp { t } else { t + 1 };
+                    let back = if grp < peer { grp } else { grp - 1 };
+                    (peer, j * (g - 1) + back)
+                }
+                GlobalArrangement::Palmtree => {
+                    let o = t + 1; // peer = G − o
+                    let peer = (grp + g - o) % g;
+                    (peer, j * (g - 1) + (g - o - 1))
+                }
+            }
+        } else {
+            let e = c - base;
+            let odd_tail = rem % 2 == 1 && e == rem - 1;
+            let (offset, back) = if odd_tail {
+                (g / 2, e)
+            } else if e % 2 == 0 {
+                (e / 2 + 1, e + 1)
+            } else {
+                (g - (e / 2 + 1), e - 1)
+            };
+            ((grp + offset) % g, base + back)
+        }
+    }
+
+    fn build(&self) -> Network {
+        let (p, a, h, g) = (self.p, self.a, self.h, self.g);
+        let routers = a * g;
+        let mut b = NetworkBuilder::new((routers * p) as usize);
+        for _ in 0..routers {
+            b.add_router(p + a - 1 + h);
+        }
+        for r in 0..routers {
+            let (grp, i) = (r / a, r % a);
+            for t in 0..p {
+                b.attach_terminal(r * p + t, r, t);
+            }
+            for j in i + 1..a {
+                let peer = grp * a + j;
+                b.connect((r, self.local_port(i, j)), (peer, self.local_port(j, i)), LinkClass::Local, 0);
+            }
+            for k in 0..h {
+                let c = i * h + k;
+                let (pg, pc) = self.wire(grp, c);
+                // Wire each channel once, from its lower (group, slot) end.
+                if (grp, c) < (pg, pc) {
+                    let peer = pg * a + pc / h;
+                    b.connect((r, self.global_port(k)), (peer, self.global_port(pc % h)), LinkClass::Global, 0);
+                }
+            }
+        }
+        b.finish((0..routers).map(|r| self.position(r)).collect())
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+    pub fn routers(&self) -> u32 {
+        self.a * self.g
+    }
+    /// Group of a router.
+    #[inline]
+    pub fn group(&self, router: u32) -> u32 {
+        router / self.a
+    }
+    /// Index of a router inside its group.
+    #[inline]
+    pub fn index(&self, router: u32) -> u32 {
+        router % self.a
+    }
+    /// Local port of in-group router `i` towards in-group router `j ≠ i`.
+    #[inline]
+    pub fn local_port(&self, i: u32, j: u32) -> u32 {
+        debug_assert_ne!(i, j);
+        self.p + if j < i { j } else { j - 1 }
+    }
+    /// Port of global channel `k` (0..h).
+    #[inline]
+    pub fn global_port(&self, k: u32) -> u32 {
+        self.p + self.a - 1 + k
+    }
+    /// Whether a port number is a global port.
+    #[inline]
+    pub fn is_global_port(&self, port: u32) -> bool {
+        port >= self.p + self.a - 1
+    }
+    /// The slots of group `grp` wired to group `target` (empty if `grp == target`).
+    #[inline]
+    pub fn slots_between(&self, grp: u32, target: u32) -> &[u32] {
+        let i = (grp * self.g + target) as usize;
+        &self.pair_slots[self.pair_start[i] as usize..self.pair_start[i + 1] as usize]
+    }
+    /// (router, global port) owning slot `c` of group `grp`.
+    #[inline]
+    pub fn slot_owner(&self, grp: u32, c: u32) -> (u32, u32) {
+        (grp * self.a + c / self.h, self.global_port(c % self.h))
+    }
+    /// Group the global port `k` of `router` leads to.
+    #[inline]
+    pub fn global_peer_group(&self, router: u32, k: u32) -> u32 {
+        self.slot_group[((self.group(router) * self.a + self.index(router)) * self.h + k) as usize]
+    }
+    /// Number of global channels between two different groups.
+    pub fn links_between(&self, a: u32, b: u32) -> u32 {
+        self.slots_between(a, b).len() as u32
+    }
+
+    /// Drawing position: groups on a circle, routers on a small circle inside each group.
+    fn position(&self, r: u32) -> [f32; 2] {
+        use std::f32::consts::{FRAC_PI_2, PI, TAU};
+        let (grp, i) = (self.group(r), self.index(r));
+        let big = 0.36f32;
+        let ga = TAU * grp as f32 / self.g as f32 - FRAC_PI_2;
+        let (cx, cy) = (0.5 + big * ga.cos(), 0.5 + big * ga.sin());
+        let small = (0.8 * big * (PI / self.g as f32).sin()).min(0.12);
+        if self.a == 1 {
+            return [cx, cy];
+        }
+        // Routers start on the side facing the centre, so global links leave outwards evenly.
+        let ra = ga + PI + TAU * (i as f32 + 0.5) / self.a as f32;
+        [cx + small * ra.cos(), cy + small * ra.sin()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn df(p: u32, a: u32, h: u32, g: u32, arr: GlobalArrangement) -> Dragonfly {
+        Dragonfly::new(p, a, h, g, arr, "topology").unwrap()
+    }
+
+    fn check_structure(d: &Dragonfly) {
+        let net = d.network();
+        assert_eq!(net.terminals() as u32, d.p * d.a * d.g);
+        assert_eq!(net.routers() as u32, d.a * d.g);
+        let mut pair = vec![0u32; (d.g * d.g) as usize];
+        for (r, port, q, qp) in net.channels() {
+            let back = net.port(q, qp);
+            assert_eq!((back.peer_router, back.peer_port), (r, port));
+            let class = net.port(r, port).class;
+            if d.group(r) == d.group(q) {
+                assert_eq!(class, LinkClass::Local);
+                assert!(!d.is_global_port(port));
+            } else {
+                assert_eq!(class, LinkClass::Global);
+                assert!(d.is_global_port(port));
+                assert_eq!(d.global_peer_group(r, port - d.global_port(0)), d.group(q));
+                pair[(d.group(r) * d.g + d.group(q)) as usize] += 1;
+            }
+        }
+        let ah = d.a * d.h;
+        let at_least = ah / (d.g - 1);
+        for x in 0..d.g {
+            for y in 0..d.g {
+                let n = pair[(x * d.g + y) as usize];
+                if x == y {
+                    assert_eq!(n, 0);
+                } else {
+                    assert!(n == at_least || n == at_least + 1, "groups {x},{y}: {n} links");
+                    assert_eq!(n, d.links_between(x, y));
+                    for &c in d.slots_between(x, y) {
+                        let (router, port) = d.slot_owner(x, c);
+                        assert_eq!(d.group(net.port(router, port).peer_router), y);
+                    }
+                }
+            }
+        }
+        // Intra-group all-to-all.
+        for r in 0..d.routers() {
+            for j in 0..d.a {
+                if j != d.index(r) {
+                    assert_eq!(net.port(r, d.local_port(d.index(r), j)).peer_router, d.group(r) * d.a + j);
+                }
+            }
+        }
+        for pos in &net.positions {
+            assert!(pos.iter().all(|&v| (0.0..=1.0).contains(&v)), "{pos:?}");
+        }
+    }
+
+    /// SPEC.md §2: slot c = r·h + k of group G connects to group c (c < G) or c + 1.
+    #[test]
+    fn absolute_arrangement_matches_spec() {
+        let d = df(2, 4, 2, 9, GlobalArrangement::Absolute);
+        check_structure(&d);
+        for grp in 0..9 {
+            for c in 0..8 {
+                let want = if c < grp { c } else { c + 1 };
+                assert_eq!(d.global_peer_group(grp * 4 + c / 2, c % 2), want);
+            }
+        }
+        // The paper's 1K network: radix 15, 1056 terminals.
+        let big = df(4, 8, 4, 33, GlobalArrangement::Absolute);
+        check_structure(&big);
+        assert_eq!(big.network().terminals(), 1056);
+        assert_eq!(big.network().radix(0), 15);
+    }
+
+    #[test]
+    fn palmtree_and_smaller_g() {
+        let d = df(2, 4, 2, 9, GlobalArrangement::Palmtree);
+        check_structure(&d);
+        for grp in 0..9 {
+            for c in 0..8 {
+                assert_eq!(d.global_peer_group(grp * 4 + c / 2, c % 2), (grp + 9 - c - 1) % 9);
+            }
+        }
+        for arr in [GlobalArrangement::Absolute, GlobalArrangement::Palmtree] {
+            for (a, h, g) in [(4, 2, 5), (4, 2, 4), (4, 2, 2), (4, 2, 6), (8, 4, 9), (8, 4, 12), (3, 3, 4), (2, 1, 3)] {
+                check_structure(&df(1, a, h, g, arr));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_errors() {
+        let e = Dragonfly::new(2, 4, 2, 10, GlobalArrangement::Absolute, "topology").unwrap_err();
+        assert_eq!(e.0[0].path, "topology.g");
+        let e = Dragonfly::new(1, 3, 1, 3, GlobalArrangement::Absolute, "topology").unwrap_err();
+        assert_eq!(e.0[0].path, "topology.g", "{e}");
+        assert!(Dragonfly::new(0, 4, 2, 9, GlobalArrangement::Absolute, "topology").is_err());
+        assert!(Dragonfly::new(2, 4, 2, 1, GlobalArrangement::Absolute, "topology").is_err());
+    }
+}
