@@ -318,10 +318,10 @@ fn nice_step(raw: f64) -> f64 {
 pub fn format_tick(v: f64, log_base: f64) -> String {
     if log_base == 2.0 && v >= 1024.0 && v.fract() == 0.0 {
         let n = v as u64;
-        if n % (1 << 20) == 0 {
+        if n.is_multiple_of(1 << 20) {
             return format!("{}M", n >> 20);
         }
-        if n % 1024 == 0 {
+        if n.is_multiple_of(1024) {
             return format!("{}K", n >> 10);
         }
     }
@@ -329,7 +329,7 @@ pub fn format_tick(v: f64, log_base: f64) -> String {
         return "0".into();
     }
     let a = v.abs();
-    if a >= 1e6 || a < 1e-3 {
+    if !(1e-3..1e6).contains(&a) {
         return format!("{v:.0e}");
     }
     let s = if a >= 100.0 || v.fract() == 0.0 {

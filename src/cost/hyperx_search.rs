@@ -294,11 +294,7 @@ impl Search<'_> {
     fn regular(&mut self, dims: usize) {
         let radix = self.problem.radix as u64;
         let mut s: u64 = 2;
-        loop {
-            let p = match s.checked_pow(dims as u32) {
-                Some(p) => p,
-                None => break,
-            };
+        while let Some(p) = s.checked_pow(dims as u32) {
             if p > self.best_p {
                 break;
             }
@@ -306,7 +302,7 @@ impl Search<'_> {
                 break;
             }
             self.shape.clear();
-            self.shape.extend(std::iter::repeat(s as u32).take(dims));
+            self.shape.extend(std::iter::repeat_n(s as u32, dims));
             // A regular design must also have equal trunking; min_trunk depends only on S,
             // so the cheapest trunking of a regular shape is regular.
             self.consider(p);

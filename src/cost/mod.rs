@@ -10,7 +10,9 @@
 //! - [`dragonfly`]: the dragonfly paper's comparison with the flattened butterfly, folded
 //!   Clos and 3-D torus (Fig. 19, Table 2);
 //! - [`hyperx_search`]: the HyperX paper's fewest-switch design search (§3.1–3.2, Table 1)
-//!   and switch counts vs the folded Clos (§4.2, Fig. 8).
+//!   and switch counts vs the folded Clos (§4.2, Fig. 8);
+//! - [`figures`]: tables (text, Markdown, CSV) and SVG plots of all of the above;
+//! - [`report`]: the `docs/cost.md` report with the papers' numbers next to ours.
 //!
 //! Everything here is pure computation (no I/O), so it also runs in the browser. Modelling
 //! choices where the papers are silent are documented on each function and collected,
@@ -19,9 +21,11 @@
 pub mod cables;
 pub mod dragonfly;
 pub mod fb;
+pub mod figures;
 pub mod hyperx_search;
 pub mod inventory;
 pub mod power;
+pub mod report;
 
 pub use cables::{CablePricing, OpticalCable, Technology};
 pub use inventory::{ChannelGroup, CostBreakdown, Inventory, Placement};
