@@ -13,14 +13,11 @@
 //! never inform a routing decision).
 //!
 //! Choices where the paper is silent, and why:
-//! - **When the clock starts.** The paper's router (input-queued with enough speedup,
-//!   BookSim-style) moves a flit to the output side as soon as it is routed and a credit
-//!   is available, so a busy output's backlog holds consumed credits and shows up in
-//!   `t_crt`. Here output queues hold only `2·speedup` flits and a busy output's backlog
-//!   waits, routed, at the heads of the input VCs. So the timestamp is pushed when a flit is
-//!   *committed* to the output (route computation), which is when the paper's router would
-//!   have taken the credit; it is popped when the credit for that flit's downstream slot
-//!   returns.
+//! - **When the clock starts.** As in Fig. 17(b): the timestamp is pushed when the output
+//!   consumes the credit (the flit crosses the switch towards `O`), and popped when the
+//!   credit of that downstream slot returns. The per-output register holds the latest
+//!   measurement of any of the output's VCs (one CTQ per output VC, since credits of one
+//!   VC return in order but those of different VCs need not).
 //! - **Zero-load round trip.** `routing.crt0` if non-zero, else derived per output from the
 //!   engine's timing: `2·latency(O) + pipeline_delay + packet_size − 1` (flit over the
 //!   channel, through the downstream router, credit back).
@@ -39,6 +36,7 @@ pub const MAX_CREDIT_DELAY: u32 = 1024;
 
 /// The per-router registers and queues of the mechanism, for the whole network.
 pub(super) struct CreditRtt {
+    vcs: usize,
     granularity: u16,
     /// Timestamps per CTQ (one CTQ per credit counter = per downstream input VC index).
     cap: usize,
@@ -67,12 +65,12 @@ impl CreditRtt {
     pub(super) fn new(net: &Network, params: CrParams, latency: &[u32], pipeline_delay: u32, packet_size: u32, vcs: u32, depth: u32) -> CreditRtt {
         let ports = net.total_ports();
         let granularity = params.granularity.clamp(1, u16::MAX as u32) as u16;
-        // Outstanding events per counter: at most `depth` sent plus the routed heads
-        // waiting for this output (one per input VC of the router).
-        let cap = ((depth + net.max_radix() * vcs) / granularity as u32 + 2) as usize;
+        // At most `depth` credit events of one counter are outstanding.
+        let cap = (depth / granularity as u32 + 2) as usize;
         let nvc = ports * vcs as usize;
         let class = |id: usize| net.port_by_id(id).class;
         CreditRtt {
+            vcs: vcs as usize,
             granularity,
             cap,
             ts: vec![0; nvc * cap],
@@ -106,9 +104,16 @@ impl CreditRtt {
         self.len[ci] += 1;
     }
 
-    /// The credit of counter `ci` came back to output port `out` of router `router`.
+    /// The credit of counter `ci` (a downstream input VC index) came back upstream.
+    /// `downstream` maps a port id to its peer's (channels are symmetric, so the peer of a
+    /// downstream input port is the upstream output port); terminal ports have no peer.
     #[inline]
-    pub(super) fn on_credit(&mut self, ci: usize, now: u64, out: usize, router: usize) {
+    pub(super) fn on_credit(&mut self, ci: usize, now: u64, downstream: &[u32], port_router: &[u32]) {
+        let out = downstream[ci / self.vcs];
+        if out == u32::MAX {
+            return; // an injection credit, back at a terminal
+        }
+        let (out, router) = (out as usize, port_router[out as usize] as usize);
         let n = self.returned[ci];
         self.returned[ci] = if n + 1 == self.granularity { 0 } else { n + 1 };
         if n != 0 || self.len[ci] == 0 {

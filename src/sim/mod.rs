@@ -23,6 +23,7 @@
 //! nothing in `step` allocates once the queues reached their steady-state capacity.
 
 mod check;
+mod credit_rtt;
 mod packet;
 mod router;
 mod terminal;
@@ -135,6 +136,8 @@ pub struct Simulation {
     last_progress: u64,
     deadlock: Option<DeadlockReport>,
     check_invariants: bool,
+    /// UGAL-L_CR's credit round-trip registers and queues (`None` for other algorithms).
+    cr: Option<credit_rtt::CreditRtt>,
 
     /// Router-local input VC index → (local port, VC).
     local_vc: Vec<(u16, u16)>,
@@ -169,7 +172,10 @@ impl Simulation {
             }
         }
         let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
-        let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2).next_power_of_two().max(16) as usize;
+        let cr_params = routing.credit_round_trip();
+        let max_credit_delay = if cr_params.is_some() { credit_rtt::MAX_CREDIT_DELAY as u64 } else { 0 };
+        let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2 + max_credit_delay).next_power_of_two().max(16) as usize;
+        let cr = cr_params.map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs, depth));
         let sequential = match cfg.routing.allocator {
             AllocatorMode::Auto => routing.default_allocator() == AllocatorMode::Sequential,
             mode => mode == AllocatorMode::Sequential,
@@ -226,6 +232,7 @@ impl Simulation {
             last_progress: 0,
             deadlock: None,
             check_invariants: cfg!(debug_assertions),
+            cr,
             scratch: router::Scratch::new(net.max_radix() as usize),
             local_vc: (0..net.max_radix() as usize * vcs as usize).map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16)).collect(),
             cfg: cfg.clone(),
@@ -302,6 +309,9 @@ impl Simulation {
         let slot = (now & self.wheel_mask) as usize;
         for &(iv, n) in &self.credit_wheel[slot] {
             self.credits[iv as usize] += n;
+            if let Some(cr) = &mut self.cr {
+                cr.on_credit(iv as usize, now, &self.downstream, &self.port_router);
+            }
         }
         self.credit_wheel[slot].clear();
     }
@@ -379,6 +389,12 @@ impl Simulation {
     /// The last adaptive routing decision made at each router.
     pub fn route_notes(&self) -> &[RouteNote] {
         &self.notes
+    }
+    /// UGAL-L_CR: the `t_d` register (credit round trip minus its zero-load value) of output
+    /// port id `port`, and (credits delayed so far, their total extra delay); `None` for
+    /// algorithms without credit round-trip sensing.
+    pub fn credit_round_trip(&self, port: usize) -> Option<(u32, u64, u64)> {
+        self.cr.as_ref().map(|cr| (cr.td(port), cr.delayed_credits, cr.delay_sum))
     }
     /// Packets buffered in routers or on channels.
     pub fn packets_in_network(&self) -> u64 {

@@ -268,13 +268,20 @@ impl Simulation {
         let down = self.downstream[op];
         if down != NO_PORT {
             self.credits[down as usize * vcs + out_vc as usize] -= size;
+            if let Some(cr) = &mut self.cr {
+                cr.on_send(down as usize * vcs + out_vc as usize, now);
+            }
         }
         let cap = self.outq_cap as usize;
         let q = op * cap + wrap(self.outq_head[op] as usize + self.outq_len[op] as usize, cap);
         self.outq[q] = OutEntry { pid, vc: out_vc as u32 };
         self.outq_len[op] += 1;
         // The credit leaves when the tail leaves this buffer and crosses the channel back.
-        let at = now + (size as u64 - 1) + self.latency[first_port + self.local_vc[local].0 as usize] as u64;
+        let in_port = first_port + self.local_vc[local].0 as usize;
+        let mut at = now + (size as u64 - 1) + self.latency[in_port] as u64;
+        if let Some(cr) = &mut self.cr {
+            at += cr.delay(in_port, op, r as usize) as u64; // UGAL-L_CR (dragonfly §4.3.2)
+        }
         self.schedule_credit(at, iv as u32, size);
         self.last_progress = now;
     }
