@@ -142,7 +142,7 @@ impl HyperXDesign {
         (m, 2 * self.terminals_per_switch as u64)
     }
 
-    /// `L=3, S=(5,19,19), K=(4,1,1), T=76`-style description.
+    /// `L = 3, S = (5, 19, 19), K = (4, 1, 1), T = 76`-style description.
     pub fn describe(&self) -> String {
         if self.is_regular() {
             format!(
@@ -153,13 +153,8 @@ impl HyperXDesign {
                 self.terminals_per_switch
             )
         } else {
-            format!(
-                "L = {}, S = {:?}, K = {:?}, T = {}",
-                self.dims(),
-                self.shape,
-                self.trunking,
-                self.terminals_per_switch
-            )
+            let tuple = |v: &[u32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+            format!("L = {}, S = ({}), K = ({}), T = {}", self.dims(), tuple(&self.shape), tuple(&self.trunking), self.terminals_per_switch)
         }
     }
 }
