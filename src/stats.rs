@@ -81,6 +81,9 @@ pub struct Stats {
     pub delivered_nonminimal: u64,
     pub latency_sum: u64,
     pub hops_sum: u64,
+    /// Hash of every generation event (cycle, source, destination), dropped ones included:
+    /// equal fingerprints mean identical offered traffic.
+    pub traffic_fingerprint: u64,
     /// Last delivery cycle (batch mode completion time).
     pub last_delivery: u64,
     /// Latency of all delivered packets since the last [`Stats::clear_live_histogram`].
@@ -88,6 +91,14 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Folds one generation event into [`Stats::traffic_fingerprint`].
+    #[inline]
+    pub fn note_generated(&mut self, cycle: u64, src: u32, dst: u32) {
+        let x = cycle.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((src as u64) << 32 | dst as u64);
+        self.traffic_fingerprint = (self.traffic_fingerprint ^ x).wrapping_mul(0x100_0000_01b3).rotate_left(17);
+        self.generated += 1;
+    }
+
     #[inline]
     pub fn in_window(&self, t: u64) -> bool {
         t >= self.label_start && t < self.label_end

@@ -150,8 +150,24 @@ impl Simulation {
     pub fn new(cfg: &SimConfig) -> Result<Simulation, ConfigErrors> {
         cfg.validate()?;
         let topo = Topology::build(&cfg.topology)?;
+        let routing = routing::build(&cfg.routing, &topo, cfg.router.vcs)?;
+        Self::assemble(cfg, topo, routing)
+    }
+
+    /// Builds a simulation with a routing algorithm supplied by the caller instead of the
+    /// one `cfg.routing` names (research extensions, and the watchdog's negative control).
+    pub fn with_routing(cfg: &SimConfig, make: impl FnOnce(&Topology) -> Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
+        cfg.validate()?;
+        let topo = Topology::build(&cfg.topology)?;
+        let routing = make(&topo);
+        if cfg.router.vcs < routing.vcs_required() {
+            return Err(ConfigErrors::one("router.vcs", format!("the routing needs {} VCs, got {}", routing.vcs_required(), cfg.router.vcs)));
+        }
+        Self::assemble(cfg, topo, routing)
+    }
+
+    fn assemble(cfg: &SimConfig, topo: Topology, routing: Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
         let r = &cfg.router;
-        let routing = routing::build(&cfg.routing, &topo, r.vcs)?;
         let pattern = Pattern::build(&cfg.traffic, &topo, cfg.seed)?;
         let net = topo.network();
         let (vcs, depth) = (r.vcs, r.depth_per_vc());
@@ -267,6 +283,24 @@ impl Simulation {
             self.deadlock = Some(self.deadlock_report());
         }
         self.now += 1;
+    }
+
+    /// Puts one packet from terminal `src` to terminal `dst` into `src`'s source queue now
+    /// (in addition to the configured traffic); returns its packet id.
+    pub fn inject(&mut self, src: u32, dst: u32) -> Result<u32, crate::config::ConfigError> {
+        let n = self.topo.network().terminals() as u32;
+        if src >= n || dst >= n {
+            return Err(crate::config::ConfigError::new("inject", format!("terminals are 0..{n}, got {src} → {dst}")));
+        }
+        let net = self.topo.network();
+        let labeled = self.stats.in_window(self.now);
+        let pkt = Packet::new(src, dst, net.terminal_router(src), net.terminal_router(dst), self.now, self.packet_size, labeled);
+        let pid = self.packets.alloc(pkt);
+        self.source[src as usize].push_back(pid);
+        if labeled {
+            self.stats.labeled_created += 1;
+        }
+        Ok(pid)
     }
 
     /// Advances `cycles` cycles, stopping early with an error on deadlock.

@@ -28,7 +28,7 @@ impl Simulation {
                 if labeled {
                     self.stats.window_offered_flits += size as u64;
                 }
-                self.stats.generated += 1;
+                self.stats.note_generated(now, t, dst);
                 if self.source[ti].len() < cap {
                     let net = self.topo.network();
                     let pkt = Packet::new(t, dst, net.terminal_router(t), net.terminal_router(dst), now, size, labeled);

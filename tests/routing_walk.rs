@@ -1,0 +1,70 @@
+//! Every routing algorithm on every topology instance it supports: built from the catalog
+//! (so algorithms and topologies added later are covered automatically), run at
+//! saturating load on uniform and worst-case traffic with the invariant checks on and the
+//! watchdog armed, and run in batch mode to check that every packet is delivered.
+
+use hiradix::catalog::catalog;
+use hiradix::config::{InjectionMode, SimConfig, TopologyConfig};
+use hiradix::experiment::run;
+use hiradix::sim::Simulation;
+
+/// Small instances: every catalog default plus uneven and trunked HyperX shapes.
+fn instances() -> Vec<serde_json::Value> {
+    let mut v: Vec<serde_json::Value> = catalog().topologies.iter().map(|t| t.default.clone()).collect();
+    v.push(serde_json::json!({"type": "hyperx", "s": [3, 4], "k": [1, 2], "t": 2}));
+    v.push(serde_json::json!({"type": "flattened_butterfly", "k": 3, "n": 3}));
+    v
+}
+
+fn config(topology: &serde_json::Value, algorithm: &str, pattern: &str) -> SimConfig {
+    let mut cfg = SimConfig::default();
+    cfg.topology = serde_json::from_value::<TopologyConfig>(topology.clone()).unwrap();
+    cfg.routing.algorithm = algorithm.into();
+    cfg.traffic.pattern = pattern.into();
+    cfg.traffic.load = 1.0;
+    cfg.router.vcs = 8;
+    cfg.router.buffer_depth = 4;
+    cfg.measurement.watchdog = 1500;
+    cfg
+}
+
+fn worst_case(topology: &serde_json::Value) -> &'static str {
+    if topology["type"] == "dragonfly" { "group_shift" } else { "router_shift" }
+}
+
+#[test]
+fn every_routing_on_every_topology() {
+    let mut walked = Vec::new();
+    for topo in instances() {
+        for algo in catalog().routings {
+            for pattern in ["uniform", worst_case(&topo)] {
+                let mut cfg = config(&topo, algo.name, pattern);
+                if matches!(Simulation::new(&cfg), Err(e) if e.0[0].path == "router.vcs") {
+                    cfg.router.vcs = 16; // algorithms whose VC need grows with the dimensions
+                }
+                let mut sim = match Simulation::new(&cfg) {
+                    Ok(s) => s,
+                    Err(e) if e.0[0].path == "routing.algorithm" => continue, // another family
+                    Err(e) if e.0[0].path == "topology.type" => continue,     // family not built
+                    Err(e) => panic!("{} on {topo}: {e}", algo.name),
+                };
+                sim.set_invariant_checks(true);
+                if let Err(e) = sim.advance(1000) {
+                    panic!("{} on {topo} with {pattern} at full load: {e}", algo.name);
+                }
+                assert!(sim.stats().delivered > 0, "{} on {topo}: nothing delivered", algo.name);
+                // Batch: every packet arrives.
+                let mut batch = cfg.clone();
+                batch.traffic.injection = InjectionMode::Batch;
+                batch.traffic.batch_size = 8;
+                let r = run(&batch).unwrap_or_else(|e| panic!("{} on {topo} batch: {e}", algo.name));
+                assert!(r.batch_normalized_latency.is_some(), "{} on {topo} with {pattern}: batch did not complete", algo.name);
+                assert_eq!(r.summary.labeled_packets, sim.network().terminals() as u64 * 8);
+            }
+            walked.push(format!("{} on {}", algo.name, topo["type"]));
+        }
+    }
+    walked.dedup();
+    eprintln!("walked {} (routing, topology) pairs: {walked:?}", walked.len());
+    assert!(walked.len() >= 3 * 4);
+}
