@@ -6,6 +6,8 @@
 //! overrides any field. Invalid input exits with status 2 and a message naming the field.
 
 mod bench;
+mod cost_cli;
+mod figure;
 mod sweep;
 
 use clap::{Args, Parser, Subcommand};
@@ -37,6 +39,11 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Benchmark simulated cycles per second on named configurations.
     Bench(bench::BenchArgs),
+    /// Regenerate a paper figure: data (CSV), plots (SVG) and the comparison (Markdown).
+    Figure(figure::FigureArgs),
+    /// Cost, power and design-space models of the three papers.
+    #[command(subcommand)]
+    Cost(cost_cli::CostCommand),
     /// Print the effective configuration (defaults + file + overrides) as JSON.
     Config {
         #[command(flatten)]
@@ -120,6 +127,8 @@ fn main() -> ExitCode {
         (false, Some(Command::Run { config, json })) => run_one(&config, json.as_deref()),
         (false, Some(Command::Sweep(args))) => sweep::run(&args),
         (false, Some(Command::Bench(args))) => bench::run(&args),
+        (false, Some(Command::Figure(args))) => figure::run(&args),
+        (false, Some(Command::Cost(cmd))) => cost_cli::run(cmd).map_err(bad_input),
         (false, Some(Command::Config { config })) => config.load().map(|c| println!("{}", c.to_json())),
         (false, None) => Err(bad_input("no command given; try `hiradix --help` or `hiradix --list`")),
     };
