@@ -83,6 +83,13 @@ pub enum TopologyConfig {
     /// HyperX (HyperX paper §3): per-dimension extents `s`, trunking `k` (one value for
     /// all dimensions or one per dimension), `t` terminals per switch.
     Hyperx { s: Vec<u32>, k: Vec<u32>, t: u32 },
+    /// Folded Clos / fat tree as an XGFT: `down[i]` children and (below the top) `up[i]`
+    /// parents per switch of level i+1; `up[i] < down[i]` tapers it (see
+    /// `topology::folded_clos`).
+    FoldedClos { down: Vec<u32>, up: Vec<u32> },
+    /// Conventional k-ary n-fly (FB paper §3.3): n stages of k^(n−1) radix-k switches,
+    /// unidirectional, destination-tag routing.
+    Butterfly { k: u32, n: u32 },
     /// Dragonfly (dragonfly paper §3): `p` terminals, `a` routers per group, `h` global
     /// channels per router, `g` groups (≤ a·h + 1).
     Dragonfly {
@@ -139,6 +146,9 @@ pub struct RoutingConfig {
     pub ugal_threshold: i64,
     /// DAL (HyperX §3.3): an output VC is "unblocked" if it has at least this many credits.
     pub dal_unblocked_credits: u32,
+    /// DAL: ... and its queue estimate (downstream occupancy plus flits committed to it
+    /// here) is at most this many flits.
+    pub dal_queue_threshold: u32,
     /// Adaptive 2DFB (2DFB paper Algorithm 1): queue threshold `Th` in flits.
     pub threshold: u32,
     /// UGAL-L_CR (dragonfly §4.3.2): zero-load credit round trip t_crt0 in cycles;
@@ -155,6 +165,7 @@ impl Default for RoutingConfig {
             allocator: AllocatorMode::Auto,
             ugal_threshold: 0,
             dal_unblocked_credits: 1,
+            dal_queue_threshold: 2,
             threshold: 4,
             crt0: 0,
             cr_granularity: 1,
@@ -239,6 +250,12 @@ pub struct RouterConfig {
     pub terminal_latency: u32,
     pub local_latency: u32,
     pub global_latency: u32,
+    /// Cycles per flit on terminal channels (injection and ejection); router-to-router
+    /// channels carry one flit per cycle. 2 models the 2DFB paper's terminals at half the
+    /// bandwidth of the switch links (§IV: 1 Gb/s terminals, 2 Gb/s links). Offered load
+    /// and accepted throughput are fractions of the terminal bandwidth (1/period flits per
+    /// cycle).
+    pub terminal_period: u32,
 }
 
 impl Default for RouterConfig {
@@ -254,6 +271,7 @@ impl Default for RouterConfig {
             terminal_latency: 1,
             local_latency: 1,
             global_latency: 1,
+            terminal_period: 1,
         }
     }
 }
@@ -331,6 +349,7 @@ impl SimConfig {
         for (name, v) in [("terminal_latency", r.terminal_latency), ("local_latency", r.local_latency), ("global_latency", r.global_latency)] {
             check((1..=1000).contains(&v), &format!("router.{name}"), format!("must be 1..=1000 cycles, got {v}"));
         }
+        check((1..=16).contains(&r.terminal_period), "router.terminal_period", format!("must be 1..=16 cycles per flit, got {}", r.terminal_period));
         let t = &self.traffic;
         check(t.load.is_finite() && (0.0..=1.0).contains(&t.load), "traffic.load", format!("must be between 0 and 1 flits/cycle/terminal, got {}", t.load));
         check((1..=64).contains(&t.packet_size), "traffic.packet_size", format!("must be 1..=64 flits, got {}", t.packet_size));

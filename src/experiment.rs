@@ -95,7 +95,8 @@ pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
     let nonmin = s.latency_nonminimal.count;
     let summary = Summary {
         offered_load: cfg.traffic.load,
-        accepted: s.window_accepted_flits as f64 / (terminals * window),
+        // As a fraction of the terminal bandwidth (1/terminal_period flits per cycle).
+        accepted: s.window_accepted_flits as f64 * cfg.router.terminal_period as f64 / (terminals * window),
         avg_latency: lat.mean(),
         p50_latency: lat.percentile(0.5),
         p99_latency: lat.percentile(0.99),
@@ -126,7 +127,7 @@ fn run_batch(sim: &mut Simulation, cfg: &SimConfig) -> Result<RunResult, RunErro
     let cycles = s.last_delivery + 1;
     let summary = Summary {
         offered_load: 1.0,
-        accepted: s.delivered_flits as f64 / (sim.network().terminals() as f64 * cycles as f64),
+        accepted: s.delivered_flits as f64 * cfg.router.terminal_period as f64 / (sim.network().terminals() as f64 * cycles as f64),
         avg_latency: s.latency.mean(),
         p50_latency: s.latency.percentile(0.5),
         p99_latency: s.latency.percentile(0.99),

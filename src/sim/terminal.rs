@@ -10,7 +10,10 @@ impl Simulation {
     pub(super) fn generate_and_inject(&mut self, now: u64) {
         let terminals = self.source.len() as u32;
         let size = self.packet_size;
-        let rate = self.cfg.traffic.load / size as f64;
+        // Terminal channels carry one flit per `terminal_period` cycles; the offered load
+        // is a fraction of that bandwidth.
+        let period = self.cfg.router.terminal_period as u64;
+        let rate = self.cfg.traffic.load / (size as u64 * period) as f64;
         let batch = self.cfg.traffic.injection == InjectionMode::Batch;
         let cap = self.cfg.traffic.source_queue_cap as usize;
         for t in 0..terminals {
@@ -31,7 +34,7 @@ impl Simulation {
                 self.stats.note_generated(now, t, dst);
                 if self.source[ti].len() < cap {
                     let net = self.topo.network();
-                    let pkt = Packet::new(t, dst, net.terminal_router(t), net.terminal_router(dst), now, size, labeled);
+                    let pkt = Packet::new(t, dst, net.inject_router(t), net.terminal_router(dst), now, size, labeled);
                     let pid = self.packets.alloc(pkt);
                     self.source[ti].push_back(pid);
                     if labeled {
@@ -51,7 +54,7 @@ impl Simulation {
             if self.inject_free_at[ti] > now || self.source[ti].is_empty() {
                 continue;
             }
-            let (router, port) = self.topo.network().terminal_port(t);
+            let (router, port) = self.topo.network().inject_port(t);
             let base = self.topo.network().port_id(router, port) * self.vcs as usize;
             let mut best = None;
             let mut best_credits = size - 1;
@@ -64,7 +67,7 @@ impl Simulation {
             if let Some(iv) = best {
                 let pid = self.source[ti].pop_front().expect("non-empty");
                 self.credits[iv] -= size;
-                self.inject_free_at[ti] = now + size as u64;
+                self.inject_free_at[ti] = now + size as u64 * period;
                 self.in_network += 1;
                 let port = iv / self.vcs as usize;
                 self.schedule_arrival(now + self.latency[port] as u64, port as u32, (iv % self.vcs as usize) as u32, pid);

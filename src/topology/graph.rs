@@ -43,8 +43,12 @@ impl Port {
 pub struct Network {
     port_offset: Vec<u32>,
     ports: Vec<Port>,
-    /// terminal → (router, port)
+    /// terminal → (router, port) that delivers to it.
     terminal_port: Vec<(u32, u32)>,
+    /// terminal → (router, port) it injects into; the same as `terminal_port` except in
+    /// unidirectional networks (the conventional butterfly), where a terminal injects
+    /// into the first stage and receives from the last.
+    inject_port: Vec<(u32, u32)>,
     /// Drawing coordinates of each router in the unit square.
     pub positions: Vec<[f32; 2]>,
 }
@@ -84,14 +88,27 @@ impl Network {
     pub fn port_by_id(&self, id: usize) -> &Port {
         &self.ports[id]
     }
-    /// (router, port) a terminal attaches to.
+    /// (router, port) that delivers to a terminal (its ejection port; also its injection
+    /// port in every bidirectional network).
     #[inline]
     pub fn terminal_port(&self, terminal: u32) -> (u32, u32) {
         self.terminal_port[terminal as usize]
     }
+    /// Router that delivers to a terminal (a packet's destination router).
     #[inline]
     pub fn terminal_router(&self, terminal: u32) -> u32 {
         self.terminal_port[terminal as usize].0
+    }
+    /// (router, port) a terminal injects into (differs from [`Network::terminal_port`]
+    /// only in the unidirectional butterfly).
+    #[inline]
+    pub fn inject_port(&self, terminal: u32) -> (u32, u32) {
+        self.inject_port[terminal as usize]
+    }
+    /// Router a terminal injects into (a packet's source router).
+    #[inline]
+    pub fn inject_router(&self, terminal: u32) -> u32 {
+        self.inject_port[terminal as usize].0
     }
     /// Router that owns a global port id.
     pub fn router_of_port(&self, id: usize) -> u32 {
@@ -114,11 +131,12 @@ pub struct NetworkBuilder {
     port_offset: Vec<u32>,
     ports: Vec<Option<Port>>,
     terminal_port: Vec<Option<(u32, u32)>>,
+    inject_port: Vec<Option<(u32, u32)>>,
 }
 
 impl NetworkBuilder {
     pub fn new(terminals: usize) -> Self {
-        NetworkBuilder { port_offset: vec![0], ports: Vec::new(), terminal_port: vec![None; terminals] }
+        NetworkBuilder { port_offset: vec![0], ports: Vec::new(), terminal_port: vec![None; terminals], inject_port: vec![None; terminals] }
     }
 
     /// Adds a router with `radix` ports; routers are numbered in order of addition.
@@ -139,6 +157,14 @@ impl NetworkBuilder {
     pub fn attach_terminal(&mut self, terminal: u32, router: u32, port: u32) {
         *self.slot(router, port) = Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
         self.terminal_port[terminal as usize] = Some((router, port));
+    }
+
+    /// Unidirectional networks: `terminal` injects at (`router`, `port`) but is delivered
+    /// to by the port given to [`NetworkBuilder::attach_terminal`]. The port's output
+    /// direction stays unused.
+    pub fn attach_injection(&mut self, terminal: u32, router: u32, port: u32) {
+        *self.slot(router, port) = Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
+        self.inject_port[terminal as usize] = Some((router, port));
     }
 
     /// Connects two router ports with a bidirectional channel.
@@ -163,7 +189,8 @@ impl NetworkBuilder {
             .enumerate()
             .map(|(t, p)| p.unwrap_or_else(|| panic!("terminal {t} unattached")))
             .collect();
+        let inject_port = self.inject_port.iter().zip(&terminal_port).map(|(inj, &eject)| inj.unwrap_or(eject)).collect();
         assert_eq!(positions.len(), self.port_offset.len() - 1);
-        Network { port_offset: self.port_offset, ports, terminal_port, positions }
+        Network { port_offset: self.port_offset, ports, terminal_port, inject_port, positions }
     }
 }

@@ -1,12 +1,16 @@
 //! Topologies. Each family builds a [`Network`] (flat port tables, link classes, drawing
 //! coordinates) and keeps the metadata its routing algorithms need (coordinates, groups).
 
+pub mod butterfly;
 pub mod dragonfly;
+pub mod folded_clos;
 pub mod graph;
 pub mod hyperx;
 
 pub use graph::{LinkClass, Network, Port};
+pub use butterfly::Butterfly;
 pub use dragonfly::Dragonfly;
+pub use folded_clos::FoldedClos;
 pub use hyperx::HyperX;
 
 use crate::config::{ConfigErrors, TopologyConfig};
@@ -18,6 +22,10 @@ pub enum Topology {
     HyperX(HyperX),
     /// The dragonfly (dragonfly paper §3).
     Dragonfly(Dragonfly),
+    /// The folded Clos / fat tree (comparison network, FB §3.3, HyperX §4.1, 2DFB §IV).
+    FoldedClos(FoldedClos),
+    /// The conventional unidirectional butterfly (FB §3.3).
+    Butterfly(Butterfly),
 }
 
 impl Topology {
@@ -40,6 +48,8 @@ impl Topology {
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
             TopologyConfig::Dragonfly { p, a, h, g, arrangement } => Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *g, *arrangement, P)?),
+            TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),
+            TopologyConfig::Butterfly { k, n } => Topology::Butterfly(Butterfly::new(*k, *n, P)?),
         })
     }
 
@@ -47,12 +57,28 @@ impl Topology {
         match self {
             Topology::HyperX(h) => h.network(),
             Topology::Dragonfly(d) => d.network(),
+            Topology::FoldedClos(c) => c.network(),
+            Topology::Butterfly(b) => b.network(),
         }
     }
 
     pub fn as_hyperx(&self) -> Option<&HyperX> {
         match self {
             Topology::HyperX(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn as_folded_clos(&self) -> Option<&FoldedClos> {
+        match self {
+            Topology::FoldedClos(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn as_butterfly(&self) -> Option<&Butterfly> {
+        match self {
+            Topology::Butterfly(b) => Some(b),
             _ => None,
         }
     }
@@ -71,6 +97,8 @@ impl Topology {
         match self {
             Topology::HyperX(h) => h.t,
             Topology::Dragonfly(d) => d.p,
+            Topology::FoldedClos(c) => c.terminals_per_leaf(),
+            Topology::Butterfly(b) => b.k,
         }
     }
 
@@ -79,6 +107,7 @@ impl Topology {
         match self {
             Topology::HyperX(_) => None,
             Topology::Dragonfly(d) => Some((d.a * d.p, d.g)),
+            Topology::FoldedClos(_) | Topology::Butterfly(_) => None,
         }
     }
 }

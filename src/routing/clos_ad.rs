@@ -1,0 +1,207 @@
+//! CLOS AD, non-minimal adaptive routing in a flattened Clos (FB paper §3.1), and the
+//! variant the HyperX paper (§3.3) compares DAL against.
+//!
+//! **CLOS AD (FB paper).** Like UGAL, the source router decides per packet between the
+//! minimal path (MIN AD) and a non-minimal one by comparing `q_min·H_min` with
+//! `q_nm·H_nm (+ threshold)`. A non-minimal packet is routed "as if it were adaptively
+//! routing to the middle stage of a Clos network": it traverses the dimensions `0..=dmax`
+//! in increasing order (dmax = the highest dimension in which source and destination
+//! differ, so the intermediate is among the closest common ancestors and never farther),
+//! and in each takes the channel with the shortest queue *or stays*, staying being a
+//! "dummy queue". Once it has passed dimension dmax the router it is at is its
+//! intermediate, and it routes to the destination in dimension order.
+//!
+//! Choices the paper leaves open, documented here:
+//! - *The dummy queue.* Staying in dimension d costs no channel now; in an offset
+//!   dimension the packet will then take the direct channel to the destination's
+//!   coordinate later, so the dummy queue is that channel's queue; in an aligned dimension
+//!   staying needs no channel at all and its dummy queue is 0 (moving would cost two
+//!   extra hops). Ties, including with the dummy, are broken at random.
+//! - *The source estimate of the non-minimal path.* `q_nm` is the queue of the first
+//!   channel the up phase would take at the source (its first non-stay choice, in
+//!   dimension d0), and `H_nm = H_min + 1` if d0 is offset, `H_min + 2` if aligned — the
+//!   hop count of a path with that one deroute. If the up phase would stay everywhere the
+//!   non-minimal path is the minimal one and the packet routes minimally.
+//!
+//! The sequential allocator is the default (FB §3.1).
+//!
+//! **CLOS AD as the HyperX paper describes it (`clos_ad_hx`).** "Chooses, at a packet's
+//! source node, between dimension ordered minimal routing and non-minimal routing, based
+//! on estimates of queuing delay. If it chooses to route non-minimally, Clos-AD routes to
+//! a randomly chosen lowest common ancestor switch ... dimension ordered minimal paths from
+//! source to intermediate and from intermediate to destination." Hence: minimal = DOR, the
+//! intermediate is uniformly random in every dimension `≤ dmax` (and equal to the source
+//! above), the estimate is UGAL's on the first-hop port queues. Sequential allocator.
+//!
+//! VC classes (deadlock freedom): the up phase (increasing dimensions, at most one hop
+//! each) uses class 0, the DOR phase to the destination class 1, and a minimal packet's hop
+//! h class `1 + h` (MIN AD) — `n' + 1` classes, as for UGAL (see `ugal.rs`); the HyperX
+//! variant's minimal packets use DOR on class 1, so it needs only 2.
+
+use super::hyperx_min::{dor_port, shortest_trunk, vc_in_class};
+use super::ugal::{min_ad_choice, route_minimal, PHASE_MINIMAL};
+use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use crate::config::AllocatorMode;
+use crate::rng::SimRng;
+use crate::sim::Packet;
+use crate::topology::HyperX;
+
+/// Highest dimension in which `a` and `b` differ.
+fn highest_offset_dim(hx: &HyperX, a: u32, b: u32) -> Option<usize> {
+    (0..hx.dims()).rev().find(|&d| hx.coord(a, d) != hx.coord(b, d))
+}
+
+/// One step of the up phase at `here`, considering dimensions `from..=dmax`: the first
+/// dimension whose shortest queue is a real channel rather than the dummy "stay" queue,
+/// as (dimension, port, queue); `None` if the packet stays in all of them.
+fn up_step(hx: &HyperX, q: &QueueView, here: u32, dst: u32, from: usize, dmax: usize, rng: &mut SimRng) -> Option<(usize, u32, u32)> {
+    for d in from..=dmax {
+        let own = hx.coord(here, d);
+        let target = hx.coord(dst, d);
+        let dummy = if own != target { shortest_trunk(hx, q, here, d, target).1 } else { 0 };
+        let mut best: Option<u32> = None; // None = stay
+        let mut best_q = dummy;
+        let mut ties = 1;
+        for m in 0..hx.s[d] {
+            if m == own {
+                continue;
+            }
+            let (port, len) = shortest_trunk(hx, q, here, d, m);
+            if len < best_q {
+                best = Some(port);
+                best_q = len;
+                ties = 1;
+            } else if len == best_q {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    best = Some(port);
+                }
+            }
+        }
+        if let Some(port) = best {
+            return Some((d, port, best_q));
+        }
+    }
+    None
+}
+
+/// CLOS AD of the FB paper.
+pub struct ClosAd {
+    hx: HyperX,
+    threshold: i64,
+}
+
+impl ClosAd {
+    pub fn new(hx: &HyperX, threshold: i64) -> Self {
+        ClosAd { hx: hx.clone(), threshold }
+    }
+
+    fn classes(&self) -> u32 {
+        self.hx.dims() as u32 + 1
+    }
+
+    /// Continues the up phase (from dimension `pkt.route_bits`) or, past it, routes to the
+    /// destination in dimension order.
+    fn route_nonminimal(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> Decision {
+        let hx = &self.hx;
+        let q = &ctx.queues;
+        if pkt.phase == 0 {
+            let dmax = highest_offset_dim(hx, pkt.src_router, pkt.dst_router).expect("source differs from destination");
+            if let Some((d, port, _)) = up_step(hx, q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng) {
+                pkt.route_bits = d as u32 + 1;
+                return Decision::Forward { port, vc: vc_in_class(q, ctx.router, port, 0, self.classes()) };
+            }
+            pkt.phase = 1;
+            pkt.intermediate = ctx.router;
+        }
+        let port = dor_port(hx, q, ctx.router, pkt.dst_router);
+        Decision::Forward { port, vc: vc_in_class(q, ctx.router, port, 1, self.classes()) }
+    }
+}
+
+impl Routing for ClosAd {
+    fn vcs_required(&self) -> u32 {
+        self.classes()
+    }
+    fn default_allocator(&self) -> AllocatorMode {
+        AllocatorMode::Sequential
+    }
+    fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
+        let hx = &self.hx;
+        if pkt.intermediate != Packet::NONE {
+            return if pkt.phase == PHASE_MINIMAL { route_minimal(hx, ctx, pkt, rng) } else { self.route_nonminimal(ctx, pkt, rng) };
+        }
+        // The source decision.
+        let (here, dst) = (ctx.router, pkt.dst_router);
+        let q = &ctx.queues;
+        let (min_port, q_min) = min_ad_choice(hx, q, here, dst, rng);
+        let h_min = hx.distance(here, dst);
+        let dmax = highest_offset_dim(hx, here, dst).expect("source differs from destination");
+        let up = up_step(hx, q, here, dst, 0, dmax, rng);
+        let (q_nm, h_nm) = match up {
+            Some((d, _, len)) => (len, h_min + if hx.coord(here, d) != hx.coord(dst, d) { 1 } else { 2 }),
+            None => (q_min, h_min),
+        };
+        let minimal = up.is_none() || (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
+        *note = RouteNote { cycle: ctx.now, packet_src: pkt.src, packet_dst: pkt.dst, q_min, h_min, q_nonmin: q_nm, h_nonmin: h_nm, q_true: 0, chose_minimal: minimal, valid: true };
+        if minimal {
+            pkt.intermediate = dst;
+            pkt.phase = PHASE_MINIMAL;
+            return Decision::Forward { port: min_port, vc: vc_in_class(q, here, min_port, 1, self.classes()) };
+        }
+        let (d, port, _) = up.expect("non-minimal has a first hop");
+        pkt.phase = 0;
+        pkt.intermediate = here; // updated to the real intermediate when the up phase ends
+        pkt.route_bits = d as u32 + 1;
+        pkt.nonminimal = true;
+        Decision::Forward { port, vc: vc_in_class(q, here, port, 0, self.classes()) }
+    }
+}
+
+/// CLOS AD as described by the HyperX paper §3.3 (random closest common ancestor, DOR).
+pub struct ClosAdHx {
+    hx: HyperX,
+    threshold: i64,
+}
+
+impl ClosAdHx {
+    pub fn new(hx: &HyperX, threshold: i64) -> Self {
+        ClosAdHx { hx: hx.clone(), threshold }
+    }
+}
+
+impl Routing for ClosAdHx {
+    fn vcs_required(&self) -> u32 {
+        2
+    }
+    fn default_allocator(&self) -> AllocatorMode {
+        AllocatorMode::Sequential
+    }
+    fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
+        let hx = &self.hx;
+        let q = &ctx.queues;
+        if pkt.intermediate == Packet::NONE {
+            let (here, dst) = (ctx.router, pkt.dst_router);
+            let dmax = highest_offset_dim(hx, here, dst).expect("source differs from destination");
+            let mut via = here;
+            for d in 0..=dmax {
+                via = hx.neighbor(via, d, rng.below(hx.s[d]));
+            }
+            let h_min = hx.distance(here, dst);
+            let h_nm = hx.distance(here, via) + hx.distance(via, dst);
+            let q_min = q.port_queue(here, dor_port(hx, q, here, dst));
+            let q_nm = q.port_queue(here, dor_port(hx, q, here, if via == here { dst } else { via }));
+            let minimal = (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
+            *note = RouteNote { cycle: ctx.now, packet_src: pkt.src, packet_dst: pkt.dst, q_min, h_min, q_nonmin: q_nm, h_nonmin: h_nm, q_true: 0, chose_minimal: minimal, valid: true };
+            if minimal {
+                pkt.intermediate = dst;
+                pkt.phase = 1;
+            } else {
+                pkt.intermediate = via;
+                pkt.phase = 0;
+                pkt.nonminimal = h_nm > h_min;
+            }
+        }
+        super::valiant::two_phase_dor(hx, ctx, pkt)
+    }
+}

@@ -1,0 +1,142 @@
+//! UGAL and UGAL-S on the HyperX family (FB paper §3.1).
+//!
+//! At the source router, per packet, UGAL compares the estimated delay of the minimal
+//! path (MIN AD: the productive first-hop output with the shortest queue) with that of a
+//! Valiant path through a random intermediate router (dimension order to it, then to the
+//! destination): route minimally iff `q_min·H_min ≤ q_nm·H_nm + threshold`, where `q` is
+//! the queue estimate of the path's first-hop output port (SPEC.md §1: downstream occupancy
+//! from credits plus flits committed to it in this router, summed over its VCs) and `H` the
+//! path's hop count. A minimal packet then routes MIN AD at every hop; a non-minimal one
+//! routes Valiant.
+//!
+//! UGAL uses the *greedy* allocator (every input decides from the queue state at the start
+//! of the cycle), UGAL-S the *sequential* one (each decision is visible to the next): the
+//! difference the FB paper's Fig. 5 shows on small batches.
+//!
+//! Deadlock freedom with `n' + 1` VC classes (n' = dimensions): Valiant's first phase uses
+//! class 0 and its second phase class 1 (dimension order within each, so acyclic); a
+//! minimal packet's hop `h` (0-based) uses class `1 + h`. Within class 1 only dimension-
+//! ordered second-phase hops depend on each other; every other dependency goes from a
+//! lower class to a higher one, so the channel dependency graph is acyclic. For the
+//! 1-D flattened butterfly this is 2 VCs, as for VAL. Spare VCs are shared per class
+//! (VC `v` belongs to class `v mod classes`).
+
+use super::hyperx_min::{dor_port, vc_in_class};
+use super::valiant::two_phase_dor;
+use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use crate::config::AllocatorMode;
+use crate::rng::SimRng;
+use crate::sim::Packet;
+use crate::topology::HyperX;
+
+/// `pkt.phase` of a packet routed minimally (adaptively) by a source-routed algorithm;
+/// phases 0 and 1 are the two Valiant phases.
+pub const PHASE_MINIMAL: u8 = 2;
+
+/// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random:
+/// (port, its queue estimate). `here` must differ from `dst`.
+pub fn min_ad_choice(hx: &HyperX, q: &QueueView, here: u32, dst: u32, rng: &mut SimRng) -> (u32, u32) {
+    let mut best = (u32::MAX, u32::MAX);
+    let mut ties = 0;
+    for d in 0..hx.dims() {
+        let m = hx.coord(dst, d);
+        if m == hx.coord(here, d) {
+            continue;
+        }
+        let first = hx.port_to(here, d, m, 0);
+        for p in first..first + hx.k[d] {
+            let len = q.port_queue(here, p);
+            if len < best.1 {
+                best = (p, len);
+                ties = 1;
+            } else if len == best.1 {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    best.0 = p;
+                }
+            }
+        }
+    }
+    debug_assert!(best.0 != u32::MAX, "min_ad_choice at the destination router");
+    best
+}
+
+/// A minimal packet's next hop: MIN AD on VC class `1 + hops` of `1 + dims` classes.
+pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng) -> Decision {
+    let (port, _) = min_ad_choice(hx, &ctx.queues, ctx.router, pkt.dst_router, rng);
+    let classes = hx.dims() as u32 + 1;
+    let class = (1 + pkt.hops as u32).min(classes - 1);
+    Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, class, classes) }
+}
+
+/// Routes a Valiant-phase packet with the two-phase DOR of VAL, mapping its phase to VC
+/// classes 0 and 1 of `classes`.
+pub fn route_valiant(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet, classes: u32) -> Decision {
+    match two_phase_dor(hx, ctx, pkt) {
+        Decision::Forward { port, .. } => Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, pkt.phase as u32, classes) },
+        Decision::Wait => Decision::Wait,
+    }
+}
+
+/// UGAL (greedy) or UGAL-S (sequential).
+pub struct Ugal {
+    hx: HyperX,
+    sequential: bool,
+    threshold: i64,
+}
+
+impl Ugal {
+    pub fn new(hx: &HyperX, sequential: bool, threshold: i64) -> Self {
+        Ugal { hx: hx.clone(), sequential, threshold }
+    }
+}
+
+impl Routing for Ugal {
+    fn vcs_required(&self) -> u32 {
+        self.hx.dims() as u32 + 1
+    }
+    fn default_allocator(&self) -> AllocatorMode {
+        if self.sequential { AllocatorMode::Sequential } else { AllocatorMode::Greedy }
+    }
+    fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
+        let hx = &self.hx;
+        let classes = hx.dims() as u32 + 1;
+        if pkt.intermediate == Packet::NONE {
+            // The source decision.
+            let (here, dst) = (ctx.router, pkt.dst_router);
+            let (min_port, q_min) = min_ad_choice(hx, &ctx.queues, here, dst, rng);
+            let h_min = hx.distance(here, dst);
+            let via = rng.below(hx.routers());
+            let h_nm = hx.distance(here, via) + hx.distance(via, dst);
+            let first_target = if via == here { dst } else { via };
+            let q_nm = ctx.queues.port_queue(here, dor_port(hx, &ctx.queues, here, first_target));
+            let minimal = (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
+            *note = RouteNote {
+                cycle: ctx.now,
+                packet_src: pkt.src,
+                packet_dst: pkt.dst,
+                q_min,
+                h_min,
+                q_nonmin: q_nm,
+                h_nonmin: h_nm,
+                q_true: 0,
+                chose_minimal: minimal,
+                valid: true,
+            };
+            if minimal {
+                pkt.intermediate = dst;
+                pkt.phase = PHASE_MINIMAL;
+                let vc = vc_in_class(&ctx.queues, here, min_port, 1 + pkt.hops as u32, classes);
+                return Decision::Forward { port: min_port, vc };
+            }
+            pkt.intermediate = via;
+            pkt.phase = 0;
+            pkt.nonminimal = h_nm > h_min;
+        }
+        if pkt.phase == PHASE_MINIMAL {
+            route_minimal(hx, ctx, pkt, rng)
+        } else {
+            route_valiant(hx, ctx, pkt, classes)
+        }
+    }
+}
