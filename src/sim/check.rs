@@ -116,13 +116,13 @@ impl Simulation {
             let first_port = self.topo.network().port_offset(r);
             let mut flits = 0u64;
             for i in 0..self.buf_len[iv] as usize {
-                let pid = self.buf[iv * self.depth as usize + (self.buf_head[iv] as usize + i) % self.depth as usize];
+                let pid = self.buf[iv * self.depth as usize + (self.buf_head[iv] as usize + i) % self.depth as usize].pid;
                 flits += self.packets[pid].size as u64;
             }
             let local = iv - first_port * vcs;
             if self.buf_len[iv] > 0 {
                 let head = self.heads[iv];
-                if head.pid != self.buf[iv * self.depth as usize + self.buf_head[iv] as usize] {
+                if head.pid != self.buf[iv * self.depth as usize + self.buf_head[iv] as usize].pid {
                     return Err(format!("input VC {iv}: head record out of date"));
                 }
                 if !self.nonempty.get(r, local) {

@@ -53,6 +53,13 @@ struct Head {
     out_vc: u16,
 }
 
+/// One slot of an input buffer: a packet and the cycle it arrived.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    arrived: u64,
+    pid: u32,
+}
+
 /// A packet on its way over a channel into input VC `vc` of port id `port`.
 #[derive(Clone, Copy, Debug)]
 struct Arrival {
@@ -88,6 +95,8 @@ pub struct Simulation {
     outq_cap: u32,
     packet_size: u16,
 
+    /// Per router: its first port id (the network's port offsets, kept here for the hot loop).
+    first_port: Vec<u32>,
     // Per port id.
     port_router: Vec<u32>,
     downstream: Vec<u32>,
@@ -102,8 +111,7 @@ pub struct Simulation {
 
     // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
     // cycle each arrived.
-    buf: Vec<u32>,
-    buf_arrived: Vec<u64>,
+    buf: Vec<Slot>,
     buf_head: Vec<u16>,
     buf_len: Vec<u16>,
     buf_flits: Vec<u16>,
@@ -213,6 +221,7 @@ impl Simulation {
             sequential,
             outq_cap,
             packet_size: cfg.traffic.packet_size as u16,
+            first_port: (0..=routers).map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 }).collect(),
             port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
             downstream,
             latency,
@@ -223,8 +232,7 @@ impl Simulation {
             sent_flits: vec![0; ports],
             in_rr: vec![0; ports],
             out_rr: vec![0; ports],
-            buf: vec![0; nvc * depth as usize],
-            buf_arrived: vec![0; nvc * depth as usize],
+            buf: vec![Slot::default(); nvc * depth as usize],
             buf_head: vec![0; nvc],
             buf_len: vec![0; nvc],
             buf_flits: vec![0; nvc],
@@ -322,14 +330,13 @@ impl Simulation {
             let iv = port * self.vcs as usize + vc as usize;
             debug_assert!((self.buf_flits[iv] + self.packet_size) as u32 <= self.depth, "buffer overflow at VC {iv}");
             let pos = iv * depth + router::wrap(self.buf_head[iv] as usize + self.buf_len[iv] as usize, depth);
-            self.buf[pos] = pid;
-            self.buf_arrived[pos] = now;
+            self.buf[pos] = Slot { arrived: now, pid };
             self.buf_len[iv] += 1;
             self.buf_flits[iv] += self.packet_size;
             let r = self.port_router[port];
             self.load[r as usize] += 1;
             if self.buf_len[iv] == 1 {
-                let local = iv - self.topo.network().port_offset(r) * self.vcs as usize;
+                let local = iv - self.first_port[r as usize] as usize * self.vcs as usize;
                 self.load_head(iv);
                 self.nonempty.set(r, local);
                 self.unrouted.set(r, local);

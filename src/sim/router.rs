@@ -74,13 +74,21 @@ impl VcBits {
 }
 
 impl Simulation {
+    /// First port id and radix of router `r`.
+    #[inline]
+    fn ports_of(&self, r: u32) -> (usize, usize) {
+        let first = self.first_port[r as usize] as usize;
+        (first, self.first_port[r as usize + 1] as usize - first)
+    }
+
     /// Computes a route for every unrouted head packet of router `r`. Sequential: inputs
     /// decide one after another from a rotating start, each commitment visible to the
     /// next; greedy: all decide from the state at the start of the cycle.
     pub(super) fn route_router(&mut self, r: u32, now: u64) {
         let words = self.unrouted.words_per_router;
-        let first_vc = self.topo.network().port_offset(r) * self.vcs as usize;
-        let nvc = self.topo.network().radix(r) as usize * self.vcs as usize;
+        let (first_port, radix) = self.ports_of(r);
+        let first_vc = first_port * self.vcs as usize;
+        let nvc = radix * self.vcs as usize;
         let start = self.rc_start[r as usize] as usize % nvc;
         self.rc_start[r as usize] = (start + 1) as u32;
         // Visit set bits at or after `start`, then those before it.
@@ -118,6 +126,7 @@ impl Simulation {
         let pid = self.heads[iv].pid;
         let mut pkt = self.packets[pid];
         let net = self.topo.network();
+        let first_port = self.first_port[r as usize] as usize;
         let decision = if pkt.dst_router == r {
             Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
         } else {
@@ -132,7 +141,7 @@ impl Simulation {
         };
         if let Decision::Forward { port, vc } = decision {
             debug_assert!(port < net.radix(r) && vc < self.vcs, "routing chose port {port} vc {vc} at router {r}");
-            let op = net.port_offset(r) + port as usize;
+            let op = first_port + port as usize;
             if self.downstream[op] != NO_PORT {
                 pkt.hops += 1;
             }
@@ -167,9 +176,7 @@ impl Simulation {
     /// output grants its round-robin-closest requester. iSLIP runs `islip_iterations`
     /// rounds per unit of speedup and moves its pointers only on first-iteration grants.
     pub(super) fn allocate_switch(&mut self, r: u32, now: u64) {
-        let net = self.topo.network();
-        let first_port = net.port_offset(r);
-        let radix = net.radix(r) as usize;
+        let (first_port, radix) = self.ports_of(r);
         let vcs = self.vcs as usize;
         let words = self.nonempty.words_per_router;
         for p in 0..radix {
@@ -238,7 +245,7 @@ impl Simulation {
         }
         let iv = (first_port + p) * self.vcs as usize + v;
         let out = self.heads[iv].out_port as usize;
-        let radix = self.topo.network().radix(self.port_router[first_port]) as usize;
+        let radix = self.ports_of(self.port_router[first_port]).1;
         let d = wrap(p + radix - self.out_rr[first_port + out] as usize, radix) as u32;
         if d < self.scratch.best_dist[out] {
             self.scratch.best_dist[out] = d;
@@ -255,7 +262,7 @@ impl Simulation {
         self.buf_head[iv] = wrap(self.buf_head[iv] as usize + 1, depth) as u16;
         self.buf_len[iv] -= 1;
         self.buf_flits[iv] -= size;
-        let first_port = self.topo.network().port_offset(r);
+        let first_port = self.first_port[r as usize] as usize;
         let local = iv - first_port * vcs;
         if self.buf_len[iv] == 0 {
             self.nonempty.clear(r, local);
@@ -289,15 +296,13 @@ impl Simulation {
     /// Mirrors the packet now at the head of input VC `iv` into its [`Head`] record.
     #[inline]
     pub(super) fn load_head(&mut self, iv: usize) {
-        let pos = iv * self.depth as usize + self.buf_head[iv] as usize;
-        self.heads[iv] = Head { ready_at: self.buf_arrived[pos] + self.pipeline_delay, pid: self.buf[pos], out_port: 0, out_vc: 0 };
+        let slot = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
+        self.heads[iv] = Head { ready_at: slot.arrived + self.pipeline_delay, pid: slot.pid, out_port: 0, out_vc: 0 };
     }
 
     /// Each output channel that is free sends the head of its output queue.
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
-        let net = self.topo.network();
-        let first_port = net.port_offset(r);
-        let radix = net.radix(r) as usize;
+        let (first_port, radix) = self.ports_of(r);
         let cap = self.outq_cap as usize;
         for op in first_port..first_port + radix {
             if self.outq_len[op] == 0 || self.chan_free_at[op] > now {
