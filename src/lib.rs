@@ -27,7 +27,9 @@
 pub mod catalog;
 pub mod config;
 pub mod cost;
+pub mod dragonfly_stats;
 pub mod experiment;
+pub mod figures;
 pub mod plot;
 pub mod rng;
 pub mod routing;
