@@ -27,6 +27,12 @@ export class WebSim {
      */
     channelOccupancy(): Float32Array;
     /**
+     * Per-channel utilization in `[0, 1]`: flits sent per cycle, smoothed exponentially
+     * with a time constant of [`UTILIZATION_TIME_CONSTANT`] cycles (so that stepping one
+     * cycle per frame does not flicker). Each call samples the counters since the last.
+     */
+    channelUtilization(): Float32Array;
+    /**
      * The configuration in effect, with every default filled in, as pretty JSON.
      */
     configJson(): string;
@@ -50,6 +56,12 @@ export class WebSim {
      * Number of routers.
      */
     routerCount(): number;
+    /**
+     * Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
+     * router's terminal ports (packets injected but not yet switched) over their capacity.
+     * It rises when a router cannot accept its terminals' traffic.
+     */
+    routerInjectionOccupancy(): Float32Array;
     /**
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
      */
@@ -92,11 +104,13 @@ export interface InitOutput {
     readonly websim_channelCount: (a: number) => number;
     readonly websim_channelEndpoints: (a: number) => [number, number];
     readonly websim_channelOccupancy: (a: number) => [number, number];
+    readonly websim_channelUtilization: (a: number) => [number, number];
     readonly websim_configJson: (a: number) => [number, number];
     readonly websim_liveCounters: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
     readonly websim_routerCount: (a: number) => number;
+    readonly websim_routerInjectionOccupancy: (a: number) => [number, number];
     readonly websim_routerPositions: (a: number) => [number, number];
     readonly websim_terminalCount: (a: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -56,6 +56,18 @@ export class WebSim {
         return v1;
     }
     /**
+     * Per-channel utilization in `[0, 1]`: flits sent per cycle, smoothed exponentially
+     * with a time constant of [`UTILIZATION_TIME_CONSTANT`] cycles (so that stepping one
+     * cycle per frame does not flicker). Each call samples the counters since the last.
+     * @returns {Float32Array}
+     */
+    channelUtilization() {
+        const ret = wasm.websim_channelUtilization(this.__wbg_ptr);
+        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * The configuration in effect, with every default filled in, as pretty JSON.
      * @returns {string}
      */
@@ -115,6 +127,18 @@ export class WebSim {
     routerCount() {
         const ret = wasm.websim_routerCount(this.__wbg_ptr);
         return ret >>> 0;
+    }
+    /**
+     * Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
+     * router's terminal ports (packets injected but not yet switched) over their capacity.
+     * It rises when a router cannot accept its terminals' traffic.
+     * @returns {Float32Array}
+     */
+    routerInjectionOccupancy() {
+        const ret = wasm.websim_routerInjectionOccupancy(this.__wbg_ptr);
+        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
     }
     /**
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.

@@ -25,16 +25,16 @@
 # Up to date = pkg/hiradix.stamp holds the hash of the inputs (src/ minus src/bin/,
 # Cargo.toml, Cargo.lock, the recipe version below) and every output file exists.
 #
-# Deterministic output: absolute paths (repo, cargo registry) are remapped so that panic
-# locations compiled into the wasm do not depend on where the repo or ~/.cargo live; debug
-# info is off for the wasm build. The same toolchain therefore gives byte-identical files
+# Deterministic output: absolute paths (target dir, cargo registry) are remapped so that
+# panic locations compiled into the wasm do not depend on where the repo, its target dir or
+# ~/.cargo live; debug info is off for the wasm build. The same toolchain therefore gives byte-identical files
 # from any clone (scripts/check-pkg.sh relies on this).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 # Bump when the flags below change, so pkg/ is rebuilt.
-RECIPE=1
+RECIPE=2
 CRATE=hiradix
 OUT_DIR="$ROOT/pkg"
 FORCE=0
@@ -124,10 +124,18 @@ if ! wb_ok; then
 fi
 
 # ---------------------------------------------------------------- build
-TARGET_DIR="$ROOT/target/wasm"
+# HIRADIX_WASM_TARGET_DIR moves the wasm target dir (with its build-std artefacts) out of
+# the clone, so fresh clones on one machine (CI) share it; scripts/test.sh does that.
+TARGET_DIR="${HIRADIX_WASM_TARGET_DIR:-$ROOT/target/wasm}"
+mkdir -p "$TARGET_DIR"
+TARGET_DIR="$(cd "$TARGET_DIR" && pwd)"
+# Absolute paths that would otherwise end up in panic messages: the target dir (code that
+# build scripts generate) and the cargo registry. The repo itself needs no remapping:
+# cargo passes workspace sources to rustc as relative paths (src/...). These flags are the
+# same for every clone that shares a target dir, so shared artefacts stay valid.
 # \x1f-separated, so paths with spaces survive.
 SEP=$'\x1f'
-RUSTFLAGS_ENC="--remap-path-prefix=$ROOT=/hiradix${SEP}--remap-path-prefix=$CARGO_HOME=/cargo"
+RUSTFLAGS_ENC="--remap-path-prefix=$CARGO_HOME=/cargo${SEP}--remap-path-prefix=$TARGET_DIR=/target"
 log "building $CRATE for wasm32 with $TOOLCHAIN_DESC"
 start=$SECONDS
 env "${BUILD_ENV[@]}" \

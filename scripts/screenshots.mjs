@@ -23,6 +23,22 @@ try {
   await page.waitForSelector('#config-error', { state: 'visible' });
   await page.screenshot({ path: join(OUT, 'config-error.png'), fullPage: true });
   console.log(`wrote ${join(OUT, 'config-error.png')}`);
+  // The FB paper's worst case: MIN on router shift saturates at 1/k; the one channel each
+  // router's traffic is forced onto is busy and the routers' injection buffers fill up.
+  await page.evaluate(() => {
+    document.getElementById('config').value = JSON.stringify(window.hiradix.defaultConfig, null, 2);
+  });
+  await page.click('#btn-apply');
+  await page.selectOption('#q-routing', 'min');
+  await page.selectOption('#q-pattern', 'router_shift');
+  await page.selectOption('#link-metric', 'utilization');
+  await page.fill('#cycles-per-frame', '10');
+  await page.dispatchEvent('#cycles-per-frame', 'change');
+  await page.waitForFunction(() => window.hiradix.sim.now() > 2000);
+  await page.click('#btn-run');
+  await page.screenshot({ path: join(OUT, 'worst-case-min.png'), fullPage: true });
+  console.log(`wrote ${join(OUT, 'worst-case-min.png')}`);
+
   if (errors.length) {
     console.error(`page reported errors:\n${errors.join('\n')}`);
     process.exitCode = 1;

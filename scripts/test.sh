@@ -12,6 +12,9 @@ cd "$ROOT"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+# One wasm target dir per machine, outside the clone: CI runs in a fresh clone every time,
+# and building std for wasm32 from source costs minutes.
+export HIRADIX_WASM_TARGET_DIR="${HIRADIX_WASM_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hiradix/wasm-target}"
 
 FAILED=()
 stage() {
@@ -19,8 +22,13 @@ stage() {
     # Nothing is printed after a stage that passed, so the output ends with the test
     # runner's own summary lines.
     log "── $name (started at +${SECONDS} s)"
-    if ! "$@"; then
-        log "── $name: FAILED"
+    # A subshell outside any `if`, so `set -e` stays in force inside the stage.
+    set +e
+    (set -e; "$@")
+    local rc=$?
+    set -e
+    if [ $rc -ne 0 ]; then
+        log "── $name: FAILED (exit status $rc)"
         FAILED+=("$name")
     fi
 }

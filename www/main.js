@@ -24,6 +24,7 @@ const state = {
   running: true,
   crashed: false,
   cyclesPerFrame: 1,
+  linkMetric: 'occupancy',
   frames: 0,
   terminals: 1,
   // Counters at the start of the current statistics window (see updateStats).
@@ -183,7 +184,11 @@ function draw() {
   const [w, h] = canvasSize();
   if (state.layoutSize[0] !== w || state.layoutSize[1] !== h) relayout();
   try {
-    drawFrame($('network').getContext('2d'), state.layout, state.sim.channelOccupancy(), w, h);
+    const sim = state.sim;
+    // Sampled every frame so the smoothing sees every cycle, whichever metric is shown.
+    const utilization = sim.channelUtilization();
+    const links = state.linkMetric === 'utilization' ? utilization : sim.channelOccupancy();
+    drawFrame($('network').getContext('2d'), state.layout, links, sim.routerInjectionOccupancy(), w, h);
     updateStats();
   } catch (e) {
     showCrash(e);
@@ -254,16 +259,26 @@ function wireQuickControls() {
   fillSelect($('q-pattern'), cat.patterns);
   $('q-topology').addEventListener('change', (e) => {
     const entry = cat.topologies.find((t) => t.name === e.target.value);
-    editConfig((cfg) => {
-      cfg.topology = structuredClone(entry.default);
-      // Keep the algorithm if it runs on the new family, else take the family's first.
-      const runsOn = (r) => r.families.split(/[ ,]+/).includes(entry.family);
-      const current = cat.routings.find((r) => r.name === (cfg.routing?.algorithm ?? cat.default_config.routing.algorithm));
-      if (!current || !runsOn(current)) {
-        const first = cat.routings.find(runsOn);
-        if (first) cfg.routing = { ...cfg.routing, algorithm: first.name };
-      }
-    });
+    const runsOn = (r) => r.families.split(/[ ,]+/).includes(entry.family);
+    let cfg;
+    try {
+      cfg = JSON.parse($('config').value);
+    } catch (err) {
+      showConfigError(`config is not valid JSON: ${err.message}`);
+      return;
+    }
+    cfg.topology = { type: entry.default.type, ...structuredClone(entry.default) };
+    // Keep the routing algorithm if it works on the new network; otherwise fall back to
+    // the family's first (simplest) algorithm.
+    const apply = (c) => {
+      $('config').value = JSON.stringify(c, null, 2);
+      return applyConfig($('config').value);
+    };
+    const current = cat.routings.find((r) => r.name === (cfg.routing?.algorithm ?? cat.default_config.routing.algorithm));
+    if (current && runsOn(current) && apply(cfg)) return;
+    const first = cat.routings.find(runsOn);
+    if (first) cfg.routing = { ...cfg.routing, algorithm: first.name };
+    apply(cfg);
   });
   $('q-routing').addEventListener('change', (e) =>
     editConfig((cfg) => {
@@ -306,8 +321,20 @@ function wireControls() {
     state.cyclesPerFrame = Number.isFinite(v) ? Math.min(10000, Math.max(1, v)) : 1;
     e.target.value = state.cyclesPerFrame;
   });
+  const metric = $('link-metric');
+  const showMetric = () => {
+    state.linkMetric = metric.value;
+    $('legend-metric').textContent = LINK_METRIC_LEGEND[metric.value];
+  };
+  metric.addEventListener('change', showMetric);
+  showMetric();
   drawRamp($('legend-ramp'));
 }
+
+const LINK_METRIC_LEGEND = {
+  occupancy: "link colour: flits buffered where the channel arrives, over that input port's buffer capacity (all VCs)",
+  utilization: 'link colour: flits sent on the channel per cycle (smoothed over ≈32 cycles)',
+};
 
 window.addEventListener('error', (e) => showCrash(e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));

@@ -62,8 +62,17 @@ export class Layout {
     // link bow to the same side.
     // Each direction is then offset to the right of its direction of travel, so the two
     // channels of a bidirectional link are two parallel lines.
-    const offset = this.lineWidth * 0.9;
     const channels = endpoints.length / 2;
+    // Parallel channels (trunked links: 2-dilated FB, HyperX with K > 1) get increasing
+    // offsets so each stays visible.
+    const parallelIndex = new Uint16Array(channels);
+    const seen = new Map();
+    for (let c = 0; c < channels; c++) {
+      const key = endpoints[2 * c] * 0x100000 + endpoints[2 * c + 1];
+      const n = seen.get(key) ?? 0;
+      parallelIndex[c] = n;
+      seen.set(key, n + 1);
+    }
     this.segments = new Float32Array(6 * channels); // x0 y0 cx cy x1 y1 (cx = NaN: straight)
     const clearance = this.radius * 1.2;
     let mx = 0;
@@ -92,6 +101,7 @@ export class Layout {
       const sign = s === a ? 1 : -1;
       const nx = -uy * sign;
       const ny = ux * sign;
+      const offset = this.lineWidth * (0.9 + 1.8 * parallelIndex[c]);
       const seg = this.segments;
       seg[6 * c] = this.x[s] + nx * offset;
       seg[6 * c + 1] = this.y[s] + ny * offset;
@@ -126,13 +136,15 @@ export class Layout {
   }
 }
 
-export function drawFrame(ctx, layout, occupancy, width, height) {
+const bucket = (o) => (o <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.floor(o * (RAMP_LEVELS - 1))));
+
+// `occupancy`: per channel; `injection`: per router (its terminals' injection buffers).
+export function drawFrame(ctx, layout, occupancy, injection, width, height) {
   ctx.clearRect(0, 0, width, height);
   const seg = layout.segments;
   const channels = layout.bucketOf.length;
   for (let c = 0; c < channels; c++) {
-    const o = occupancy[c];
-    layout.bucketOf[c] = o <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.floor(o * (RAMP_LEVELS - 1)));
+    layout.bucketOf[c] = bucket(occupancy[c]);
   }
   ctx.lineWidth = layout.lineWidth;
   ctx.lineCap = 'butt';
@@ -151,11 +163,23 @@ export function drawFrame(ctx, layout, occupancy, width, height) {
     }
     if (any) ctx.stroke();
   }
-  ctx.fillStyle = '#243447';
-  ctx.beginPath();
-  for (let r = 0; r < layout.x.length; r++) {
-    ctx.moveTo(layout.x[r] + layout.radius, layout.y[r]);
-    ctx.arc(layout.x[r], layout.y[r], layout.radius, 0, 2 * Math.PI);
+  // Routers: filled with their injection occupancy, dark outline; batched by colour.
+  const routers = layout.x.length;
+  ctx.lineWidth = Math.max(1.5, layout.radius / 4);
+  ctx.strokeStyle = '#243447';
+  for (let b = 0; b < RAMP_LEVELS; b++) {
+    ctx.fillStyle = b === 0 ? '#ffffff' : BUCKET_COLOURS[b];
+    ctx.beginPath();
+    let any = false;
+    for (let r = 0; r < routers; r++) {
+      if (bucket(injection[r]) !== b) continue;
+      ctx.moveTo(layout.x[r] + layout.radius, layout.y[r]);
+      ctx.arc(layout.x[r], layout.y[r], layout.radius, 0, 2 * Math.PI);
+      any = true;
+    }
+    if (any) {
+      ctx.fill();
+      ctx.stroke();
+    }
   }
-  ctx.fill();
 }

@@ -17,6 +17,9 @@ use wasm_bindgen::prelude::*;
 use crate::config::SimConfig;
 use crate::sim::Simulation;
 
+/// Smoothing time constant of [`WebSim::channel_utilization`], in cycles.
+pub const UTILIZATION_TIME_CONSTANT: f64 = 32.0;
+
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
@@ -62,6 +65,16 @@ pub struct WebSim {
     downstream_port: Vec<u32>,
     /// Per channel: occupancy of the current frame (reused buffer).
     occupancy: Vec<f32>,
+    /// Per channel: the global id of the output port it leaves from.
+    upstream_port: Vec<u32>,
+    /// Per channel: smoothed utilization, and the (cycle, flits sent) it was last sampled at.
+    utilization: Vec<f32>,
+    sampled_at: u64,
+    sampled_flits: Vec<u64>,
+    /// Global ids of the terminal (injection) ports of each router: router `r`'s are
+    /// `terminal_ports[terminal_port_start[r]..terminal_port_start[r + 1]]`.
+    terminal_ports: Vec<u32>,
+    terminal_port_start: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -76,12 +89,37 @@ impl WebSim {
         let positions = net.positions.iter().flat_map(|&[x, y]| [x, y]).collect();
         let mut endpoints = Vec::new();
         let mut downstream_port = Vec::new();
-        for (src, _src_port, dst, dst_port) in net.channels() {
+        let mut upstream_port = Vec::new();
+        for (src, src_port, dst, dst_port) in net.channels() {
             endpoints.extend([src, dst]);
+            upstream_port.push(net.port_id(src, src_port) as u32);
             downstream_port.push(net.port_id(dst, dst_port) as u32);
         }
+        let channels = upstream_port.len();
         let occupancy = vec![0.0; downstream_port.len()];
-        Ok(WebSim { sim, positions, endpoints, downstream_port, occupancy })
+        let mut terminal_ports = Vec::new();
+        let mut terminal_port_start = vec![0];
+        for r in 0..net.routers() as u32 {
+            for p in 0..net.radix(r) {
+                if net.port(r, p).is_terminal() {
+                    terminal_ports.push(net.port_id(r, p) as u32);
+                }
+            }
+            terminal_port_start.push(terminal_ports.len() as u32);
+        }
+        Ok(WebSim {
+            sim,
+            positions,
+            endpoints,
+            downstream_port,
+            occupancy,
+            upstream_port,
+            utilization: vec![0.0; channels],
+            sampled_at: 0,
+            sampled_flits: vec![0; channels],
+            terminal_ports,
+            terminal_port_start,
+        })
     }
 
     /// Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
@@ -137,6 +175,47 @@ impl WebSim {
             *occ = flits as f32 / capacity;
         }
         self.occupancy.clone()
+    }
+
+    /// Per-channel utilization in `[0, 1]`: flits sent per cycle, smoothed exponentially
+    /// with a time constant of [`UTILIZATION_TIME_CONSTANT`] cycles (so that stepping one
+    /// cycle per frame does not flicker). Each call samples the counters since the last.
+    #[wasm_bindgen(js_name = channelUtilization)]
+    pub fn channel_utilization(&mut self) -> Vec<f32> {
+        let now = self.sim.now();
+        let elapsed = now.saturating_sub(self.sampled_at);
+        if elapsed > 0 {
+            let keep = (-(elapsed as f64) / UTILIZATION_TIME_CONSTANT).exp() as f32;
+            let sent = self.sim.sent_flits();
+            for ((u, prev), &port) in self.utilization.iter_mut().zip(&mut self.sampled_flits).zip(&self.upstream_port) {
+                let flits = sent[port as usize];
+                let rate = (flits - *prev) as f32 / elapsed as f32;
+                *u = keep * *u + (1.0 - keep) * rate.min(1.0);
+                *prev = flits;
+            }
+            self.sampled_at = now;
+        }
+        self.utilization.clone()
+    }
+
+    /// Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
+    /// router's terminal ports (packets injected but not yet switched) over their capacity.
+    /// It rises when a router cannot accept its terminals' traffic.
+    #[wasm_bindgen(js_name = routerInjectionOccupancy)]
+    pub fn router_injection_occupancy(&self) -> Vec<f32> {
+        let vcs = self.sim.vcs();
+        let per_port = (vcs * self.sim.buffer_depth()) as f32;
+        self.terminal_port_start
+            .windows(2)
+            .map(|w| {
+                let ports = &self.terminal_ports[w[0] as usize..w[1] as usize];
+                let flits: u32 = ports
+                    .iter()
+                    .map(|&p| (0..vcs).map(|v| self.sim.input_occupancy(p as usize, v)).sum::<u32>())
+                    .sum();
+                if ports.is_empty() { 0.0 } else { flits as f32 / (per_port * ports.len() as f32) }
+            })
+            .collect()
     }
 
     /// Cumulative counters for live statistics, `[generated packets, delivered packets,

@@ -48,6 +48,22 @@ test('page loads, animates the network and logs no errors', { timeout: 60_000 },
   await page.close();
 });
 
+test('links can be coloured by channel utilization', { timeout: 60_000 }, async () => {
+  const { page, errors } = await loadRunning();
+  await page.selectOption('#link-metric', 'utilization');
+  assert.match(await page.textContent('#legend-metric'), /per cycle/);
+  const util = await page.evaluate(() => Array.from(window.hiradix.sim.channelUtilization()));
+  assert.ok(util.every((u) => u >= 0 && u <= 1), 'utilization outside [0, 1]');
+  // Under load some channel is busy.
+  await page.waitForFunction(() => Math.max(...window.hiradix.sim.channelUtilization()) > 0.2);
+  const first = await canvasDigest(page);
+  const t0 = await page.evaluate(() => window.hiradix.sim.now());
+  await page.waitForFunction((n) => window.hiradix.sim.now() > n + 40, t0);
+  assert.notEqual((await canvasDigest(page)).hash, first.hash);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('pause stops the simulation and step advances one cycle', { timeout: 60_000 }, async () => {
   const { page, errors } = await loadRunning();
   await page.click('#btn-run');
@@ -103,5 +119,32 @@ test('a Rust panic shows the error banner instead of killing the page', { timeou
   await page.click('#error-reset');
   await page.waitForSelector('body[data-state="running"]');
   assert.equal(await page.isVisible('#error-banner'), false);
+  await page.close();
+});
+
+test('every topology in the catalog runs or explains why not', { timeout: 120_000 }, async () => {
+  const { page, errors } = await loadRunning();
+  const catalog = await page.evaluate(() => window.hiradix.catalog);
+  assert.ok(catalog.topologies.length >= 1);
+  for (const topo of catalog.topologies) {
+    await page.selectOption('#q-topology', topo.name);
+    // Either the simulation runs, or the config error says why (e.g. not built yet).
+    await page.waitForFunction(
+      () => !document.getElementById('config-error').hidden || window.hiradix.sim?.now() > 20,
+      null,
+      { timeout: 30_000 },
+    );
+    const message = await page.textContent('#config-error');
+    if (!(await page.isVisible('#config-error'))) {
+      const cfg = JSON.parse(await page.inputValue('#config'));
+      assert.equal(cfg.topology.type, topo.name);
+      assert.ok(Number(await page.textContent('#stat-routers')) > 1, topo.name);
+    } else {
+      // A config error names the field it concerns: `path: message`.
+      assert.match(message, /^[\w.()]+: \S/m, `${topo.name}: ${message}`);
+    }
+    assert.equal(await page.isVisible('#error-banner'), false, `${topo.name} crashed the page`);
+  }
+  assert.deepEqual(errors, []);
   await page.close();
 });
