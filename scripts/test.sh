@@ -34,7 +34,7 @@ stage() {
 }
 
 install_deps() {
-    apt_ensure chromium
+    apt_ensure chromium fonts-dejavu-core
     command -v node >/dev/null || apt_ensure nodejs npm
     command -v cargo >/dev/null || apt_ensure rustc-web cargo-web
     local want have
