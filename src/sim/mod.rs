@@ -27,6 +27,7 @@ mod credit_rtt;
 mod packet;
 mod router;
 mod terminal;
+mod view;
 
 pub use check::{DeadlockReport, SimError};
 pub use packet::{Packet, PacketStore};
@@ -456,5 +457,20 @@ impl Simulation {
     /// Enables or disables the per-cycle invariant checks (on by default in debug builds).
     pub fn set_invariant_checks(&mut self, on: bool) {
         self.check_invariants = on;
+    }
+}
+
+impl Simulation {
+    /// Bytes held by the engine's arrays (buffers, queues, wheels, packet store, source
+    /// queues), counted from their capacities: the simulation's own memory footprint.
+    pub fn memory_bytes(&self) -> usize {
+        fn bytes<T>(v: &[T]) -> usize {
+            std::mem::size_of_val(v)
+        }
+        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr);
+        let per_vc = bytes(&self.buf) + bytes(&self.buf_head) + bytes(&self.buf_len) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed) + bytes(&self.heads);
+        let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * 8).sum::<usize>();
+        let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
+        per_port + per_vc + wheels + sources + self.packets.memory_bytes()
     }
 }

@@ -71,6 +71,10 @@ impl PacketStore {
     pub fn release(&mut self, id: u32) {
         self.free.push(id);
     }
+    /// Bytes held by the store.
+    pub fn memory_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Packet>() + self.free.capacity() * 4
+    }
     /// Packets currently alive.
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()

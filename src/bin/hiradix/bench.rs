@@ -40,13 +40,6 @@ pub fn configurations() -> Vec<(&'static str, &'static str, serde_json::Value)> 
     ]
 }
 
-/// Resident memory of this process in bytes (Linux), if known.
-fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let all = configurations();
     if args.list {
@@ -62,14 +55,13 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             .map(|n| all.iter().find(|c| c.0 == n.trim()).ok_or_else(|| bad_input(format!("--only: unknown configuration '{n}'; see `hiradix bench --list`"))))
             .collect::<Result<_, _>>()?,
     };
-    let mut table = String::from("| configuration | description | simulated cycles/s | packets delivered/s | memory (MiB) |\n|---|---|---:|---:|---:|\n");
+    let mut table = String::from("| configuration | description | simulated cycles/s | packets delivered/s | engine memory (MiB) |\n|---|---|---:|---:|---:|\n");
     println!("{:<28} {:>14} {:>16} {:>12}", "configuration", "cycles/s", "packets/s", "memory MiB");
     for (name, desc, json) in selected {
         let cfg = match SimConfig::from_value(json.clone()) {
             Ok(c) => c,
             Err(e) => return Err(failure(format!("{name}: {e}"))),
         };
-        let before = resident_bytes().unwrap_or(0);
         let mut sim = match Simulation::new(&cfg) {
             Ok(s) => s,
             Err(e) => {
@@ -84,7 +76,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let start = Instant::now();
         sim.advance(args.cycles).map_err(|e| failure(format!("{name}: {e}")))?;
         let secs = start.elapsed().as_secs_f64();
-        let mem = resident_bytes().unwrap_or(0).saturating_sub(before) as f64 / (1 << 20) as f64;
+        let mem = sim.memory_bytes() as f64 / (1 << 20) as f64;
         let cps = args.cycles as f64 / secs;
         let pps = (sim.stats().delivered - delivered0) as f64 / secs;
         println!("{name:<28} {cps:>14.0} {pps:>16.0} {mem:>12.1}");
