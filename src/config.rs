@@ -152,9 +152,11 @@ pub struct RoutingConfig {
     /// Adaptive 2DFB (2DFB paper Algorithm 1): queue threshold `Th` in flits.
     pub threshold: u32,
     /// UGAL-L_CR (dragonfly §4.3.2): zero-load credit round trip t_crt0 in cycles;
-    /// 0 = derive from the channel latencies (2·latency + 1).
+    /// 0 = derive per output from the timing (2·channel latency + router delay +
+    /// packet size − 1).
     pub crt0: u32,
-    /// UGAL-L_CR: tracking granularity; credit delays are rounded down to multiples of it.
+    /// UGAL-L_CR: tracking granularity G — the paper's imprecise tracking: only one credit
+    /// in every G is timestamped, so the credit timestamp queue is G times shorter.
     pub cr_granularity: u32,
 }
 
@@ -361,7 +363,7 @@ impl SimConfig {
         check(m.watchdog >= 10, "measurement.watchdog", format!("must be at least 10 cycles, got {}", m.watchdog));
         check(m.warmup + m.measure + m.drain_limit <= 100_000_000, "measurement", "warmup + measure + drain_limit must be at most 1e8 cycles".into());
         if self.routing.cr_granularity == 0 {
-            errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 cycle"));
+            errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
         }
         if errs.is_empty() { Ok(()) } else { Err(ConfigErrors(errs)) }
     }

@@ -82,7 +82,7 @@ pub fn base_config(quick: bool, buffer_depth: u32) -> SimConfig {
 
 fn loads(quick: bool, pattern: &str) -> Vec<f64> {
     match (quick, pattern) {
-        (false, "group_shift") => (1..=10).map(|i| i as f64 * 0.05).collect(),
+        (false, "group_shift") => (1..=10).map(|i| (i * 5) as f64 / 100.0).collect(),
         (true, "group_shift") => vec![0.05, 0.1, 0.2, 0.3, 0.4, 0.45, 0.5],
         (false, _) => vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95],
         (true, _) => vec![0.1, 0.3, 0.5, 0.7, 0.8, 0.9],

@@ -34,18 +34,25 @@ use crate::topology::{LinkClass, Network};
 /// Longest extra delay a credit can get, in cycles.
 pub const MAX_CREDIT_DELAY: u32 = 1024;
 
+/// Ring state of one credit timestamp queue, and its credit events sent / returned
+/// modulo the granularity (one record, so an event touches one cache line).
+#[derive(Clone, Copy, Debug, Default)]
+struct Ctq {
+    head: u16,
+    len: u16,
+    sent: u16,
+    returned: u16,
+}
+
 /// The per-router registers and queues of the mechanism, for the whole network.
 pub(super) struct CreditRtt {
     vcs: usize,
     granularity: u16,
-    /// Timestamps per CTQ (one CTQ per credit counter = per downstream input VC index).
+    /// Timestamps per CTQ (one CTQ per credit counter = per downstream input VC index), a
+    /// power of two.
     cap: usize,
     ts: Vec<u32>,
-    head: Vec<u16>,
-    len: Vec<u16>,
-    /// Credit events sent / returned per counter, modulo the granularity.
-    sent: Vec<u16>,
-    returned: Vec<u16>,
+    ctq: Vec<Ctq>,
     /// Per port id (as an output): zero-load round trip and the `t_d` register.
     crt0: Vec<u32>,
     td: Vec<u32>,
@@ -66,7 +73,7 @@ impl CreditRtt {
         let ports = net.total_ports();
         let granularity = params.granularity.clamp(1, u16::MAX as u32) as u16;
         // At most `depth` credit events of one counter are outstanding.
-        let cap = (depth / granularity as u32 + 2) as usize;
+        let cap = (depth / granularity as u32 + 2).next_power_of_two() as usize;
         let nvc = ports * vcs as usize;
         let class = |id: usize| net.port_by_id(id).class;
         CreditRtt {
@@ -74,10 +81,7 @@ impl CreditRtt {
             granularity,
             cap,
             ts: vec![0; nvc * cap],
-            head: vec![0; nvc],
-            len: vec![0; nvc],
-            sent: vec![0; nvc],
-            returned: vec![0; nvc],
+            ctq: vec![Ctq::default(); nvc],
             crt0: (0..ports)
                 .map(|id| if params.crt0 > 0 { params.crt0 } else { 2 * latency[id] + pipeline_delay + packet_size - 1 })
                 .collect(),
@@ -94,14 +98,15 @@ impl CreditRtt {
     /// A flit was sent towards the downstream input VC `ci` (credit counter index).
     #[inline]
     pub(super) fn on_send(&mut self, ci: usize, now: u64) {
-        let n = self.sent[ci];
-        self.sent[ci] = if n + 1 == self.granularity { 0 } else { n + 1 };
-        if n != 0 || self.len[ci] as usize == self.cap {
+        let q = &mut self.ctq[ci];
+        let n = q.sent;
+        q.sent = if n + 1 == self.granularity { 0 } else { n + 1 };
+        if n != 0 || q.len as usize == self.cap {
             return;
         }
-        let pos = (self.head[ci] as usize + self.len[ci] as usize) % self.cap;
+        let pos = (q.head as usize + q.len as usize) & (self.cap - 1);
+        q.len += 1;
         self.ts[ci * self.cap + pos] = now as u32;
-        self.len[ci] += 1;
     }
 
     /// The credit of counter `ci` (a downstream input VC index) came back upstream.
@@ -114,14 +119,15 @@ impl CreditRtt {
             return; // an injection credit, back at a terminal
         }
         let (out, router) = (out as usize, port_router[out as usize] as usize);
-        let n = self.returned[ci];
-        self.returned[ci] = if n + 1 == self.granularity { 0 } else { n + 1 };
-        if n != 0 || self.len[ci] == 0 {
+        let q = &mut self.ctq[ci];
+        let n = q.returned;
+        q.returned = if n + 1 == self.granularity { 0 } else { n + 1 };
+        if n != 0 || q.len == 0 {
             return;
         }
-        let sent = self.ts[ci * self.cap + self.head[ci] as usize];
-        self.head[ci] = ((self.head[ci] as usize + 1) % self.cap) as u16;
-        self.len[ci] -= 1;
+        let sent = self.ts[ci * self.cap + q.head as usize];
+        q.head = ((q.head as usize + 1) & (self.cap - 1)) as u16;
+        q.len -= 1;
         let crt = (now as u32).wrapping_sub(sent);
         self.set_td(out, router, crt.saturating_sub(self.crt0[out]));
     }
