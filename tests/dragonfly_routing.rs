@@ -4,7 +4,7 @@
 //! invariant checks on, is deterministic, rejects too few VCs, and fills the inspection
 //! records (route notes, UGAL-L_CR's registers).
 
-use hiradix::config::{GlobalArrangement, InjectionMode, SimConfig, TopologyConfig};
+use hiradix::config::{AllocatorMode, GlobalArrangement, InjectionMode, SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
 
@@ -61,6 +61,24 @@ fn every_algorithm_on_every_arrangement_delivers_and_never_deadlocks() {
                 walk(dragonfly(2, 4, 2, 9, arrangement), algorithm, pattern, 3, 8);
             }
         }
+    }
+}
+
+/// Greedy is the UGAL family's default (the paper's "parallel or greedy allocation");
+/// sequential allocation of routing decisions applies as well.
+#[test]
+fn sequential_allocation_applies() {
+    for algorithm in ["ugal_l", "ugal_g", "ugal_l_vch", "ugal_l_cr"] {
+        let mut c = small(algorithm, "group_shift", 1.0);
+        c.routing.allocator = AllocatorMode::Sequential;
+        let mut sim = Simulation::new(&c).unwrap();
+        assert!(sim.sequential_allocation());
+        sim.set_invariant_checks(true);
+        sim.advance(300).unwrap_or_else(|e| panic!("{algorithm} sequential: {e}"));
+        c.traffic.load = 0.3;
+        let s = run(&c).unwrap().summary;
+        assert!(!s.saturated && (s.accepted - 0.3).abs() < 0.02, "{algorithm} sequential: {s:?}");
+        assert!(!Simulation::new(&small(algorithm, "uniform", 0.1)).unwrap().sequential_allocation());
     }
 }
 
