@@ -18,7 +18,9 @@ pub(super) fn wrap(x: usize, n: usize) -> usize {
 
 /// Allocator scratch space, sized once for the largest radix.
 pub(super) struct Scratch {
-    /// Requests of the current round: (input port, input VC, output port).
+    /// Routed, pipeline-ready input VCs of the router being allocated (local indices).
+    candidates: Vec<u32>,
+    /// Requests of the current round: (input port, index in `candidates`, output port).
     requests: Vec<(u32, u32, u32)>,
     /// Per local output port: best requesting input this round and its priority distance.
     best_input: Vec<u32>,
@@ -32,6 +34,7 @@ pub(super) struct Scratch {
 impl Scratch {
     pub(super) fn new(radix: usize) -> Scratch {
         Scratch {
+            candidates: Vec::with_capacity(radix * 4),
             requests: Vec::with_capacity(radix),
             best_input: vec![u32::MAX; radix],
             best_dist: vec![u32::MAX; radix],
@@ -158,13 +161,13 @@ impl Simulation {
         self.packets[pid] = pkt;
     }
 
-    /// Whether the routed head of input VC `iv` can cross the switch now.
+    /// Whether the routed, pipeline-ready head of input VC `iv` can cross the switch now.
     #[inline]
-    fn head_ready(&self, iv: usize, now: u64, first_port: usize) -> bool {
+    fn head_ready(&self, iv: usize, first_port: usize) -> bool {
         let head = &self.heads[iv];
         let out = head.out_port as usize;
         let op = first_port + out;
-        if head.ready_at > now || self.scratch.out_cap[out] == 0 || self.outq_len[op] as u32 >= self.outq_cap {
+        if self.scratch.out_cap[out] == 0 || self.outq_len[op] as u32 >= self.outq_cap {
             return false;
         }
         let down = self.downstream[op];
@@ -175,52 +178,68 @@ impl Simulation {
     /// cycle: each round every input requests with its round-robin-first ready VC, every
     /// output grants its round-robin-closest requester. iSLIP runs `islip_iterations`
     /// rounds per unit of speedup and moves its pointers only on first-iteration grants.
+    /// The routed, pipeline-ready VCs are collected once per cycle (in port order); a VC
+    /// that wins leaves the list, since its next packet must be routed first.
     pub(super) fn allocate_switch(&mut self, r: u32, now: u64) {
         let (first_port, radix) = self.ports_of(r);
         let vcs = self.vcs as usize;
-        let words = self.nonempty.words_per_router;
-        for p in 0..radix {
-            self.scratch.in_cap[p] = self.speedup;
-            self.scratch.out_cap[p] = self.speedup;
+        let mut cands = std::mem::take(&mut self.scratch.candidates);
+        cands.clear();
+        for w in 0..self.nonempty.words_per_router {
+            let mut bits = self.nonempty.word(r, w) & !self.unrouted.word(r, w);
+            while bits != 0 {
+                let local = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let head = &self.heads[first_port * vcs + local];
+                if head.ready_at <= now {
+                    cands.push(local as u32);
+                    self.scratch.in_cap[self.local_vc[local].0 as usize] = self.speedup;
+                    self.scratch.out_cap[head.out_port as usize] = self.speedup;
+                }
+            }
         }
         let iterations = (self.alloc_rounds / self.speedup).max(1);
         for round in 0..self.alloc_rounds {
-            // Request phase: walk the non-empty, routed VCs port by port.
+            // Request phase, port by port over the candidates.
             self.scratch.requests.clear();
-            let (mut cur_port, mut best_v, mut best_d) = (usize::MAX, 0usize, usize::MAX);
-            for w in 0..words {
-                let mut bits = self.nonempty.word(r, w) & !self.unrouted.word(r, w);
-                while bits != 0 {
-                    let local = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let (p, v) = self.local_vc[local];
-                    let (p, v) = (p as usize, v as usize);
-                    if p != cur_port {
-                        self.push_request(cur_port, best_v, best_d, first_port);
-                        (cur_port, best_d) = (p, usize::MAX);
+            let (mut cur_port, mut best_ci, mut best_d) = (usize::MAX, 0usize, usize::MAX);
+            for (ci, &local) in cands.iter().enumerate() {
+                if local == u32::MAX {
+                    continue;
+                }
+                let (p, v) = self.local_vc[local as usize];
+                let (p, v) = (p as usize, v as usize);
+                if p != cur_port {
+                    if best_d != usize::MAX {
+                        self.push_request(cur_port, best_ci, cands[best_ci], first_port, radix);
                     }
-                    if self.scratch.in_cap[p] == 0 || !self.head_ready(first_port * vcs + local, now, first_port) {
-                        continue;
-                    }
-                    let d = wrap(v + vcs - self.in_rr[first_port + p] as usize, vcs);
-                    if d < best_d {
-                        (best_v, best_d) = (v, d);
-                    }
+                    (cur_port, best_d) = (p, usize::MAX);
+                }
+                if self.scratch.in_cap[p] == 0 || !self.head_ready(first_port * vcs + local as usize, first_port) {
+                    continue;
+                }
+                let d = wrap(v + vcs - self.in_rr[first_port + p] as usize, vcs);
+                if d < best_d {
+                    (best_ci, best_d) = (ci, d);
                 }
             }
-            self.push_request(cur_port, best_v, best_d, first_port);
+            if best_d != usize::MAX {
+                self.push_request(cur_port, best_ci, cands[best_ci], first_port, radix);
+            }
             if self.scratch.requests.is_empty() {
                 break;
             }
             // Grant phase.
             let move_pointers = !self.islip || round % iterations == 0;
             for i in 0..self.scratch.requests.len() {
-                let (p, v, out) = self.scratch.requests[i];
+                let (p, ci, out) = self.scratch.requests[i];
                 if self.scratch.best_input[out as usize] != p {
                     continue;
                 }
-                let iv = (first_port + p as usize) * vcs + v as usize;
-                self.traverse(r, iv, now);
+                let local = cands[ci as usize] as usize;
+                let v = self.local_vc[local].1;
+                self.traverse(r, first_port * vcs + local, now);
+                cands[ci as usize] = u32::MAX;
                 self.scratch.in_cap[p as usize] -= 1;
                 self.scratch.out_cap[out as usize] -= 1;
                 if move_pointers {
@@ -234,24 +253,21 @@ impl Simulation {
                 self.scratch.best_input[out] = u32::MAX;
             }
         }
+        self.scratch.candidates = cands;
     }
 
-    /// Records input port `p`'s request (if it has a ready VC) and updates its output's
-    /// round-robin-closest requester.
+    /// Records input port `p`'s request (candidate `ci`, router-local VC `local`) and
+    /// updates its output's round-robin-closest requester.
     #[inline]
-    fn push_request(&mut self, p: usize, v: usize, dist: usize, first_port: usize) {
-        if dist == usize::MAX {
-            return;
-        }
-        let iv = (first_port + p) * self.vcs as usize + v;
+    fn push_request(&mut self, p: usize, ci: usize, local: u32, first_port: usize, radix: usize) {
+        let iv = first_port * self.vcs as usize + local as usize;
         let out = self.heads[iv].out_port as usize;
-        let radix = self.ports_of(self.port_router[first_port]).1;
         let d = wrap(p + radix - self.out_rr[first_port + out] as usize, radix) as u32;
         if d < self.scratch.best_dist[out] {
             self.scratch.best_dist[out] = d;
             self.scratch.best_input[out] = p as u32;
         }
-        self.scratch.requests.push((p as u32, v as u32, out as u32));
+        self.scratch.requests.push((p as u32, ci as u32, out as u32));
     }
 
     /// Moves the head packet of input VC `iv` through the switch into its output queue,
