@@ -53,15 +53,15 @@ export class WebSim {
      */
     now(): number;
     /**
+     * Per-router terminal backlog in `[0, 1]`: packets waiting in the source queues of the
+     * router's terminals over their capacity (`traffic.source_queue_cap` each). Near 0
+     * below saturation; it grows to 1 when the network cannot accept the offered load.
+     */
+    routerBacklog(): Float32Array;
+    /**
      * Number of routers.
      */
     routerCount(): number;
-    /**
-     * Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
-     * router's terminal ports (packets injected but not yet switched) over their capacity.
-     * It rises when a router cannot accept its terminals' traffic.
-     */
-    routerInjectionOccupancy(): Float32Array;
     /**
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
      */
@@ -109,8 +109,8 @@ export interface InitOutput {
     readonly websim_liveCounters: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
+    readonly websim_routerBacklog: (a: number) => [number, number];
     readonly websim_routerCount: (a: number) => number;
-    readonly websim_routerInjectionOccupancy: (a: number) => [number, number];
     readonly websim_routerPositions: (a: number) => [number, number];
     readonly websim_terminalCount: (a: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

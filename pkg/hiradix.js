@@ -121,24 +121,24 @@ export class WebSim {
         return ret;
     }
     /**
+     * Per-router terminal backlog in `[0, 1]`: packets waiting in the source queues of the
+     * router's terminals over their capacity (`traffic.source_queue_cap` each). Near 0
+     * below saturation; it grows to 1 when the network cannot accept the offered load.
+     * @returns {Float32Array}
+     */
+    routerBacklog() {
+        const ret = wasm.websim_routerBacklog(this.__wbg_ptr);
+        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * Number of routers.
      * @returns {number}
      */
     routerCount() {
         const ret = wasm.websim_routerCount(this.__wbg_ptr);
         return ret >>> 0;
-    }
-    /**
-     * Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
-     * router's terminal ports (packets injected but not yet switched) over their capacity.
-     * It rises when a router cannot accept its terminals' traffic.
-     * @returns {Float32Array}
-     */
-    routerInjectionOccupancy() {
-        const ret = wasm.websim_routerInjectionOccupancy(this.__wbg_ptr);
-        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
-        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-        return v1;
     }
     /**
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.

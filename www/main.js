@@ -188,7 +188,7 @@ function draw() {
     // Sampled every frame so the smoothing sees every cycle, whichever metric is shown.
     const utilization = sim.channelUtilization();
     const links = state.linkMetric === 'utilization' ? utilization : sim.channelOccupancy();
-    drawFrame($('network').getContext('2d'), state.layout, links, sim.routerInjectionOccupancy(), w, h);
+    drawFrame($('network').getContext('2d'), state.layout, links, sim.routerBacklog(), w, h);
     updateStats();
   } catch (e) {
     showCrash(e);

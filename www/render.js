@@ -138,13 +138,13 @@ export class Layout {
 
 const bucket = (o) => (o <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.floor(o * (RAMP_LEVELS - 1))));
 
-// `occupancy`: per channel; `injection`: per router (its terminals' injection buffers).
-export function drawFrame(ctx, layout, occupancy, injection, width, height) {
+// `links`: per channel, `routers`: per router, each in [0, 1] (coloured with the ramp).
+export function drawFrame(ctx, layout, links, routers, width, height) {
   ctx.clearRect(0, 0, width, height);
   const seg = layout.segments;
   const channels = layout.bucketOf.length;
   for (let c = 0; c < channels; c++) {
-    layout.bucketOf[c] = bucket(occupancy[c]);
+    layout.bucketOf[c] = bucket(links[c]);
   }
   ctx.lineWidth = layout.lineWidth;
   ctx.lineCap = 'butt';
@@ -163,16 +163,16 @@ export function drawFrame(ctx, layout, occupancy, injection, width, height) {
     }
     if (any) ctx.stroke();
   }
-  // Routers: filled with their injection occupancy, dark outline; batched by colour.
-  const routers = layout.x.length;
+  // Routers: filled by their value (white when 0), dark outline; batched by colour.
+  const count = layout.x.length;
   ctx.lineWidth = Math.max(1.5, layout.radius / 4);
   ctx.strokeStyle = '#243447';
   for (let b = 0; b < RAMP_LEVELS; b++) {
     ctx.fillStyle = b === 0 ? '#ffffff' : BUCKET_COLOURS[b];
     ctx.beginPath();
     let any = false;
-    for (let r = 0; r < routers; r++) {
-      if (bucket(injection[r]) !== b) continue;
+    for (let r = 0; r < count; r++) {
+      if (bucket(routers[r]) !== b) continue;
       ctx.moveTo(layout.x[r] + layout.radius, layout.y[r]);
       ctx.arc(layout.x[r], layout.y[r], layout.radius, 0, 2 * Math.PI);
       any = true;

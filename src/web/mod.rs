@@ -71,10 +71,6 @@ pub struct WebSim {
     utilization: Vec<f32>,
     sampled_at: u64,
     sampled_flits: Vec<u64>,
-    /// Global ids of the terminal (injection) ports of each router: router `r`'s are
-    /// `terminal_ports[terminal_port_start[r]..terminal_port_start[r + 1]]`.
-    terminal_ports: Vec<u32>,
-    terminal_port_start: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -97,16 +93,6 @@ impl WebSim {
         }
         let channels = upstream_port.len();
         let occupancy = vec![0.0; downstream_port.len()];
-        let mut terminal_ports = Vec::new();
-        let mut terminal_port_start = vec![0];
-        for r in 0..net.routers() as u32 {
-            for p in 0..net.radix(r) {
-                if net.port(r, p).is_terminal() {
-                    terminal_ports.push(net.port_id(r, p) as u32);
-                }
-            }
-            terminal_port_start.push(terminal_ports.len() as u32);
-        }
         Ok(WebSim {
             sim,
             positions,
@@ -117,8 +103,6 @@ impl WebSim {
             utilization: vec![0.0; channels],
             sampled_at: 0,
             sampled_flits: vec![0; channels],
-            terminal_ports,
-            terminal_port_start,
         })
     }
 
@@ -168,10 +152,12 @@ impl WebSim {
     /// port the channel feeds (all its VCs) over that port's buffer capacity.
     #[wasm_bindgen(js_name = channelOccupancy)]
     pub fn channel_occupancy(&mut self) -> Vec<f32> {
-        let vcs = self.sim.vcs();
-        let capacity = (vcs * self.sim.buffer_depth()) as f32;
+        let vcs = self.sim.vcs() as usize;
+        let capacity = (vcs as u32 * self.sim.buffer_depth()) as f32;
+        let buffered = self.sim.buffered_flits();
         for (occ, &port) in self.occupancy.iter_mut().zip(&self.downstream_port) {
-            let flits: u32 = (0..vcs).map(|v| self.sim.input_occupancy(port as usize, v)).sum();
+            let start = port as usize * vcs;
+            let flits: u32 = buffered[start..start + vcs].iter().map(|&f| u32::from(f)).sum();
             *occ = flits as f32 / capacity;
         }
         self.occupancy.clone()
@@ -198,23 +184,24 @@ impl WebSim {
         self.utilization.clone()
     }
 
-    /// Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
-    /// router's terminal ports (packets injected but not yet switched) over their capacity.
-    /// It rises when a router cannot accept its terminals' traffic.
-    #[wasm_bindgen(js_name = routerInjectionOccupancy)]
-    pub fn router_injection_occupancy(&self) -> Vec<f32> {
-        let vcs = self.sim.vcs();
-        let per_port = (vcs * self.sim.buffer_depth()) as f32;
-        self.terminal_port_start
-            .windows(2)
-            .map(|w| {
-                let ports = &self.terminal_ports[w[0] as usize..w[1] as usize];
-                let flits: u32 = ports
-                    .iter()
-                    .map(|&p| (0..vcs).map(|v| self.sim.input_occupancy(p as usize, v)).sum::<u32>())
-                    .sum();
-                if ports.is_empty() { 0.0 } else { flits as f32 / (per_port * ports.len() as f32) }
-            })
+    /// Per-router terminal backlog in `[0, 1]`: packets waiting in the source queues of the
+    /// router's terminals over their capacity (`traffic.source_queue_cap` each). Near 0
+    /// below saturation; it grows to 1 when the network cannot accept the offered load.
+    #[wasm_bindgen(js_name = routerBacklog)]
+    pub fn router_backlog(&self) -> Vec<f32> {
+        let net = self.sim.network();
+        let cap = self.sim.config().traffic.source_queue_cap.max(1) as f32;
+        let mut waiting = vec![0u32; net.routers()];
+        let mut terminals = vec![0u32; net.routers()];
+        for t in 0..net.terminals() as u32 {
+            let r = net.terminal_router(t) as usize;
+            waiting[r] += self.sim.source_queue_len(t) as u32;
+            terminals[r] += 1;
+        }
+        waiting
+            .iter()
+            .zip(&terminals)
+            .map(|(&w, &n)| if n == 0 { 0.0 } else { (w as f32 / (cap * n as f32)).min(1.0) })
             .collect()
     }
 
