@@ -122,7 +122,13 @@ fn job(panel: &str, series: &str, quick: bool, depth: u32, algorithm: &str, patt
 fn sweeps(quick: bool, specs: &[(&str, &str, &str, &str, u32)]) -> Vec<Job> {
     let mut jobs = Vec::new();
     for &(panel, series, algorithm, pattern, depth) in specs {
-        for load in loads(quick, pattern) {
+        // MIN saturates at 1/(ah) on group shift: sweep its own range there.
+        let sweep = if algorithm == "min" && pattern == "group_shift" {
+            if quick { vec![0.03, 0.06, 0.09, 0.12, 0.15] } else { vec![0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.05] }
+        } else {
+            loads(quick, pattern)
+        };
+        for load in sweep {
             jobs.push(job(panel, series, quick, depth, algorithm, pattern, load));
         }
     }

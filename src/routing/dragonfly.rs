@@ -117,6 +117,13 @@ impl DragonflyRouting {
         let df = &self.df;
         let (grp, idx) = (df.group(here), df.index(here));
         let slots = df.slots_between(grp, target);
+        let net = q.net;
+        if let [c] = *slots {
+            // One channel per group pair (g = ah + 1): no choice to make.
+            let (gateway, gport) = df.slot_owner(grp, c);
+            let port = if gateway == here { gport } else { df.local_port(idx, df.index(gateway)) };
+            return Hop { port, gateway, gport, landing: net.port(gateway, gport).peer_router };
+        }
         let mut own: Option<(u32, u32)> = None;
         for &c in slots {
             if c / df.h == idx {
@@ -127,7 +134,6 @@ impl DragonflyRouting {
                 }
             }
         }
-        let net = q.net;
         if let Some((port, _)) = own {
             return Hop { port, gateway: here, gport: port, landing: net.port(here, port).peer_router };
         }
