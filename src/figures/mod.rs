@@ -3,3 +3,4 @@
 //! The CLI's `hiradix figure <name>` renders them.
 
 pub mod dragonfly;
+pub mod hyperx;

@@ -303,7 +303,7 @@ impl Simulation {
         }
         let net = self.topo.network();
         let labeled = self.stats.in_window(self.now);
-        let pkt = Packet::new(src, dst, net.terminal_router(src), net.terminal_router(dst), self.now, self.packet_size, labeled);
+        let pkt = Packet::new(src, dst, net.inject_router(src), net.terminal_router(dst), self.now, self.packet_size, labeled);
         let pid = self.packets.alloc(pkt);
         self.source[src as usize].push_back(pid);
         if labeled {

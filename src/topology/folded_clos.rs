@@ -174,6 +174,15 @@ impl FoldedClos {
     pub fn terminals_per_leaf(&self) -> u32 {
         self.down[0]
     }
+    /// The k-ary L-flat with the same terminals per leaf and leaves, if every level has
+    /// `k` down ports (used to give HyperX-defined patterns the same terminal permutation).
+    pub fn equivalent_flattened_butterfly(&self) -> Option<super::HyperX> {
+        let k = self.down[0];
+        if self.levels() < 2 || self.down.iter().any(|&m| m != k) {
+            return None;
+        }
+        super::HyperX::flattened_butterfly(k, self.levels() as u32, "topology").ok()
+    }
     /// The HyperX paper's tapering ratio β: links leaving the top switches over N.
     pub fn beta(&self) -> f64 {
         let top = self.levels() - 1;

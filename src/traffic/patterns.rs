@@ -44,7 +44,11 @@ impl Pattern {
             if n.is_power_of_two() { Ok(n.trailing_zeros()) } else { Err(err(format!("{} needs a power-of-two number of terminals, this network has {n}", cfg.pattern))) }
         };
         let table = |f: &dyn Fn(u32) -> u32| Pattern::Table((0..n).map(f).collect());
-        let hyperx = || topo.as_hyperx().ok_or_else(|| err(format!("{} is defined on HyperX-family networks only", cfg.pattern)));
+        // On a folded Clos whose levels all have k down ports, the HyperX-defined patterns
+        // are those of the k-ary flattened butterfly with the same leaves, so both networks
+        // can be compared on one terminal permutation (2DFB §IV, HyperX Fig. 7).
+        let flat = topo.as_folded_clos().and_then(|c| c.equivalent_flattened_butterfly());
+        let hyperx = || topo.as_hyperx().or(flat.as_ref()).ok_or_else(|| err(format!("{} is defined on HyperX-family networks (and folded Clos networks with equal down ports per level) only", cfg.pattern)));
         Ok(match cfg.pattern.as_str() {
             "uniform" => Pattern::Uniform { terminals: n },
             "router_shift" => {

@@ -26,7 +26,9 @@ type Runner = fn(&str, bool, &dyn Fn(usize, usize)) -> Result<Figure, String>;
 
 /// Every figure preset: (name, description, runner).
 fn presets() -> Vec<(&'static str, &'static str, Runner)> {
-    dragonfly::DRAGONFLY_FIGURES.iter().map(|&(n, d)| (n, d, dragonfly::run_figure as Runner)).collect()
+    let df = dragonfly::DRAGONFLY_FIGURES.iter().map(|&(n, d)| (n, d, dragonfly::run_figure as Runner));
+    let hx = hiradix::figures::hyperx::HYPERX_FIGURES.iter().map(|&(n, d)| (n, d, hiradix::figures::hyperx::run_figure as Runner));
+    df.chain(hx).collect()
 }
 
 pub fn run(args: &FigureArgs) -> Result<(), Failure> {
