@@ -3,6 +3,11 @@
 
 /**
  * One simulation as the page sees it.
+ *
+ * Every packet is labeled (the measurement window is the whole run), so the engine's
+ * minimal / non-minimal latency accumulators cover all delivered packets and the page can
+ * plot their split over time (dragonfly paper Figs. 11–12). The papers' methodology with a
+ * warm-up and a drained window is what [`super::run_experiment`] runs for the sweep.
  */
 export class WebSim {
     free(): void;
@@ -13,9 +18,26 @@ export class WebSim {
      */
     advance(cycles: number): void;
     /**
+     * Flits per VC buffer.
+     */
+    bufferDepth(): number;
+    /**
+     * Per channel: 1 for a dragonfly global channel, 0 otherwise.
+     */
+    channelClasses(): Uint8Array;
+    /**
      * Number of (unidirectional) router-to-router channels.
      */
     channelCount(): number;
+    /**
+     * Channel `c` as JSON: `{channel, src, src_port, dst, dst_port, class, dim, flits[vc],
+     * credits[vc], committed[vc], queue[vc], sent, utilization, td}`.
+     */
+    channelDetail(c: number): string | undefined;
+    /**
+     * Per channel: its dimension (HyperX family; 0 elsewhere).
+     */
+    channelDims(): Uint8Array;
     /**
      * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
      * a link is its own channel, and parallel (trunked) links appear once each.
@@ -37,12 +59,34 @@ export class WebSim {
      */
     configJson(): string;
     /**
-     * Cumulative counters for live statistics, `[generated packets, delivered packets,
+     * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
+     * (the minimal channel towards group `G + shift`, the other channels of its router,
+     * all others), averaged over the groups, over the cycles since the previous call.
+     * JSON of [`crate::dragonfly_stats::GlobalChannelUtilization`] plus `cycles`; `None`
+     * if the network is not a dragonfly or no cycle passed.
+     */
+    globalChannelUtilization(): string | undefined;
+    /**
+     * Cumulative latency histograms of delivered packets, one-cycle bins `0..bins` (the
+     * last bin also counts everything larger): the minimally routed packets' bins, then
+     * the non-minimally routed packets' bins.
+     */
+    latencyHistograms(bins: number): Uint32Array;
+    /**
+     * Cumulative counters for live statistics: `[generated packets, delivered packets,
      * delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
      * the network, packets in source queues, packets dropped at full source queues,
-     * delivered packets that were routed non-minimally]`.
+     * delivered packets that were routed non-minimally, minimally routed packets
+     * delivered, sum of their latencies, non-minimally routed packets delivered, sum of
+     * their latencies, batch still pending (0/1), cycle of the last delivery]`.
      */
     liveCounters(): Float64Array;
+    /**
+     * What the page needs to know about the network, as JSON: `{type, family, routers,
+     * terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
+     * dims, batch, batch_size}` plus the dragonfly's `p, a, h, g`.
+     */
+    networkInfo(): string;
     /**
      * Builds a simulation from a JSON config (the same format as the CLI's). The error's
      * message lists every config problem, one `path: message` per line.
@@ -53,30 +97,71 @@ export class WebSim {
      */
     now(): number;
     /**
-     * Per-router terminal backlog in `[0, 1]`: packets waiting in the source queues of the
-     * router's terminals over their capacity (`traffic.source_queue_cap` each). Near 0
-     * below saturation; it grows to 1 when the network cannot accept the offered load.
-     */
-    routerBacklog(): Float32Array;
-    /**
      * Number of routers.
      */
     routerCount(): number;
+    /**
+     * Everything about router `r` as JSON: `{router, group, coords, load, ports: [{port,
+     * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
+     * committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
+     * last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
+     * chose_minimal, cycle, src, dst`) or null.
+     */
+    routerDetail(r: number): string | undefined;
+    /**
+     * Per router, the structural block it is drawn in: its group (dragonfly), its tile of
+     * the dimensions above the first two (HyperX family), else 0.
+     */
+    routerGroups(): Uint32Array;
+    /**
+     * Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
+     * router's terminal ports (packets injected but not yet switched) over their capacity.
+     * It rises when a router cannot accept its terminals' traffic.
+     */
+    routerInjectionOccupancy(): Float32Array;
     /**
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
      */
     routerPositions(): Float32Array;
     /**
+     * Per router, the mean number of packets waiting in the source queues of the
+     * terminals that inject there (grows without bound past saturation, up to the cap).
+     */
+    routerSourceQueues(): Float32Array;
+    /**
      * Number of terminals.
      */
     terminalCount(): number;
+    /**
+     * Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
+     * channel `c`'s VC `v` at `c·V + v`.
+     */
+    vcOccupancy(): Uint16Array;
+    /**
+     * Virtual channels per port.
+     */
+    vcs(): number;
 }
+
+/**
+ * Engine speed in the browser: builds a configuration, runs `warmup` cycles, then times
+ * `cycles` more with the caller's clock `now_ms` (e.g. `() => performance.now()`) and
+ * returns `[milliseconds, packets delivered meanwhile]`. The same measurement as the
+ * native `hiradix bench`; `scripts/measure-web-speed.mjs` compares the two.
+ */
+export function benchAdvance(config_json: string, warmup: number, cycles: number, now_ms: Function): Float64Array;
 
 /**
  * The catalog of topologies, routing algorithms, traffic patterns and parameters, as
  * JSON (see [`crate::catalog`]); the page builds its controls from it.
  */
 export function catalogJson(): string;
+
+/**
+ * Checks a configuration without running it: `[]` when it builds, else a JSON array of
+ * `{path, message}` — every problem, each with the dotted path of its field.
+ */
+export function checkConfig(config_json: string): string;
 
 /**
  * The message of the last Rust panic, if any (the page shows it in its error banner).
@@ -89,6 +174,14 @@ export function lastPanic(): string | undefined;
  */
 export function panicForTest(): void;
 
+/**
+ * Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
+ * see [`crate::experiment`]) and returns its summary as JSON:
+ * `{summary, batch_normalized_latency}`. Used by the page's load–latency sweep, which
+ * calls it from a Web Worker so the page keeps animating.
+ */
+export function runExperiment(config_json: string): string;
+
 export function start(): void;
 
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
@@ -96,27 +189,44 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_websim_free: (a: number, b: number) => void;
+    readonly benchAdvance: (a: number, b: number, c: number, d: number, e: any) => [number, number, number, number];
     readonly catalogJson: () => [number, number];
+    readonly checkConfig: (a: number, b: number) => [number, number];
     readonly lastPanic: () => [number, number];
     readonly panicForTest: () => void;
+    readonly runExperiment: (a: number, b: number) => [number, number, number, number];
     readonly start: () => void;
     readonly websim_advance: (a: number, b: number) => [number, number];
+    readonly websim_bufferDepth: (a: number) => number;
+    readonly websim_channelClasses: (a: number) => [number, number];
     readonly websim_channelCount: (a: number) => number;
+    readonly websim_channelDetail: (a: number, b: number) => [number, number];
+    readonly websim_channelDims: (a: number) => [number, number];
     readonly websim_channelEndpoints: (a: number) => [number, number];
     readonly websim_channelOccupancy: (a: number) => [number, number];
     readonly websim_channelUtilization: (a: number) => [number, number];
     readonly websim_configJson: (a: number) => [number, number];
+    readonly websim_globalChannelUtilization: (a: number) => [number, number];
+    readonly websim_latencyHistograms: (a: number, b: number) => [number, number];
     readonly websim_liveCounters: (a: number) => [number, number];
+    readonly websim_networkInfo: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
-    readonly websim_routerBacklog: (a: number) => [number, number];
     readonly websim_routerCount: (a: number) => number;
+    readonly websim_routerDetail: (a: number, b: number) => [number, number];
+    readonly websim_routerGroups: (a: number) => [number, number];
+    readonly websim_routerInjectionOccupancy: (a: number) => [number, number];
     readonly websim_routerPositions: (a: number) => [number, number];
+    readonly websim_routerSourceQueues: (a: number) => [number, number];
     readonly websim_terminalCount: (a: number) => number;
+    readonly websim_vcOccupancy: (a: number) => [number, number];
+    readonly websim_vcs: (a: number) => number;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
-    readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __externref_table_dealloc: (a: number) => void;
     readonly __wbindgen_start: () => void;
 }

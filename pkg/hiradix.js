@@ -2,6 +2,11 @@
 
 /**
  * One simulation as the page sees it.
+ *
+ * Every packet is labeled (the measurement window is the whole run), so the engine's
+ * minimal / non-minimal latency accumulators cover all delivered packets and the page can
+ * plot their split over time (dragonfly paper Figs. 11–12). The papers' methodology with a
+ * warm-up and a drained window is what [`super::run_experiment`] runs for the sweep.
  */
 export class WebSim {
     __destroy_into_raw() {
@@ -26,12 +31,55 @@ export class WebSim {
         }
     }
     /**
+     * Flits per VC buffer.
+     * @returns {number}
+     */
+    bufferDepth() {
+        const ret = wasm.websim_bufferDepth(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * Per channel: 1 for a dragonfly global channel, 0 otherwise.
+     * @returns {Uint8Array}
+     */
+    channelClasses() {
+        const ret = wasm.websim_channelClasses(this.__wbg_ptr);
+        var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v1;
+    }
+    /**
      * Number of (unidirectional) router-to-router channels.
      * @returns {number}
      */
     channelCount() {
         const ret = wasm.websim_channelCount(this.__wbg_ptr);
         return ret >>> 0;
+    }
+    /**
+     * Channel `c` as JSON: `{channel, src, src_port, dst, dst_port, class, dim, flits[vc],
+     * credits[vc], committed[vc], queue[vc], sent, utilization, td}`.
+     * @param {number} c
+     * @returns {string | undefined}
+     */
+    channelDetail(c) {
+        const ret = wasm.websim_channelDetail(this.__wbg_ptr, c);
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
+    }
+    /**
+     * Per channel: its dimension (HyperX family; 0 elsewhere).
+     * @returns {Uint8Array}
+     */
+    channelDims() {
+        const ret = wasm.websim_channelDims(this.__wbg_ptr);
+        var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v1;
     }
     /**
      * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
@@ -84,10 +132,42 @@ export class WebSim {
         }
     }
     /**
-     * Cumulative counters for live statistics, `[generated packets, delivered packets,
+     * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
+     * (the minimal channel towards group `G + shift`, the other channels of its router,
+     * all others), averaged over the groups, over the cycles since the previous call.
+     * JSON of [`crate::dragonfly_stats::GlobalChannelUtilization`] plus `cycles`; `None`
+     * if the network is not a dragonfly or no cycle passed.
+     * @returns {string | undefined}
+     */
+    globalChannelUtilization() {
+        const ret = wasm.websim_globalChannelUtilization(this.__wbg_ptr);
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
+    }
+    /**
+     * Cumulative latency histograms of delivered packets, one-cycle bins `0..bins` (the
+     * last bin also counts everything larger): the minimally routed packets' bins, then
+     * the non-minimally routed packets' bins.
+     * @param {number} bins
+     * @returns {Uint32Array}
+     */
+    latencyHistograms(bins) {
+        const ret = wasm.websim_latencyHistograms(this.__wbg_ptr, bins);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Cumulative counters for live statistics: `[generated packets, delivered packets,
      * delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
      * the network, packets in source queues, packets dropped at full source queues,
-     * delivered packets that were routed non-minimally]`.
+     * delivered packets that were routed non-minimally, minimally routed packets
+     * delivered, sum of their latencies, non-minimally routed packets delivered, sum of
+     * their latencies, batch still pending (0/1), cycle of the last delivery]`.
      * @returns {Float64Array}
      */
     liveCounters() {
@@ -95,6 +175,24 @@ export class WebSim {
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
+    }
+    /**
+     * What the page needs to know about the network, as JSON: `{type, family, routers,
+     * terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
+     * dims, batch, batch_size}` plus the dragonfly's `p, a, h, g`.
+     * @returns {string}
+     */
+    networkInfo() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.websim_networkInfo(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
     }
     /**
      * Builds a simulation from a JSON config (the same format as the CLI's). The error's
@@ -121,24 +219,53 @@ export class WebSim {
         return ret;
     }
     /**
-     * Per-router terminal backlog in `[0, 1]`: packets waiting in the source queues of the
-     * router's terminals over their capacity (`traffic.source_queue_cap` each). Near 0
-     * below saturation; it grows to 1 when the network cannot accept the offered load.
-     * @returns {Float32Array}
-     */
-    routerBacklog() {
-        const ret = wasm.websim_routerBacklog(this.__wbg_ptr);
-        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
-        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-        return v1;
-    }
-    /**
      * Number of routers.
      * @returns {number}
      */
     routerCount() {
         const ret = wasm.websim_routerCount(this.__wbg_ptr);
         return ret >>> 0;
+    }
+    /**
+     * Everything about router `r` as JSON: `{router, group, coords, load, ports: [{port,
+     * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
+     * committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
+     * last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
+     * chose_minimal, cycle, src, dst`) or null.
+     * @param {number} r
+     * @returns {string | undefined}
+     */
+    routerDetail(r) {
+        const ret = wasm.websim_routerDetail(this.__wbg_ptr, r);
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
+    }
+    /**
+     * Per router, the structural block it is drawn in: its group (dragonfly), its tile of
+     * the dimensions above the first two (HyperX family), else 0.
+     * @returns {Uint32Array}
+     */
+    routerGroups() {
+        const ret = wasm.websim_routerGroups(this.__wbg_ptr);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
+     * router's terminal ports (packets injected but not yet switched) over their capacity.
+     * It rises when a router cannot accept its terminals' traffic.
+     * @returns {Float32Array}
+     */
+    routerInjectionOccupancy() {
+        const ret = wasm.websim_routerInjectionOccupancy(this.__wbg_ptr);
+        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
     }
     /**
      * Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
@@ -151,6 +278,17 @@ export class WebSim {
         return v1;
     }
     /**
+     * Per router, the mean number of packets waiting in the source queues of the
+     * terminals that inject there (grows without bound past saturation, up to the cap).
+     * @returns {Float32Array}
+     */
+    routerSourceQueues() {
+        const ret = wasm.websim_routerSourceQueues(this.__wbg_ptr);
+        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * Number of terminals.
      * @returns {number}
      */
@@ -158,8 +296,52 @@ export class WebSim {
         const ret = wasm.websim_terminalCount(this.__wbg_ptr);
         return ret >>> 0;
     }
+    /**
+     * Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
+     * channel `c`'s VC `v` at `c·V + v`.
+     * @returns {Uint16Array}
+     */
+    vcOccupancy() {
+        const ret = wasm.websim_vcOccupancy(this.__wbg_ptr);
+        var v1 = getArrayU16FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 2, 2);
+        return v1;
+    }
+    /**
+     * Virtual channels per port.
+     * @returns {number}
+     */
+    vcs() {
+        const ret = wasm.websim_vcs(this.__wbg_ptr);
+        return ret >>> 0;
+    }
 }
 if (Symbol.dispose) WebSim.prototype[Symbol.dispose] = WebSim.prototype.free;
+
+/**
+ * Engine speed in the browser: builds a configuration, runs `warmup` cycles, then times
+ * `cycles` more with the caller's clock `now_ms` (e.g. `() => performance.now()`) and
+ * returns `[milliseconds, packets delivered meanwhile]`. The same measurement as the
+ * native `hiradix bench`; `scripts/measure-web-speed.mjs` compares the two.
+ * @param {string} config_json
+ * @param {number} warmup
+ * @param {number} cycles
+ * @param {Function} now_ms
+ * @returns {Float64Array}
+ */
+export function benchAdvance(config_json, warmup, cycles, now_ms) {
+    const val2 = +warmup;
+    const val3 = +cycles;
+    const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.benchAdvance(ptr0, len0, val2, val3, now_ms);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v4 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+    return v4;
+}
 
 /**
  * The catalog of topologies, routing algorithms, traffic patterns and parameters, as
@@ -176,6 +358,27 @@ export function catalogJson() {
         return getStringFromWasm0(ret[0], ret[1]);
     } finally {
         wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+    }
+}
+
+/**
+ * Checks a configuration without running it: `[]` when it builds, else a JSON array of
+ * `{path, message}` — every problem, each with the dotted path of its field.
+ * @param {string} config_json
+ * @returns {string}
+ */
+export function checkConfig(config_json) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.checkConfig(ptr0, len0);
+        deferred2_0 = ret[0];
+        deferred2_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
     }
 }
 
@@ -201,6 +404,35 @@ export function panicForTest() {
     wasm.panicForTest();
 }
 
+/**
+ * Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
+ * see [`crate::experiment`]) and returns its summary as JSON:
+ * `{summary, batch_normalized_latency}`. Used by the page's load–latency sweep, which
+ * calls it from a Web Worker so the page keeps animating.
+ * @param {string} config_json
+ * @returns {string}
+ */
+export function runExperiment(config_json) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.runExperiment(ptr0, len0);
+        var ptr2 = ret[0];
+        var len2 = ret[1];
+        if (ret[3]) {
+            ptr2 = 0; len2 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred3_0 = ptr2;
+        deferred3_1 = len2;
+        return getStringFromWasm0(ptr2, len2);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
+
 export function start() {
     wasm.start();
 }
@@ -211,9 +443,19 @@ function __wbg_get_imports() {
             const ret = Error(getStringFromWasm0(arg0, arg1));
             return ret;
         },
+        __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
+            const obj = arg1;
+            const ret = typeof(obj) === 'number' ? obj : undefined;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
         },
+        __wbg_call_40b008ba32f73991: function() { return handleError(function (arg0, arg1) {
+            const ret = arg0.call(arg1);
+            return ret;
+        }, arguments); },
         __wbg_error_757e9472f8410341: function(arg0, arg1) {
             let deferred0_0;
             let deferred0_1;
@@ -255,6 +497,12 @@ const WebSimFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_websim_free(ptr, 1));
 
+function addToExternrefTable0(obj) {
+    const idx = wasm.__externref_table_alloc();
+    wasm.__wbindgen_externrefs.set(idx, obj);
+    return idx;
+}
+
 function getArrayF32FromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return getFloat32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
@@ -265,9 +513,19 @@ function getArrayF64FromWasm0(ptr, len) {
     return getFloat64ArrayMemory0().subarray(ptr / 8, ptr / 8 + len);
 }
 
+function getArrayU16FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint16ArrayMemory0().subarray(ptr / 2, ptr / 2 + len);
+}
+
 function getArrayU32FromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return getUint32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
+}
+
+function getArrayU8FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
 }
 
 let cachedDataViewMemory0 = null;
@@ -299,6 +557,14 @@ function getStringFromWasm0(ptr, len) {
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 }
 
+let cachedUint16ArrayMemory0 = null;
+function getUint16ArrayMemory0() {
+    if (cachedUint16ArrayMemory0 === null || cachedUint16ArrayMemory0.byteLength === 0) {
+        cachedUint16ArrayMemory0 = new Uint16Array(wasm.memory.buffer);
+    }
+    return cachedUint16ArrayMemory0;
+}
+
 let cachedUint32ArrayMemory0 = null;
 function getUint32ArrayMemory0() {
     if (cachedUint32ArrayMemory0 === null || cachedUint32ArrayMemory0.byteLength === 0) {
@@ -313,6 +579,19 @@ function getUint8ArrayMemory0() {
         cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
     }
     return cachedUint8ArrayMemory0;
+}
+
+function handleError(f, args) {
+    try {
+        return f.apply(this, args);
+    } catch (e) {
+        const idx = addToExternrefTable0(e);
+        wasm.__wbindgen_exn_store(idx);
+    }
+}
+
+function isLikeNone(x) {
+    return x === undefined || x === null;
 }
 
 function passStringToWasm0(arg, malloc, realloc) {
@@ -395,6 +674,7 @@ function __wbg_finalize_init(instance, module) {
     cachedDataViewMemory0 = null;
     cachedFloat32ArrayMemory0 = null;
     cachedFloat64ArrayMemory0 = null;
+    cachedUint16ArrayMemory0 = null;
     cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();

@@ -1,12 +1,22 @@
-// The page: loads the wasm simulator, steps it every animation frame and draws it.
+// The page: loads the wasm simulator, builds the controls from its catalog, steps one or
+// more simulations (side by side, in lock-step) every animation frame and draws them,
+// with live statistics, inspection, a load–latency sweep, presets, URL state and export.
 //
-// No bundler: this is an ES module importing wasm-bindgen's `--target web` output.
-// The experiment is one JSON config (the CLI's format); the quick controls edit it.
+// No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
 import init, { WebSim, catalogJson, lastPanic, panicForTest } from '../pkg/hiradix.js';
-import { Layout, drawFrame, drawRamp } from './render.js';
+import { Controls, parseControl } from './controls.js';
+import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, sameValue, setPath } from './experiment.js';
+import { PRESETS, presetExperiment, presetExperiments } from './presets.js';
+import { Pane } from './pane.js';
+import { drawRamp } from './render.js';
+import { decodeExperiment, encodeExperiment } from './url-state.js';
+import { channelHtml, routerHtml } from './inspector.js';
+import { Sweep, parseLoads } from './sweep.js';
+import { renderPlots, renderStatsTable, statsCsv, statsJson } from './stats-view.js';
+import { canvasesToPng, download, downloadText } from './export.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
-// enough uniform load that queues build up visibly.
+// enough uniform load that queues build up visibly: the page's default experiment.
 export const DEFAULT_CONFIG = {
   topology: { type: 'flattened_butterfly', k: 4, n: 3 },
   routing: { algorithm: 'min_ad' },
@@ -14,42 +24,51 @@ export const DEFAULT_CONFIG = {
   seed: 1,
 };
 
+const SPEEDS = [1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 const $ = (id) => document.getElementById(id);
 
-const state = {
-  sim: null,
+const app = {
+  model: null,
   catalog: null,
-  layout: null,
-  layoutSize: [0, 0],
+  presets: new Map(),
+  experiment: null,
+  panes: [],
   running: true,
   crashed: false,
-  cyclesPerFrame: 1,
-  linkMetric: 'occupancy',
+  stopped: false,
   frames: 0,
-  terminals: 1,
-  // Counters at the start of the current statistics window (see updateStats).
-  window: null,
+  slowFrames: 0,
+  selection: null, // pinned {pane, kind, index}
+  hover: null,
+  sweep: null,
+  lastPlot: 0,
+  nextSample: 0,
+  perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0 },
+  defaultConfig: DEFAULT_CONFIG,
 };
 
-// Exposed for tests and for poking around in the console.
-window.hiradix = state;
-state.defaultConfig = DEFAULT_CONFIG;
-state.triggerPanicForTest = () => {
+// Exposed for tests, scripts/ and poking around in the console.
+window.hiradix = app;
+Object.defineProperty(app, 'sim', { get: () => app.panes[0]?.sim ?? null });
+app.triggerPanicForTest = () => {
   try {
     panicForTest();
   } catch (e) {
     showCrash(e);
   }
 };
+app.url = () => location.href;
+
+// ----------------------------------------------------------------- banners and state
 
 function setState(s) {
   document.body.dataset.state = s;
 }
 
 function setRunning(on) {
-  state.running = on;
+  app.running = on;
   $('btn-run').textContent = on ? 'Pause' : 'Run';
-  setState(on ? 'running' : 'paused');
+  if (!app.crashed && !app.stopped) setState(on ? 'running' : 'paused');
 }
 
 function showBanner(title, text) {
@@ -58,18 +77,23 @@ function showBanner(title, text) {
   $('error-banner').hidden = false;
 }
 
-// A Rust panic (the wasm call trapped) or an uncaught JS error.
+function notice(text) {
+  $('notice-text').textContent = text ?? '';
+  $('notice').hidden = !text;
+}
+
+// A Rust panic (a wasm call trapped) or an uncaught JS error.
 function showCrash(err) {
-  if (state.crashed) return;
-  state.crashed = true;
-  state.running = false;
-  // After a trap the old simulation may be mid-update (and still borrowed on the Rust
-  // side): drop it without calling into it again.
-  state.sim = null;
+  if (app.crashed) return;
+  app.crashed = true;
+  app.running = false;
+  // After a trap a simulation may be mid-update: forget it without calling into it.
+  for (const p of app.panes) p.destroy(true);
+  app.panes = [];
   let panic = null;
   try {
     panic = lastPanic();
-  } catch (_) {
+  } catch {
     // The module itself may be unusable; fall back to the JS error.
   }
   showBanner('The simulator stopped with an internal error.', panic ?? String(err?.stack ?? err));
@@ -77,264 +101,707 @@ function showCrash(err) {
   setState('crashed');
 }
 
-// The simulation itself stopped (e.g. the deadlock watchdog tripped): not a bug of the page.
+// The simulation itself stopped (the deadlock watchdog tripped): not a bug of the page.
 function showStopped(message) {
-  state.running = false;
+  app.running = false;
+  app.stopped = true;
   $('btn-run').textContent = 'Run';
   showBanner('The simulation stopped.', message);
   setState('stopped');
 }
 
-function showConfigError(message) {
-  const box = $('config-error');
-  box.textContent = message ?? '';
-  box.hidden = !message;
+const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
+
+// Engine errors come as `path: message` lines.
+export function parseErrors(text) {
+  return String(text)
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((line) => {
+      const m = line.match(/^([\w.()[\]]+): (.*)$/);
+      return m ? { path: m[1], message: m[2] } : { path: '(config)', message: line };
+    });
 }
 
-function canvasSize() {
-  const canvas = $('network');
-  const dpr = window.devicePixelRatio || 1;
-  const rect = canvas.getBoundingClientRect();
-  const w = Math.max(1, Math.round(rect.width * dpr));
-  const h = Math.max(1, Math.round(rect.height * dpr));
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
+// ----------------------------------------------------------------- experiments
+
+/**
+ * Builds the panes of an experiment. On success replaces the running ones and returns
+ * true; on failure keeps them, shows every problem next to its control (and in the JSON
+ * box when `source` is 'json') and returns false.
+ */
+function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
+  const variants = app.model.variants(exp);
+  const sims = [];
+  const problems = [];
+  for (const v of variants) {
+    try {
+      sims.push(new WebSim(JSON.stringify(v.config)));
+    } catch (e) {
+      if (isTrap(e)) {
+        sims.forEach((s) => s.free());
+        showCrash(e);
+        return false;
+      }
+      problems.push({ variant: v, errors: parseErrors(e?.message ?? e) });
+    }
   }
-  return [w, h];
-}
-
-function relayout() {
-  const [w, h] = canvasSize();
-  state.layout = new Layout(state.positions, state.endpoints, w, h);
-  state.layoutSize = [w, h];
-}
-
-// Builds a simulation from the config text; on error keeps the old one and shows why.
-function applyConfig(text) {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    showConfigError(`config is not valid JSON: ${e.message}`);
+  app.controls.clearErrors();
+  showCompareMessage(null);
+  if (problems.length) {
+    sims.forEach((s) => s.free());
+    const lines = [];
+    const all = [];
+    for (const { variant, errors } of problems) {
+      const prefix = variants.length > 1 ? `${variant.name} (${variant.label}): ` : '';
+      const varied = exp.compare?.param;
+      const onVaried = errors.filter((e) => varied && (e.path === varied || e.path.startsWith(`${varied}.`)));
+      const rest = errors.filter((e) => !onVaried.includes(e));
+      if (onVaried.length) showCompareMessage(onVaried.map((e) => `${prefix}${e.message}`).join('\n'));
+      const unplaced = app.controls.setErrors(rest, prefix);
+      for (const e of unplaced) lines.push(`${prefix}${e.path}: ${e.message}`);
+      for (const e of errors) all.push(`${prefix}${e.path}: ${e.message}`);
+    }
+    app.lastErrors = [...new Set(all)];
+    if (source === 'json') showConfigError(app.lastErrors.join('\n'));
+    else showControlsMessage([...new Set(lines)].join('\n') || null);
     return false;
   }
-  let sim;
-  try {
-    sim = new WebSim(text);
-  } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) showCrash(e);
-    else showConfigError(e?.message ?? String(e));
-    return false;
-  }
-  showConfigError(null);
-  if (!state.crashed) state.sim?.free();
-  state.sim = sim;
-  state.crashed = false;
+  showControlsMessage(null);
+  if (source === 'json') showConfigError(null);
+  // Replace the panes.
+  const old = app.panes;
+  app.panes = [];
+  for (const p of old) p.destroy(app.crashed);
+  const container = $('panes');
+  container.className = `panes n${sims.length}`;
+  sims.forEach((sim, i) => app.panes.push(new Pane(container, i, variants[i], sim)));
+  const configChanged = !app.experiment || !sameValue(app.experiment.config, exp.config) || !sameValue(app.experiment.compare, exp.compare);
+  app.experiment = exp;
+  app.crashed = false;
+  app.stopped = false;
   $('error-banner').hidden = true;
-  state.positions = sim.routerPositions();
-  state.endpoints = sim.channelEndpoints();
-  state.terminals = sim.terminalCount();
-  relayout();
-  $('stat-routers').textContent = sim.routerCount();
-  $('stat-terminals').textContent = state.terminals;
-  $('stat-channels').textContent = sim.channelCount();
-  state.window = null;
-  syncQuickControls(JSON.parse(text));
+  app.selection = null;
+  app.hover = null;
+  app.slowFrames = 0;
+  app.nextSample = 0;
+  app.rateWindow = null;
+  if (configChanged && !keepStats) resetSweep();
+  for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
+  syncUi();
+  updateInspector();
   setRunning(true);
   return true;
 }
 
-function advance(cycles) {
-  try {
-    state.sim.advance(cycles);
-  } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) showCrash(e);
-    else showStopped(e?.message ?? String(e));
-  }
+function showConfigError(message) {
+  $('config-error').textContent = message ?? '';
+  $('config-error').hidden = !message;
 }
 
-const fmt = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+function showControlsMessage(message) {
+  $('controls-msg').textContent = message ?? '';
+  $('controls-msg').hidden = !message;
+}
 
-// Live statistics over windows of about one second of wall time.
-function updateStats() {
-  const sim = state.sim;
-  const now = sim.now();
-  $('stat-cycle').textContent = now;
-  const c = sim.liveCounters();
-  $('stat-in-network').textContent = c[5];
-  $('stat-in-sources').textContent = c[6];
-  const t = performance.now();
-  const w = state.window;
-  if (!w) {
-    state.window = { t, now, c };
+function showCompareMessage(message) {
+  $('compare-msg').textContent = message ?? '';
+  $('compare-msg').hidden = !message;
+}
+
+// Reflects the experiment in every control, the URL, the story and the status line.
+function syncUi() {
+  const exp = app.experiment;
+  const pane = app.panes[0];
+  app.controls.show(exp.config);
+  app.controls.setVaried(exp.compare?.param ?? null);
+  $('config').value = JSON.stringify(exp.config, null, 2);
+  syncCompare();
+  syncSpeed();
+  syncMetric();
+  $('vc-cells').checked = exp.view.vcCells;
+  $('preset').value = exp.preset || '';
+  showStory(exp.preset);
+  if (pane) {
+    $('stat-routers').textContent = pane.info.routers;
+    $('stat-terminals').textContent = pane.info.terminals;
+    $('stat-channels').textContent = pane.info.channels;
+  }
+  $('fig9-box').hidden = !app.panes.some((p) => p.info.family === 'dragonfly');
+  writeUrl();
+}
+
+function writeUrl() {
+  if (!app.experiment) return;
+  const q = encodeExperiment(app.model, app.experiment);
+  const url = `${location.pathname}?${q}`;
+  if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
+}
+
+let urlTimer = null;
+function writeUrlSoon() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(writeUrl, 300);
+}
+
+function showStory(id) {
+  const p = PRESETS.find((x) => x.id === id);
+  $('story').hidden = !p;
+  if (!p) return;
+  $('story-title').textContent = p.title;
+  $('story-paper').textContent = p.paper;
+  $('story-text').innerHTML = p.text;
+  $('story-look').innerHTML = p.look.map((l) => `<li>${l}</li>`).join('');
+}
+
+// A control changed one config path.
+function onControlChange(path, value) {
+  const exp = clone(app.experiment);
+  exp.preset = '';
+  if (path === 'topology.type') {
+    changeTopology(exp, value);
     return;
   }
-  if (t - w.t < 1000 || now === w.now) return;
-  const cycles = now - w.now;
-  const delivered = c[1] - w.c[1];
-  $('stat-rate').textContent = Math.round((cycles * 1000) / (t - w.t));
-  $('stat-accepted').textContent = fmt((c[2] - w.c[2]) / cycles / state.terminals, 3);
-  $('stat-latency').textContent = fmt((c[3] - w.c[3]) / delivered, 1);
-  $('stat-hops').textContent = fmt((c[4] - w.c[4]) / delivered, 2);
-  $('stat-nonmin').textContent = fmt((100 * (c[8] - w.c[8])) / delivered, 0);
-  state.window = { t, now, c };
+  setPath(exp.config, path, value);
+  applyExperiment(exp);
 }
 
-function draw() {
-  const [w, h] = canvasSize();
-  if (state.layoutSize[0] !== w || state.layoutSize[1] !== h) relayout();
-  try {
-    const sim = state.sim;
-    // Sampled every frame so the smoothing sees every cycle, whichever metric is shown.
-    const utilization = sim.channelUtilization();
-    const links = state.linkMetric === 'utilization' ? utilization : sim.channelOccupancy();
-    drawFrame($('network').getContext('2d'), state.layout, links, sim.routerBacklog(), w, h);
-    updateStats();
-  } catch (e) {
-    showCrash(e);
+// A new network type: its default parameters; keep the routing and pattern if they still
+// work on it, else fall back to the family's first algorithm and uniform traffic.
+function changeTopology(exp, type) {
+  const m = app.model;
+  const entry = m.topologyEntry(type);
+  exp.config.topology = clone(entry.default);
+  if (exp.compare && (exp.compare.param.startsWith('topology.') || exp.compare.param === 'routing.algorithm')) exp.compare = null;
+  const family = entry.family;
+  const routings = m.routingsFor(family).map((r) => r.name);
+  const attempts = [];
+  attempts.push(clone(exp));
+  const fixed = clone(exp);
+  const notes = [];
+  if (!routings.includes(fixed.config.routing.algorithm)) {
+    notes.push(`routing ${fixed.config.routing.algorithm} → ${routings[0]}`);
+    fixed.config.routing.algorithm = routings[0];
+  }
+  attempts.push(clone(fixed));
+  if (fixed.config.traffic.pattern !== 'uniform') {
+    notes.push(`traffic ${fixed.config.traffic.pattern} → uniform`);
+    fixed.config.traffic.pattern = 'uniform';
+    attempts.push(clone(fixed));
+  }
+  for (const [i, attempt] of attempts.entries()) {
+    if (checks(attempt) && applyExperiment(attempt)) {
+      if (i > 0) notice(`The ${type.replace(/_/g, ' ')} network needed other settings: ${notes.slice(0, i === 1 ? 1 : 2).join(', ')}.`);
+      return;
+    }
+  }
+  applyExperiment(attempts[attempts.length - 1]);
+}
+
+// Can every pane of an experiment be built? (Without touching the running ones.)
+function checks(exp) {
+  for (const v of app.model.variants(exp)) {
+    try {
+      new WebSim(JSON.stringify(v.config)).free();
+    } catch (e) {
+      if (isTrap(e)) throw e;
+      return false;
+    }
+  }
+  return true;
+}
+
+function applyPreset(id) {
+  const entry = app.presets.get(id);
+  if (!entry) {
+    const exp = clone(app.experiment);
+    exp.preset = '';
+    app.experiment = exp;
+    syncUi();
+    return;
+  }
+  const exp = clone(entry.experiment);
+  if (applyExperiment(exp)) {
+    $('sweep-loads').value = entry.preset.sweep ?? $('sweep-loads').value;
+    notice(null);
   }
 }
 
-function frame() {
-  if (state.sim && !state.crashed) {
-    if (state.running) advance(state.cyclesPerFrame);
-    if (!state.crashed) draw();
-    state.frames++;
+// ----------------------------------------------------------------- side by side
+
+function syncCompare() {
+  const exp = app.experiment;
+  const sel = $('compare-param');
+  const params = app.model.variableParams(exp.config);
+  const current = exp.compare?.param ?? '';
+  sel.replaceChildren(new Option('— one simulation —', ''));
+  for (const p of params) sel.append(new Option(`${p.path} (${p.label})`, p.path));
+  if (current && !params.some((p) => p.path === current)) sel.append(new Option(current, current));
+  sel.value = current;
+  $('compare-values').value = exp.compare ? exp.compare.values.map(formatValue).join(' | ') : '';
+  $('compare-values').disabled = !current;
+}
+
+function onCompareParam() {
+  const param = $('compare-param').value;
+  const exp = clone(app.experiment);
+  exp.preset = '';
+  if (!param) {
+    exp.compare = null;
+    applyExperiment(exp);
+    return;
+  }
+  // Prefill: the current value and the next option (or a nearby number).
+  const spec = app.model.variableParams(exp.config).find((p) => p.path === param);
+  const cur = getPath(exp.config, param);
+  let other;
+  if (spec?.options?.length) other = spec.options.find((o) => o !== cur) ?? cur;
+  else if (typeof cur === 'number') other = param === 'traffic.load' ? Math.min(1, Number((cur / 2).toFixed(2))) : cur * 2;
+  else other = cur;
+  exp.compare = { param, values: [cur, other] };
+  applyExperiment(exp);
+}
+
+function onCompareValues() {
+  const exp = clone(app.experiment);
+  exp.preset = '';
+  const raw = $('compare-values').value;
+  const values = raw.split('|').map((s) => s.trim()).filter(Boolean).map(parseValue);
+  if (values.length < 2) {
+    showCompareMessage('enter at least two values separated by |, e.g. ugal_l | ugal_g');
+    return;
+  }
+  if (values.length > MAX_VARIANTS) {
+    showCompareMessage(`at most ${MAX_VARIANTS} values side by side, got ${values.length}`);
+    return;
+  }
+  const spec = [...app.model.catalog.params, ...(app.model.topologyEntry(exp.config.topology.type)?.params ?? [])].find((p) => p.path === exp.compare.param);
+  if (spec && spec.kind !== 'enum') {
+    for (const v of values) {
+      const r = parseControl(spec, Array.isArray(v) ? v.join(',') : v);
+      if (r.error) {
+        showCompareMessage(`${formatValue(v)}: ${r.error}`);
+        return;
+      }
+    }
+  }
+  exp.compare = { param: exp.compare.param, values };
+  applyExperiment(exp);
+}
+
+// ----------------------------------------------------------------- speed, view, metric
+
+function syncSpeed() {
+  const s = app.experiment.speed;
+  $('cycles-per-frame').value = String(Number(s.toFixed(4)));
+  let best = 0;
+  SPEEDS.forEach((v, i) => {
+    if (Math.abs(Math.log(v / s)) < Math.abs(Math.log(SPEEDS[best] / s))) best = i;
+  });
+  $('speed-slider').value = String(best);
+  $('speed-text').textContent = describeSpeed(s);
+  app.sampleEvery = s >= 1 ? Math.min(1000, Math.max(10, Math.round(s * 6))) : 5;
+}
+
+function setSpeed(v) {
+  const s = normaliseSpeed(v);
+  if (s === null) {
+    syncSpeed();
+    return;
+  }
+  app.experiment.speed = s;
+  app.slowFrames = 0;
+  syncSpeed();
+  writeUrlSoon();
+}
+
+function syncMetric() {
+  const sel = $('link-metric');
+  const vcs = app.panes[0]?.vcs ?? 1;
+  const opts = [['occupancy', 'queue occupancy (all VCs)'], ['utilization', 'utilization (flits/cycle)']];
+  for (let v = 0; v < vcs; v++) opts.push([`vc${v}`, `occupancy of VC ${v}`]);
+  const want = app.experiment.view.metric;
+  const key = opts.map((o) => o[0]).join();
+  if (sel.dataset.key !== key) {
+    sel.replaceChildren(...opts.map(([v, t]) => new Option(t, v)));
+    sel.dataset.key = key;
+  }
+  if (!opts.some((o) => o[0] === want)) app.experiment.view.metric = 'occupancy';
+  sel.value = app.experiment.view.metric;
+  $('legend-metric').textContent = {
+    occupancy: "link colour: flits buffered where the channel arrives, over that input port's capacity (all VCs)",
+    utilization: 'link colour: flits sent on the channel per cycle (smoothed over ≈32 cycles)',
+  }[sel.value] ?? `link colour: flits in VC ${sel.value.slice(2)} where the channel arrives, over the VC's depth`;
+}
+
+function setView(zoom, cx, cy) {
+  for (const p of app.panes) p.view.setView(zoom, cx, cy);
+  Object.assign(app.experiment.view, { zoom, cx, cy });
+  writeUrlSoon();
+}
+
+function syncViewFrom(pane) {
+  const v = pane.view;
+  setView(v.zoom, v.centre[0], v.centre[1]);
+}
+
+// ----------------------------------------------------------------- animation loop
+
+function cyclesThisFrame() {
+  const s = app.experiment.speed;
+  if (s >= 1) return s;
+  app.slowFrames++;
+  const every = Math.round(1 / s);
+  if (app.slowFrames >= every) {
+    app.slowFrames = 0;
+    return 1;
+  }
+  return 0;
+}
+
+function advanceAll(cycles) {
+  for (const p of app.panes) {
+    try {
+      p.advance(cycles);
+    } catch (e) {
+      if (isTrap(e)) showCrash(e);
+      else showStopped(`${app.panes.length > 1 ? `${p.variant.name} (${p.variant.label}): ` : ''}${e?.message ?? e}`);
+      return false;
+    }
+  }
+  return true;
+}
+
+function frame(t) {
+  const last = app.lastFrameAt ?? t;
+  app.lastFrameAt = t;
+  if (t > last) app.perf.fps = 0.9 * app.perf.fps + 0.1 * (1000 / (t - last));
+  if (app.panes.length && !app.crashed) {
+    try {
+      const t0 = performance.now();
+      if (app.running && !app.stopped) {
+        const n = cyclesThisFrame();
+        if (n > 0) advanceAll(n);
+      }
+      const t1 = performance.now();
+      if (!app.crashed) {
+        // The selected router or channel is highlighted in every pane (same network).
+        const sel = app.selection ?? app.hover;
+        const hl = sel ? { kind: sel.kind, index: sel.index } : null;
+        for (const p of app.panes) p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells);
+        sampleStats();
+      }
+      const t2 = performance.now();
+      app.perf.advanceMs = 0.9 * app.perf.advanceMs + 0.1 * (t1 - t0);
+      app.perf.drawMs = 0.9 * app.perf.drawMs + 0.1 * (t2 - t1);
+      app.perf.frameMs = 0.9 * app.perf.frameMs + 0.1 * (t2 - t0);
+      app.frames++;
+    } catch (e) {
+      showCrash(e);
+    }
   }
   requestAnimationFrame(frame);
 }
 
-// ----- quick controls: edit the JSON config and apply it -----
+function sampleStats() {
+  const p0 = app.panes[0];
+  const now = p0.now;
+  $('stat-cycle').textContent = now;
+  if (now >= app.nextSample) {
+    for (const p of app.panes) p.stats.sample(p.sim);
+    app.nextSample = now + app.sampleEvery;
+    updatePaneNotes();
+    if (app.experiment.config.traffic.injection === 'batch' && app.running && app.panes.every((p) => p.stats.batchDone)) {
+      setRunning(false);
+      notice('Every pane delivered its whole batch: the pane headers show the batch times. Reset (r) to replay.');
+    }
+  }
+  const t = performance.now();
+  const w = app.rateWindow;
+  if (!w) app.rateWindow = { t, now };
+  else if (t - w.t >= 1000) {
+    $('stat-rate').textContent = Math.round(((now - w.now) * 1000) / (t - w.t));
+    $('stat-fps').textContent = app.perf.fps.toFixed(0);
+    app.rateWindow = { t, now };
+  }
+  if (t - app.lastPlot > 300) {
+    app.lastPlot = t;
+    renderPlots(app);
+    renderStatsTable($('stats-table'), app);
+    if (app.selection) updateInspector();
+  }
+}
 
-function editConfig(mutate) {
-  let cfg;
-  try {
-    cfg = JSON.parse($('config').value);
-  } catch (e) {
-    showConfigError(`config is not valid JSON: ${e.message}`);
+function updatePaneNotes() {
+  for (const p of app.panes) {
+    const r = p.stats.recent(10);
+    if (p.info.batch) {
+      const b = p.stats.batchDone;
+      const c = p.stats.last?.c;
+      const total = p.info.terminals * p.info.batch_size;
+      p.setNote(b ? `batch done in ${b.cycles} cycles = ${b.perPacket.toFixed(2)} cycles/packet` : c ? `batch: ${Math.round((100 * c[1]) / total)} % delivered` : '');
+    } else if (r) {
+      const lat = Number.isFinite(r.latency) ? r.latency.toFixed(1) : '–';
+      p.setNote(`accepted ${r.accepted.toFixed(3)} · latency ${lat}${r.inSources > p.info.terminals ? ' · source queues growing' : ''}`);
+    }
+  }
+}
+
+// ----------------------------------------------------------------- inspection
+
+function paneOf(canvas) {
+  return app.panes[Number(canvas.dataset.pane)];
+}
+
+function devicePoint(canvas, ev) {
+  const rect = canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  return [(ev.clientX - rect.left) * dpr, (ev.clientY - rect.top) * dpr];
+}
+
+function wireCanvasEvents() {
+  const container = $('panes');
+  let drag = null;
+  container.addEventListener('pointerdown', (ev) => {
+    if (!(ev.target instanceof HTMLCanvasElement)) return;
+    drag = { canvas: ev.target, x: ev.clientX, y: ev.clientY, moved: false };
+    ev.target.setPointerCapture(ev.pointerId);
+  });
+  container.addEventListener('pointermove', (ev) => {
+    if (!(ev.target instanceof HTMLCanvasElement)) return;
+    const pane = paneOf(ev.target);
+    if (!pane) return;
+    if (drag && drag.canvas === ev.target) {
+      const dx = ev.clientX - drag.x;
+      const dy = ev.clientY - drag.y;
+      if (drag.moved || Math.hypot(dx, dy) > 4) {
+        drag.moved = true;
+        ev.target.classList.add('dragging');
+        const dpr = window.devicePixelRatio || 1;
+        pane.view.panBy(dx * dpr, dy * dpr);
+        syncViewFrom(pane);
+        drag.x = ev.clientX;
+        drag.y = ev.clientY;
+        return;
+      }
+    }
+    const [px, py] = devicePoint(ev.target, ev);
+    const hit = pane.view.hitTest(px, py);
+    const hover = hit ? { pane: pane.index, ...hit } : null;
+    if (!sameValue(hover, app.hover)) {
+      app.hover = hover;
+      if (!app.selection) updateInspector();
+    }
+  });
+  container.addEventListener('pointerup', (ev) => {
+    if (!drag) return;
+    const wasDrag = drag.moved;
+    drag.canvas.classList.remove('dragging');
+    drag = null;
+    if (wasDrag || !(ev.target instanceof HTMLCanvasElement)) return;
+    const pane = paneOf(ev.target);
+    if (!pane) return;
+    const hit = pane.view.hitTest(...devicePoint(ev.target, ev));
+    app.selection = hit ? { pane: pane.index, ...hit } : null;
+    updateInspector();
+  });
+  container.addEventListener('pointerleave', () => {
+    app.hover = null;
+    if (!app.selection) updateInspector();
+  });
+  container.addEventListener(
+    'wheel',
+    (ev) => {
+      if (!(ev.target instanceof HTMLCanvasElement)) return;
+      const pane = paneOf(ev.target);
+      if (!pane) return;
+      ev.preventDefault();
+      pane.view.zoomAt(...devicePoint(ev.target, ev), Math.exp(-ev.deltaY * 0.0015));
+      syncViewFrom(pane);
+    },
+    { passive: false },
+  );
+  container.addEventListener('dblclick', () => setView(1, 0.5, 0.5));
+}
+
+function updateInspector() {
+  const sel = app.selection ?? app.hover;
+  const box = $('inspector');
+  const pane = sel ? app.panes[sel.pane] : null;
+  if (!sel || !pane || app.crashed) {
+    box.hidden = true;
     return;
   }
-  mutate(cfg);
-  $('config').value = JSON.stringify(cfg, null, 2);
-  applyConfig($('config').value);
-}
-
-function fillSelect(select, entries) {
-  select.replaceChildren(
-    ...entries.map((e) => {
-      const o = document.createElement('option');
-      o.value = e.name;
-      o.textContent = e.name;
-      o.title = e.description;
-      return o;
-    }),
-  );
-}
-
-function familyOf(topologyType) {
-  return state.catalog.topologies.find((t) => t.name === topologyType)?.family;
-}
-
-// Shows the applied config in the quick controls.
-function syncQuickControls(cfg) {
-  if (!state.catalog) return;
-  const defaults = state.catalog.default_config;
-  const topo = cfg.topology?.type ?? defaults.topology.type;
-  const family = familyOf(topo);
-  $('q-topology').value = topo;
-  fillSelect(
-    $('q-routing'),
-    state.catalog.routings.filter((r) => r.families.split(/[ ,]+/).includes(family)),
-  );
-  $('q-routing').value = cfg.routing?.algorithm ?? defaults.routing.algorithm;
-  $('q-pattern').value = cfg.traffic?.pattern ?? defaults.traffic.pattern;
-  const load = cfg.traffic?.load ?? defaults.traffic.load;
-  $('q-load').value = load;
-  $('q-load-value').textContent = Number(load).toFixed(2);
-}
-
-function wireQuickControls() {
-  const cat = state.catalog;
-  fillSelect($('q-topology'), cat.topologies);
-  fillSelect($('q-pattern'), cat.patterns);
-  $('q-topology').addEventListener('change', (e) => {
-    const entry = cat.topologies.find((t) => t.name === e.target.value);
-    const runsOn = (r) => r.families.split(/[ ,]+/).includes(entry.family);
-    let cfg;
-    try {
-      cfg = JSON.parse($('config').value);
-    } catch (err) {
-      showConfigError(`config is not valid JSON: ${err.message}`);
-      return;
+  let html = '';
+  try {
+    if (sel.kind === 'router') {
+      const d = pane.sim.routerDetail(sel.index);
+      if (d) html = routerHtml(JSON.parse(d), pane.config, pane.info);
+    } else {
+      const d = pane.sim.channelDetail(sel.index);
+      if (d) html = channelHtml(JSON.parse(d), pane.config, pane.info);
     }
-    cfg.topology = { type: entry.default.type, ...structuredClone(entry.default) };
-    // Keep the routing algorithm if it works on the new network; otherwise fall back to
-    // the family's first (simplest) algorithm.
-    const apply = (c) => {
-      $('config').value = JSON.stringify(c, null, 2);
-      return applyConfig($('config').value);
-    };
-    const current = cat.routings.find((r) => r.name === (cfg.routing?.algorithm ?? cat.default_config.routing.algorithm));
-    if (current && runsOn(current) && apply(cfg)) return;
-    const first = cat.routings.find(runsOn);
-    if (first) cfg.routing = { ...cfg.routing, algorithm: first.name };
-    apply(cfg);
-  });
-  $('q-routing').addEventListener('change', (e) =>
-    editConfig((cfg) => {
-      cfg.routing = { ...cfg.routing, algorithm: e.target.value };
-    }),
-  );
-  $('q-pattern').addEventListener('change', (e) =>
-    editConfig((cfg) => {
-      cfg.traffic = { ...cfg.traffic, pattern: e.target.value };
-    }),
-  );
-  $('q-load').addEventListener('input', (e) => {
-    $('q-load-value').textContent = Number(e.target.value).toFixed(2);
-  });
-  $('q-load').addEventListener('change', (e) =>
-    editConfig((cfg) => {
-      cfg.traffic = { ...cfg.traffic, load: Number(e.target.value) };
-    }),
-  );
+  } catch (e) {
+    if (isTrap(e)) showCrash(e);
+    return;
+  }
+  const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
+  $('inspector-mode').textContent = `${who}${app.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
+  $('inspector-body').innerHTML = html;
+  box.hidden = !html;
 }
+
+// ----------------------------------------------------------------- sweep
+
+function resetSweep() {
+  app.sweep?.stop();
+  app.sweep = new Sweep(onSweepUpdate);
+  onSweepUpdate(app.sweep);
+}
+
+function onSweepUpdate(sw) {
+  $('btn-sweep').disabled = sw.running;
+  $('btn-sweep-stop').disabled = !sw.running;
+  const msg = sw.error;
+  $('sweep-msg').textContent = msg ?? '';
+  $('sweep-msg').hidden = !msg;
+  $('sweep-status').textContent = sw.total ? `${sw.done} of ${sw.total} points${sw.running ? ' — running' : ' — done'}` : '';
+  app.lastPlot = 0;
+}
+
+function startSweep() {
+  const parsed = parseLoads($('sweep-loads').value);
+  if (parsed.error) {
+    $('sweep-msg').textContent = parsed.error;
+    $('sweep-msg').hidden = false;
+    return;
+  }
+  const variants = app.model.variants(app.experiment).map((v, i) => ({ ...v, config: app.panes[i] ? app.panes[i].config : v.config }));
+  app.sweep.start(variants, parsed.loads);
+}
+
+// ----------------------------------------------------------------- wiring
 
 function wireControls() {
-  $('config').value = JSON.stringify(DEFAULT_CONFIG, null, 2);
   $('btn-run').addEventListener('click', () => {
-    if (state.crashed || !state.sim) return;
-    if (document.body.dataset.state === 'stopped') return;
-    setRunning(!state.running);
+    if (app.crashed || !app.panes.length || app.stopped) return;
+    setRunning(!app.running);
   });
-  $('btn-step').addEventListener('click', () => {
-    if (!state.sim || state.crashed) return;
-    setRunning(false);
-    advance(1);
-  });
-  const reset = () => applyConfig($('config').value);
+  $('btn-step').addEventListener('click', step);
+  const reset = () => {
+    if (app.experiment) applyExperiment(clone(app.experiment), { keepStats: true });
+    notice(null);
+  };
   $('btn-reset').addEventListener('click', reset);
   $('error-reset').addEventListener('click', reset);
-  $('btn-apply').addEventListener('click', reset);
-  $('cycles-per-frame').addEventListener('change', (e) => {
-    const v = Math.round(Number(e.target.value));
-    state.cyclesPerFrame = Number.isFinite(v) ? Math.min(10000, Math.max(1, v)) : 1;
-    e.target.value = state.cyclesPerFrame;
+  $('btn-apply').addEventListener('click', () => {
+    let parsed;
+    try {
+      parsed = JSON.parse($('config').value);
+    } catch (e) {
+      showConfigError(`config is not valid JSON: ${e.message}`);
+      return;
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      showConfigError('config must be a JSON object, e.g. {"topology": {"type": "dragonfly"}}');
+      return;
+    }
+    const exp = clone(app.experiment);
+    exp.preset = '';
+    exp.config = app.model.complete(parsed);
+    applyExperiment(exp, { source: 'json' });
   });
-  const metric = $('link-metric');
-  const showMetric = () => {
-    state.linkMetric = metric.value;
-    $('legend-metric').textContent = LINK_METRIC_LEGEND[metric.value];
-  };
-  metric.addEventListener('change', showMetric);
-  showMetric();
+  $('cycles-per-frame').addEventListener('change', (e) => setSpeed(e.target.value));
+  $('speed-slider').addEventListener('input', (e) => setSpeed(SPEEDS[Number(e.target.value)]));
+  $('link-metric').addEventListener('change', (e) => {
+    app.experiment.view.metric = e.target.value;
+    syncMetric();
+    writeUrlSoon();
+  });
+  $('vc-cells').addEventListener('change', (e) => {
+    app.experiment.view.vcCells = e.target.checked;
+    writeUrlSoon();
+  });
+  $('btn-fit').addEventListener('click', () => setView(1, 0.5, 0.5));
+  $('compare-param').addEventListener('change', onCompareParam);
+  $('compare-values').addEventListener('change', onCompareValues);
+  $('preset').addEventListener('change', (e) => applyPreset(e.target.value));
+  $('notice-close').addEventListener('click', () => notice(null));
+  $('inspector-close').addEventListener('click', () => {
+    app.selection = null;
+    app.hover = null;
+    updateInspector();
+  });
+  $('btn-sweep').addEventListener('click', startSweep);
+  $('btn-sweep-stop').addEventListener('click', () => {
+    app.sweep.stop();
+    onSweepUpdate(app.sweep);
+  });
+  $('btn-share').addEventListener('click', async () => {
+    writeUrl();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      notice('Link to this experiment copied to the clipboard.');
+    } catch {
+      notice(`Link to this experiment: ${location.href}`);
+    }
+  });
+  $('btn-export-csv').addEventListener('click', () => downloadText('hiradix-stats.csv', statsCsv(app), 'text/csv'));
+  $('btn-export-json').addEventListener('click', () => downloadText('hiradix-stats.json', JSON.stringify(statsJson(app), null, 2), 'application/json'));
+  $('btn-export-png').addEventListener('click', async () => {
+    const blob = await canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })));
+    download('hiradix-network.png', blob);
+  });
+  document.addEventListener('keydown', onKey);
+  for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
+  wireCanvasEvents();
 }
 
-const LINK_METRIC_LEGEND = {
-  occupancy: "link colour: flits buffered where the channel arrives, over that input port's buffer capacity (all VCs)",
-  utilization: 'link colour: flits sent on the channel per cycle (smoothed over ≈32 cycles)',
-};
+function step() {
+  if (!app.panes.length || app.crashed || app.stopped) return;
+  setRunning(false);
+  advanceAll(1);
+}
+
+function onKey(ev) {
+  const tag = ev.target?.tagName;
+  if (ev.key === 'Escape') {
+    app.selection = null;
+    updateInspector();
+    return;
+  }
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const speedIndex = Number($('speed-slider').value);
+  switch (ev.key) {
+    case ' ':
+      ev.preventDefault();
+      $('btn-run').click();
+      break;
+    case 'ArrowRight':
+    case '.':
+      ev.preventDefault();
+      step();
+      break;
+    case 'r':
+    case 'R':
+      $('btn-reset').click();
+      break;
+    case '+':
+    case '=':
+      setSpeed(SPEEDS[Math.min(SPEEDS.length - 1, speedIndex + 1)]);
+      break;
+    case '-':
+    case '_':
+      setSpeed(SPEEDS[Math.max(0, speedIndex - 1)]);
+      break;
+    case 'f':
+    case 'F':
+      setView(1, 0.5, 0.5);
+      break;
+    default:
+  }
+}
 
 window.addEventListener('error', (e) => showCrash(e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));
@@ -342,9 +809,35 @@ window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));
 async function main() {
   wireControls();
   await init();
-  state.catalog = JSON.parse(catalogJson());
-  wireQuickControls();
-  if (!applyConfig($('config').value)) setState('error');
+  app.catalog = JSON.parse(catalogJson());
+  app.model = new Model(app.catalog);
+  app.presets = presetExperiments(app.model);
+  app.controls = new Controls($('controls'), app.model, { onChange: onControlChange });
+  resetSweep();
+  const fallback = newExperiment(app.model.complete(DEFAULT_CONFIG));
+  const decoded = decodeExperiment(app.model, location.search, app.presets);
+  const problems = [...decoded.problems];
+  let fromLink = false;
+  if (decoded.experiment) {
+    app.experiment = fallback; // the controls need an experiment to show errors against
+    app.controls.show(decoded.experiment.config);
+    fromLink = applyExperiment(decoded.experiment);
+    if (!fromLink) {
+      problems.push(...app.lastErrors);
+      app.experiment = null;
+    }
+  }
+  const ok = fromLink || applyExperiment(fallback);
+  if (fromLink && decoded.experiment.preset) {
+    const p = app.presets.get(decoded.experiment.preset);
+    if (p) $('sweep-loads').value = p.preset.sweep;
+  }
+  if (problems.length) {
+    const tail = decoded.experiment && !fromLink ? '\nShowing the default experiment instead.' : '';
+    notice(`This link's experiment could not be used as it is:\n${[...new Set(problems)].map((p) => `• ${p}`).join('\n')}${tail}`);
+  }
+  if (!ok) setState('error');
+  if (decoded.paused) setRunning(false);
   requestAnimationFrame(frame);
 }
 

@@ -1,14 +1,20 @@
-// Canvas drawing of one frame: links coloured by queue occupancy, routers on top.
+// Canvas drawing of one network: the static topology once per view to an off-screen canvas,
+// then every frame the coloured channels, per-VC queue cells, routers and their terminal
+// load on top of it. Strokes and fills are batched by colour: values are quantised into
+// RAMP_LEVELS buckets and each bucket is one path.
 //
-// Frame data comes from WebSim as flat typed arrays (router positions in [0, 1],
-// channel endpoints as router indices, per-channel occupancy in [0, 1]). Strokes are batched
-// by colour: occupancy is quantised into RAMP_LEVELS buckets and each bucket is one path.
+// Geometry lives in world coordinates (the engine's router positions, unit square); the
+// view (zoom, centre) maps it to device pixels. Both directions of a link are drawn as two
+// parallel lines, each offset to the right of its direction of travel; parallel (trunked)
+// links get increasing offsets. A link whose straight line would run through another router
+// (the all-to-all rows of a flattened butterfly or HyperX on a grid) bows away from the
+// centre of the network.
 
 export const RAMP_LEVELS = 16;
 
-// Sequential ramp, low → high occupancy (light blue-grey → green → yellow → orange → red).
+// Sequential ramp, low → high (light blue-grey → green → yellow → orange → red).
 const RAMP_STOPS = [
-  [0.0, [196, 206, 218]],
+  [0.0, [200, 208, 218]],
   [0.15, [120, 190, 120]],
   [0.45, [240, 200, 60]],
   [0.75, [240, 120, 40]],
@@ -29,7 +35,10 @@ export function rampColour(t) {
   return 'rgb(200, 20, 30)';
 }
 
-const BUCKET_COLOURS = Array.from({ length: RAMP_LEVELS }, (_, i) => rampColour(i / (RAMP_LEVELS - 1)));
+export const BUCKET_COLOURS = Array.from({ length: RAMP_LEVELS }, (_, i) => rampColour(i / (RAMP_LEVELS - 1)));
+
+/** Bucket of a value in [0, 1]: 0 only for exactly empty, so any traffic shows. */
+export const bucketOf = (v) => (v <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.floor(v * (RAMP_LEVELS - 1))));
 
 export function drawRamp(canvas) {
   const ctx = canvas.getContext('2d');
@@ -39,84 +48,147 @@ export function drawRamp(canvas) {
   }
 }
 
-// Static geometry of a network, computed once per simulation and per canvas size.
-export class Layout {
-  constructor(positions, endpoints, width, height) {
+export const COLOURS = {
+  background: '#ffffff',
+  group: '#eef2f7',
+  groupEdge: '#c9d2de',
+  groupLabel: '#7a8696',
+  idleLink: BUCKET_COLOURS[0],
+  idleGlobal: 'rgba(190, 200, 212, 0.45)',
+  router: '#243447',
+  routerEdge: '#0f1720',
+  queueHalo: '#c0162b',
+  selection: '#2563eb',
+  emptyCell: '#e4e8ee',
+};
+
+/** Static geometry of a network in world coordinates, computed once per simulation. */
+export class Geometry {
+  constructor({ positions, endpoints, groups, classes }) {
     const routers = positions.length / 2;
-    const pad = Math.max(16, Math.min(width, height) * 0.09);
-    const scale = Math.min(width, height) - 2 * pad;
-    const ox = (width - scale) / 2;
-    const oy = (height - scale) / 2;
+    const channels = endpoints.length / 2;
+    this.routers = routers;
+    this.channels = channels;
     this.x = new Float32Array(routers);
     this.y = new Float32Array(routers);
     for (let r = 0; r < routers; r++) {
-      this.x[r] = ox + positions[2 * r] * scale;
-      this.y[r] = oy + positions[2 * r + 1] * scale;
+      this.x[r] = positions[2 * r];
+      this.y[r] = positions[2 * r + 1];
     }
-    // Router radius shrinks with the number of routers.
-    this.radius = Math.max(2.5, Math.min(12, scale / (3 * Math.sqrt(routers) + 4)));
-    this.lineWidth = Math.max(1, Math.min(3, this.radius / 3));
-    // A link whose straight line would run through another router (the all-to-all rows of
-    // a flattened butterfly or HyperX laid out on a grid) is drawn as an arc instead, bowed
-    // in proportion to its length, away from the centre of the network. Both directions of a
-    // link bow to the same side.
-    // Each direction is then offset to the right of its direction of travel, so the two
-    // channels of a bidirectional link are two parallel lines.
-    const channels = endpoints.length / 2;
-    // Parallel channels (trunked links: 2-dilated FB, HyperX with K > 1) get increasing
-    // offsets so each stays visible.
-    const parallelIndex = new Uint16Array(channels);
-    const seen = new Map();
+    this.src = new Uint32Array(channels);
+    this.dst = new Uint32Array(channels);
     for (let c = 0; c < channels; c++) {
-      const key = endpoints[2 * c] * 0x100000 + endpoints[2 * c + 1];
-      const n = seen.get(key) ?? 0;
-      parallelIndex[c] = n;
-      seen.set(key, n + 1);
+      this.src[c] = endpoints[2 * c];
+      this.dst[c] = endpoints[2 * c + 1];
     }
-    this.segments = new Float32Array(6 * channels); // x0 y0 cx cy x1 y1 (cx = NaN: straight)
-    const clearance = this.radius * 1.2;
+    this.minGap = this.nearestRouterGap();
+    // Control points of bowed links (NaN: straight), the unit normal to the right of the
+    // direction of travel, and the index among parallel channels.
+    this.cx = new Float32Array(channels);
+    this.cy = new Float32Array(channels);
+    this.nx = new Float32Array(channels);
+    this.ny = new Float32Array(channels);
+    this.parallel = new Uint8Array(channels);
+    // 1 = dragonfly global channel: drawn as a chord bowed towards the centre, lighter when idle.
+    this.global = classes && classes.length === channels ? Uint8Array.from(classes) : new Uint8Array(channels);
     let mx = 0;
     let my = 0;
     for (let r = 0; r < routers; r++) {
       mx += this.x[r] / routers;
       my += this.y[r] / routers;
     }
+    const seen = new Map();
+    const bowOf = new Map();
+    const clearance = this.minGap * 0.3;
     for (let c = 0; c < channels; c++) {
-      const s = endpoints[2 * c];
-      const d = endpoints[2 * c + 1];
-      // Geometry of the undirected link, from its lower- to its higher-numbered router.
+      const s = this.src[c];
+      const d = this.dst[c];
+      const key = s * 0x100000 + d;
+      const n = seen.get(key) ?? 0;
+      this.parallel[c] = Math.min(255, n);
+      seen.set(key, n + 1);
       const a = Math.min(s, d);
       const b = Math.max(s, d);
       const ax = this.x[a];
       const ay = this.y[a];
-      const len = Math.hypot(this.x[b] - ax, this.y[b] - ay) || 1;
+      const len = Math.hypot(this.x[b] - ax, this.y[b] - ay) || 1e-6;
       const ux = (this.x[b] - ax) / len;
       const uy = (this.y[b] - ay) / len;
-      let bow = this.blocked(a, b, ux, uy, len, clearance) ? 0.13 * len : 0;
-      // Bulge direction (-uy, ux) · bow should point away from the centre.
-      const midx = (ax + this.x[b]) / 2 - mx;
-      const midy = (ay + this.y[b]) / 2 - my;
-      if (-uy * midx + ux * midy < -1e-3 * len) bow = -bow;
-      // Normal of the travel direction s → d (to the right on screen, y pointing down).
-      const sign = s === a ? 1 : -1;
-      const nx = -uy * sign;
-      const ny = ux * sign;
-      const offset = this.lineWidth * (0.9 + 1.8 * parallelIndex[c]);
-      const seg = this.segments;
-      seg[6 * c] = this.x[s] + nx * offset;
-      seg[6 * c + 1] = this.y[s] + ny * offset;
-      if (bow !== 0) {
-        // Control point beside the midpoint; a quadratic curve reaches half the distance.
-        seg[6 * c + 2] = (ax + this.x[b]) / 2 - uy * 2 * bow + nx * offset;
-        seg[6 * c + 3] = (ay + this.y[b]) / 2 + ux * 2 * bow + ny * offset;
-      } else {
-        seg[6 * c + 2] = NaN;
-        seg[6 * c + 3] = NaN;
+      const pair = a * 0x100000 + b;
+      let bow = bowOf.get(pair);
+      if (this.global[c]) {
+        // Chord-diagram style: the control point 55 % of the way to the centre.
+        const midx = (ax + this.x[b]) / 2;
+        const midy = (ay + this.y[b]) / 2;
+        const sign = s === a ? 1 : -1;
+        this.nx[c] = -uy * sign;
+        this.ny[c] = ux * sign;
+        this.cx[c] = midx + (mx - midx) * 0.55;
+        this.cy[c] = midy + (my - midy) * 0.55;
+        continue;
       }
-      seg[6 * c + 4] = this.x[d] + nx * offset;
-      seg[6 * c + 5] = this.y[d] + ny * offset;
+      if (bow === undefined) {
+        bow = this.blocked(a, b, ux, uy, len, clearance) ? 0.13 * len : 0;
+        const midx = (ax + this.x[b]) / 2 - mx;
+        const midy = (ay + this.y[b]) / 2 - my;
+        if (-uy * midx + ux * midy < -1e-3 * len) bow = -bow;
+        bowOf.set(pair, bow);
+      }
+      const sign = s === a ? 1 : -1;
+      this.nx[c] = -uy * sign;
+      this.ny[c] = ux * sign;
+      if (bow !== 0) {
+        this.cx[c] = (ax + this.x[b]) / 2 - uy * 2 * bow;
+        this.cy[c] = (ay + this.y[b]) / 2 + ux * 2 * bow;
+      } else {
+        this.cx[c] = NaN;
+        this.cy[c] = NaN;
+      }
     }
-    this.bucketOf = new Uint8Array(channels);
+    // Structural blocks (dragonfly groups, HyperX tiles): centre, radius, bounding box.
+    this.blocks = [];
+    if (groups && groups.length === routers) {
+      let count = 0;
+      for (let r = 0; r < routers; r++) count = Math.max(count, groups[r] + 1);
+      if (count > 1) {
+        for (let g = 0; g < count; g++) this.blocks.push({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity, sx: 0, sy: 0, n: 0 });
+        for (let r = 0; r < routers; r++) {
+          const b = this.blocks[groups[r]];
+          b.x0 = Math.min(b.x0, this.x[r]);
+          b.y0 = Math.min(b.y0, this.y[r]);
+          b.x1 = Math.max(b.x1, this.x[r]);
+          b.y1 = Math.max(b.y1, this.y[r]);
+          b.sx += this.x[r];
+          b.sy += this.y[r];
+          b.n++;
+        }
+        for (const b of this.blocks) {
+          b.cx = b.sx / b.n;
+          b.cy = b.sy / b.n;
+          b.r = 0;
+        }
+        for (let r = 0; r < routers; r++) {
+          const b = this.blocks[groups[r]];
+          b.r = Math.max(b.r, Math.hypot(this.x[r] - b.cx, this.y[r] - b.cy));
+        }
+      }
+    }
+  }
+
+  // Smallest distance between two routers (sampled for very large networks).
+  nearestRouterGap() {
+    const n = this.routers;
+    if (n < 2) return 0.5;
+    const step = Math.max(1, Math.floor(n / 600));
+    let best = Infinity;
+    for (let i = 0; i < n; i += step) {
+      for (let j = 0; j < n; j++) {
+        if (j === i) continue;
+        const d = Math.hypot(this.x[i] - this.x[j], this.y[i] - this.y[j]);
+        if (d > 1e-6 && d < best) best = d;
+      }
+    }
+    return Number.isFinite(best) ? best : 0.5;
   }
 
   // Does the straight line from router a (unit direction u, length len) pass within
@@ -124,7 +196,7 @@ export class Layout {
   blocked(a, b, ux, uy, len, clearance) {
     const ax = this.x[a];
     const ay = this.y[a];
-    for (let r = 0; r < this.x.length; r++) {
+    for (let r = 0; r < this.routers; r++) {
       if (r === a || r === b) continue;
       const px = this.x[r] - ax;
       const py = this.y[r] - ay;
@@ -136,50 +208,419 @@ export class Layout {
   }
 }
 
-const bucket = (o) => (o <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.floor(o * (RAMP_LEVELS - 1))));
+/** A network drawn on one canvas, with zoom and pan. */
+export class NetworkView {
+  constructor(canvas, geometry, { blockKind = '' } = {}) {
+    this.canvas = canvas;
+    this.geo = geometry;
+    this.blockKind = blockKind;
+    this.zoom = 1;
+    this.centre = [0.5, 0.5];
+    this.width = 0;
+    this.height = 0;
+    this.staticLayer = document.createElement('canvas');
+    this.staticDirty = true;
+    this.anyGlobal = geometry.global.some((x) => x);
+    const n = Math.max(geometry.channels, geometry.routers);
+    // Screen-space geometry of the current view: x0 y0 cx cy x1 y1 per channel.
+    this.seg = new Float32Array(6 * geometry.channels);
+    this.buckets = new Uint8Array(n);
+    this.order = new Uint32Array(n);
+    this.counts = new Uint32Array(RAMP_LEVELS + 1);
+  }
 
-// `links`: per channel, `routers`: per router, each in [0, 1] (coloured with the ramp).
-export function drawFrame(ctx, layout, links, routers, width, height) {
-  ctx.clearRect(0, 0, width, height);
-  const seg = layout.segments;
-  const channels = layout.bucketOf.length;
-  for (let c = 0; c < channels; c++) {
-    layout.bucketOf[c] = bucket(links[c]);
+  /** Matches the canvas's backing store to its CSS size; returns true if it changed. */
+  resize() {
+    const dpr = window.devicePixelRatio || 1;
+    const rect = this.canvas.getBoundingClientRect();
+    const w = Math.max(1, Math.round(rect.width * dpr));
+    const h = Math.max(1, Math.round(rect.height * dpr));
+    if (w === this.width && h === this.height) return false;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.staticLayer.width = w;
+    this.staticLayer.height = h;
+    this.width = w;
+    this.height = h;
+    this.staticDirty = true;
+    return true;
   }
-  ctx.lineWidth = layout.lineWidth;
-  ctx.lineCap = 'butt';
-  // Low buckets first so busy channels are drawn on top.
-  for (let b = 0; b < RAMP_LEVELS; b++) {
-    ctx.strokeStyle = BUCKET_COLOURS[b];
-    ctx.beginPath();
-    let any = false;
-    for (let c = 0; c < channels; c++) {
-      if (layout.bucketOf[c] !== b) continue;
+
+  get scale() {
+    const pad = Math.max(12, Math.min(this.width, this.height) * 0.05);
+    return (Math.min(this.width, this.height) - 2 * pad) * this.zoom;
+  }
+
+  toScreen(x, y) {
+    const s = this.scale;
+    return [(x - this.centre[0]) * s + this.width / 2, (y - this.centre[1]) * s + this.height / 2];
+  }
+
+  toWorld(px, py) {
+    const s = this.scale;
+    return [(px - this.width / 2) / s + this.centre[0], (py - this.height / 2) / s + this.centre[1]];
+  }
+
+  setView(zoom, cx, cy) {
+    this.zoom = Math.min(64, Math.max(0.25, zoom));
+    this.centre = [cx, cy];
+    this.staticDirty = true;
+  }
+
+  /** Zooms by `factor` keeping the world point under (px, py) in place. */
+  zoomAt(px, py, factor) {
+    const [wx, wy] = this.toWorld(px, py);
+    this.zoom = Math.min(64, Math.max(0.25, this.zoom * factor));
+    const s = this.scale;
+    this.centre = [wx - (px - this.width / 2) / s, wy - (py - this.height / 2) / s];
+    this.staticDirty = true;
+  }
+
+  panBy(dx, dy) {
+    const s = this.scale;
+    this.centre = [this.centre[0] - dx / s, this.centre[1] - dy / s];
+    this.staticDirty = true;
+  }
+
+  // Sizes in device pixels for the current view.
+  metrics() {
+    const dpr = window.devicePixelRatio || 1;
+    const gapPx = this.geo.minGap * this.scale;
+    const radius = Math.max(1.5 * dpr, Math.min(14 * dpr, gapPx * 0.3));
+    const lineWidth = Math.max(0.8 * dpr, Math.min(3 * dpr, radius / 3.2));
+    return { radius, lineWidth, dpr };
+  }
+
+  // Screen coordinates of every channel, offset to the right of its direction.
+  layout() {
+    const g = this.geo;
+    const { lineWidth } = this.metrics();
+    const s = this.scale;
+    const ox = this.width / 2 - this.centre[0] * s;
+    const oy = this.height / 2 - this.centre[1] * s;
+    const seg = this.seg;
+    for (let c = 0; c < g.channels; c++) {
+      const off = lineWidth * (0.7 + 1.4 * g.parallel[c]);
+      const dx = g.nx[c] * off;
+      const dy = g.ny[c] * off;
+      const a = g.src[c];
+      const b = g.dst[c];
       const i = 6 * c;
-      ctx.moveTo(seg[i], seg[i + 1]);
-      if (Number.isNaN(seg[i + 2])) ctx.lineTo(seg[i + 4], seg[i + 5]);
-      else ctx.quadraticCurveTo(seg[i + 2], seg[i + 3], seg[i + 4], seg[i + 5]);
-      any = true;
+      seg[i] = g.x[a] * s + ox + dx;
+      seg[i + 1] = g.y[a] * s + oy + dy;
+      if (Number.isNaN(g.cx[c])) {
+        seg[i + 2] = NaN;
+        seg[i + 3] = NaN;
+      } else {
+        seg[i + 2] = g.cx[c] * s + ox + dx;
+        seg[i + 3] = g.cy[c] * s + oy + dy;
+      }
+      seg[i + 4] = g.x[b] * s + ox + dx;
+      seg[i + 5] = g.y[b] * s + oy + dy;
     }
-    if (any) ctx.stroke();
   }
-  // Routers: filled by their value (white when 0), dark outline; batched by colour.
-  const count = layout.x.length;
-  ctx.lineWidth = Math.max(1.5, layout.radius / 4);
-  ctx.strokeStyle = '#243447';
-  for (let b = 0; b < RAMP_LEVELS; b++) {
-    ctx.fillStyle = b === 0 ? '#ffffff' : BUCKET_COLOURS[b];
-    ctx.beginPath();
-    let any = false;
-    for (let r = 0; r < count; r++) {
-      if (bucket(routers[r]) !== b) continue;
-      ctx.moveTo(layout.x[r] + layout.radius, layout.y[r]);
-      ctx.arc(layout.x[r], layout.y[r], layout.radius, 0, 2 * Math.PI);
-      any = true;
-    }
-    if (any) {
+
+  pathChannel(ctx, c) {
+    const seg = this.seg;
+    const i = 6 * c;
+    ctx.moveTo(seg[i], seg[i + 1]);
+    if (Number.isNaN(seg[i + 2])) ctx.lineTo(seg[i + 4], seg[i + 5]);
+    else ctx.quadraticCurveTo(seg[i + 2], seg[i + 3], seg[i + 4], seg[i + 5]);
+  }
+
+  // The static layer: background, groups or tiles with labels, every channel idle.
+  drawStatic() {
+    this.layout();
+    const ctx = this.staticLayer.getContext('2d');
+    const g = this.geo;
+    const { lineWidth, dpr } = this.metrics();
+    ctx.fillStyle = COLOURS.background;
+    ctx.fillRect(0, 0, this.width, this.height);
+    if (g.blocks.length > 1) {
+      const s = this.scale;
+      const tile = this.blockKind === 'tile';
+      const pad = tile ? g.minGap * 0.45 * s : Math.max(4 * dpr, g.minGap * 0.6 * s);
+      ctx.fillStyle = COLOURS.group;
+      ctx.strokeStyle = COLOURS.groupEdge;
+      ctx.lineWidth = dpr;
+      ctx.beginPath();
+      for (const b of g.blocks) {
+        if (tile) {
+          const [x0, y0] = this.toScreen(b.x0, b.y0);
+          const [x1, y1] = this.toScreen(b.x1, b.y1);
+          ctx.rect(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad);
+        } else {
+          const [x, y] = this.toScreen(b.cx, b.cy);
+          const r = b.r * s + pad;
+          ctx.moveTo(x + r, y);
+          ctx.arc(x, y, r, 0, 2 * Math.PI);
+        }
+      }
       ctx.fill();
       ctx.stroke();
+      const labelPx = Math.min(13 * dpr, g.blocks[0].r * s * 0.6 + 6 * dpr);
+      if (labelPx >= 8 * dpr) {
+        ctx.fillStyle = COLOURS.groupLabel;
+        ctx.font = `${Math.round(labelPx)}px system-ui, sans-serif`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        const mid = this.toScreen(0.5, 0.5);
+        g.blocks.forEach((b, i) => {
+          const [x, y] = this.toScreen(b.cx, b.cy);
+          if (tile) {
+            const [, y0] = this.toScreen(b.x0, b.y0);
+            ctx.fillText(`tile ${i}`, x, y0 - pad - labelPx * 0.7);
+          } else {
+            // Outside the group, away from the centre of the drawing.
+            const dx = x - mid[0];
+            const dy = y - mid[1];
+            const d = Math.hypot(dx, dy) || 1;
+            const r = b.r * s + pad + labelPx;
+            ctx.fillText(`G${i}`, x + (dx / d) * r, y + (dy / d) * r);
+          }
+        });
+      }
+    }
+    ctx.lineWidth = lineWidth;
+    ctx.lineCap = 'butt';
+    for (const global of [1, 0]) {
+      ctx.strokeStyle = global ? COLOURS.idleGlobal : COLOURS.idleLink;
+      ctx.lineWidth = global ? Math.max(dpr * 0.6, lineWidth * 0.6) : lineWidth;
+      ctx.beginPath();
+      for (let c = 0; c < g.channels; c++) if (g.global[c] === global) this.pathChannel(ctx, c);
+      ctx.stroke();
+    }
+    this.staticDirty = false;
+  }
+
+  /**
+   * Draws one frame. frame.links: per-channel value in [0, 1] (link colour); frame.vc:
+   * per channel × VC flits with frame.vcs and frame.depth (VC cells); frame.routerFill:
+   * per-router value in [0, 1]; frame.routerQueue: mean source-queue packets per terminal.
+   * selection: {kind: 'router' | 'channel', index} or null.
+   */
+  render(frame, selection = null, { vcCells = true } = {}) {
+    this.resize();
+    if (this.staticDirty) this.drawStatic();
+    const ctx = this.canvas.getContext('2d');
+    const g = this.geo;
+    const { radius, lineWidth, dpr } = this.metrics();
+    ctx.drawImage(this.staticLayer, 0, 0);
+    // Busy channels, batched by colour bucket, low buckets first so busy ones end on top.
+    // Dragonfly global channels first and thinner, so the groups' local channels stay legible.
+    const order = this.sortByBucket(frame.links, g.channels);
+    ctx.lineCap = 'butt';
+    for (const global of this.anyGlobal ? [1, 0] : [0]) {
+      ctx.lineWidth = global ? Math.max(dpr * 0.7, lineWidth * 0.7) : lineWidth;
+      for (let b = 1; b < RAMP_LEVELS; b++) {
+        const from = this.counts[b];
+        const to = this.counts[b + 1];
+        if (from === to) continue;
+        ctx.strokeStyle = BUCKET_COLOURS[b];
+        // Lightly used global chords recede; the busy ones stand out.
+        ctx.globalAlpha = global && b < 5 ? 0.4 : 1;
+        ctx.beginPath();
+        let any = false;
+        for (let k = from; k < to; k++) {
+          const c = order[k];
+          if (g.global[c] !== global) continue;
+          this.pathChannel(ctx, c);
+          any = true;
+        }
+        if (any) ctx.stroke();
+      }
+    }
+    ctx.globalAlpha = 1;
+    // VC cells once zoomed in (at the fitted view they would only add noise).
+    this.vcCellsShown = vcCells && frame.vc && this.zoom >= 1.5 ? this.drawVcCells(ctx, frame, radius, lineWidth) : false;
+    // Routers, filled by their terminals' load, batched by bucket.
+    const fill = this.sortByBucket(frame.routerFill, g.routers);
+    const s = this.scale;
+    const ox = this.width / 2 - this.centre[0] * s;
+    const oy = this.height / 2 - this.centre[1] * s;
+    for (let b = 0; b < RAMP_LEVELS; b++) {
+      const from = this.counts[b];
+      const to = this.counts[b + 1];
+      if (from === to) continue;
+      ctx.fillStyle = b === 0 ? COLOURS.router : BUCKET_COLOURS[b];
+      ctx.beginPath();
+      for (let k = from; k < to; k++) {
+        const r = fill[k];
+        const x = g.x[r] * s + ox;
+        const y = g.y[r] * s + oy;
+        ctx.moveTo(x + radius, y);
+        ctx.arc(x, y, radius, 0, 2 * Math.PI);
+      }
+      ctx.fill();
+    }
+    if (radius >= 3 * dpr) {
+      ctx.strokeStyle = COLOURS.routerEdge;
+      ctx.lineWidth = Math.max(1, dpr * 0.8);
+      ctx.beginPath();
+      for (let r = 0; r < g.routers; r++) {
+        const x = g.x[r] * s + ox;
+        const y = g.y[r] * s + oy;
+        ctx.moveTo(x + radius, y);
+        ctx.arc(x, y, radius, 0, 2 * Math.PI);
+      }
+      ctx.stroke();
+    }
+    // Source-queue backlog: a red ring, wider for every 4× more packets waiting.
+    if (frame.routerQueue) {
+      const q = frame.routerQueue;
+      for (let level = 1; level <= 4; level++) {
+        ctx.beginPath();
+        let any = false;
+        for (let r = 0; r < g.routers; r++) {
+          const w = q[r] < 1 ? 0 : Math.min(4, 1 + Math.floor(Math.log2(q[r]) / 2));
+          if (w !== level) continue;
+          const x = g.x[r] * s + ox;
+          const y = g.y[r] * s + oy;
+          const rr = radius + (level * dpr) / 2 + dpr;
+          ctx.moveTo(x + rr, y);
+          ctx.arc(x, y, rr, 0, 2 * Math.PI);
+          any = true;
+        }
+        if (any) {
+          ctx.strokeStyle = COLOURS.queueHalo;
+          ctx.lineWidth = level * dpr;
+          ctx.stroke();
+        }
+      }
+    }
+    if (selection) this.drawSelection(ctx, selection, radius, lineWidth);
+  }
+
+  // Counting sort of items 0..n by the bucket of values[i]; this.counts holds the starts.
+  sortByBucket(values, n) {
+    const counts = this.counts;
+    counts.fill(0);
+    const buckets = this.buckets;
+    for (let i = 0; i < n; i++) {
+      const b = values ? bucketOf(values[i]) : 0;
+      buckets[i] = b;
+      counts[b + 1]++;
+    }
+    for (let b = 1; b <= RAMP_LEVELS; b++) counts[b] += counts[b - 1];
+    const next = counts.slice(0, RAMP_LEVELS);
+    const order = this.order;
+    for (let i = 0; i < n; i++) order[next[buckets[i]]++] = i;
+    return order;
+  }
+
+  // Per-VC queue cells: V small squares on each channel just before the router it feeds
+  // (where that input buffer physically is), coloured by the VC's occupancy. Drawn only
+  // where the view is zoomed in far enough for them to be legible.
+  drawVcCells(ctx, frame, radius, lineWidth) {
+    const V = frame.vcs;
+    const cell = Math.max(lineWidth * 2.2, 3);
+    const need = radius * 2 + V * (cell + 1) * 2 + 8;
+    const g = this.geo;
+    const seg = this.seg;
+    const paths = new Array(RAMP_LEVELS).fill(null);
+    let drawn = 0;
+    for (let c = 0; c < g.channels; c++) {
+      const i = 6 * c;
+      const ex = seg[i + 4];
+      const ey = seg[i + 5];
+      if (ex < -50 || ey < -50 || ex > this.width + 50 || ey > this.height + 50) continue;
+      // Direction of arrival: from the control point (curves) or the start.
+      const curved = !Number.isNaN(seg[i + 2]);
+      const fx = curved ? seg[i + 2] : seg[i];
+      const fy = curved ? seg[i + 3] : seg[i + 1];
+      const len = Math.hypot(ex - fx, ey - fy);
+      if (len < need) continue;
+      const ux = (ex - fx) / len;
+      const uy = (ey - fy) / len;
+      for (let v = 0; v < V; v++) {
+        const b = bucketOf(frame.vc[c * V + v] / frame.depth);
+        const d = radius + 2 + (V - v - 0.5) * (cell + 1);
+        if (!paths[b]) paths[b] = new Path2D();
+        paths[b].rect(ex - ux * d - cell / 2, ey - uy * d - cell / 2, cell, cell);
+      }
+      drawn++;
+    }
+    for (let b = 0; b < RAMP_LEVELS; b++) {
+      if (!paths[b]) continue;
+      ctx.fillStyle = b === 0 ? COLOURS.emptyCell : BUCKET_COLOURS[b];
+      ctx.fill(paths[b]);
+    }
+    return drawn > 0;
+  }
+
+  drawSelection(ctx, sel, radius, lineWidth) {
+    const g = this.geo;
+    ctx.strokeStyle = COLOURS.selection;
+    if (sel.kind === 'router' && sel.index < g.routers) {
+      const [x, y] = this.toScreen(g.x[sel.index], g.y[sel.index]);
+      ctx.lineWidth = Math.max(2, lineWidth * 1.2);
+      ctx.beginPath();
+      ctx.arc(x, y, radius + 5, 0, 2 * Math.PI);
+      ctx.stroke();
+    } else if (sel.kind === 'channel' && sel.index < g.channels) {
+      ctx.lineWidth = lineWidth * 2.5;
+      ctx.globalAlpha = 0.55;
+      ctx.beginPath();
+      this.pathChannel(ctx, sel.index);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
     }
   }
+
+  /** The router or channel under device pixel (px, py), or null. */
+  hitTest(px, py) {
+    const g = this.geo;
+    const { radius, lineWidth, dpr } = this.metrics();
+    let best = null;
+    let bestD = radius + 4 * dpr;
+    for (let r = 0; r < g.routers; r++) {
+      const [x, y] = this.toScreen(g.x[r], g.y[r]);
+      const d = Math.hypot(px - x, py - y);
+      if (d < bestD) {
+        bestD = d;
+        best = { kind: 'router', index: r };
+      }
+    }
+    if (best) return best;
+    bestD = lineWidth / 2 + 3 * dpr;
+    const seg = this.seg;
+    for (let c = 0; c < g.channels; c++) {
+      const i = 6 * c;
+      const d = Number.isNaN(seg[i + 2]) ? distToSegment(px, py, seg[i], seg[i + 1], seg[i + 4], seg[i + 5]) : distToQuadratic(px, py, seg, i);
+      if (d < bestD) {
+        bestD = d;
+        best = { kind: 'channel', index: c };
+      }
+    }
+    return best;
+  }
+
+  /** Device-pixel position of a router (for tests and tools). */
+  routerPoint(r) {
+    return this.toScreen(this.geo.x[r], this.geo.y[r]);
+  }
+}
+
+function distToSegment(px, py, x0, y0, x1, y1) {
+  const dx = x1 - x0;
+  const dy = y1 - y0;
+  const l2 = dx * dx + dy * dy || 1;
+  const t = Math.max(0, Math.min(1, ((px - x0) * dx + (py - y0) * dy) / l2));
+  return Math.hypot(px - (x0 + t * dx), py - (y0 + t * dy));
+}
+
+function distToQuadratic(px, py, seg, i) {
+  let best = Infinity;
+  let lx = seg[i];
+  let ly = seg[i + 1];
+  for (let k = 1; k <= 12; k++) {
+    const t = k / 12;
+    const u = 1 - t;
+    const x = u * u * seg[i] + 2 * u * t * seg[i + 2] + t * t * seg[i + 4];
+    const y = u * u * seg[i + 1] + 2 * u * t * seg[i + 3] + t * t * seg[i + 5];
+    best = Math.min(best, distToSegment(px, py, lx, ly, x, y));
+    lx = x;
+    ly = y;
+  }
+  return best;
 }

@@ -1,0 +1,344 @@
+//! [`WebSim`]: one simulation as the page sees it — built from the JSON config, stepped
+//! once per animation frame, read through flat arrays.
+
+use wasm_bindgen::prelude::*;
+
+use crate::config::{InjectionMode, SimConfig};
+use crate::sim::Simulation;
+use crate::topology::{LinkClass, Topology};
+
+/// Smoothing time constant of [`WebSim::channel_utilization`], in cycles.
+pub const UTILIZATION_TIME_CONSTANT: f64 = 32.0;
+
+/// One simulation as the page sees it.
+///
+/// Every packet is labeled (the measurement window is the whole run), so the engine's
+/// minimal / non-minimal latency accumulators cover all delivered packets and the page can
+/// plot their split over time (dragonfly paper Figs. 11–12). The papers' methodology with a
+/// warm-up and a drained window is what [`super::run_experiment`] runs for the sweep.
+#[wasm_bindgen]
+pub struct WebSim {
+    pub(super) sim: Simulation,
+    /// Router drawing coordinates, `[x0, y0, x1, y1, …]`.
+    positions: Vec<f32>,
+    /// Directed router-to-router channels as `[src0, dst0, …]` router indices.
+    endpoints: Vec<u32>,
+    /// Per channel: the global id of the output port it leaves from, and of the
+    /// downstream input port it feeds.
+    pub(super) upstream_port: Vec<u32>,
+    pub(super) downstream_port: Vec<u32>,
+    /// Per channel: smoothed utilization, and the (cycle, flits sent) it was last sampled at.
+    utilization: Vec<f32>,
+    sampled_at: u64,
+    sampled_flits: Vec<u64>,
+    /// Global ids of the terminal (injection) ports of each router: router `r`'s are
+    /// `terminal_ports[terminal_port_start[r]..terminal_port_start[r + 1]]`.
+    terminal_ports: Vec<u32>,
+    terminal_port_start: Vec<u32>,
+    /// Terminals injecting at each router, in the same start-offset layout.
+    injecting: Vec<u32>,
+    injecting_start: Vec<u32>,
+    /// Fig. 9 window: cycle and per-port flits sent at the last
+    /// [`WebSim::global_channel_utilization`] call.
+    pub(super) fig9_at: u64,
+    pub(super) fig9_flits: Vec<u64>,
+}
+
+/// Per-router ranges of a list grouped by router: `(items, start offsets)`.
+fn grouped(routers: usize, mut of: impl FnMut(u32, &mut Vec<u32>)) -> (Vec<u32>, Vec<u32>) {
+    let mut items = Vec::new();
+    let mut start = vec![0];
+    for r in 0..routers as u32 {
+        of(r, &mut items);
+        start.push(items.len() as u32);
+    }
+    (items, start)
+}
+
+#[wasm_bindgen]
+impl WebSim {
+    /// Builds a simulation from a JSON config (the same format as the CLI's). The error's
+    /// message lists every config problem, one `path: message` per line.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_json: &str) -> Result<WebSim, JsError> {
+        let cfg = SimConfig::from_json(config_json).map_err(|e| JsError::new(&e.to_string()))?;
+        let mut sim = Simulation::new(&cfg).map_err(|e| JsError::new(&e.to_string()))?;
+        sim.set_invariant_checks(false);
+        sim.stats_mut().label_start = 0;
+        sim.stats_mut().label_end = u64::MAX;
+        let net = sim.network();
+        let positions = net.positions.iter().flat_map(|&[x, y]| [x, y]).collect();
+        let mut endpoints = Vec::new();
+        let mut downstream_port = Vec::new();
+        let mut upstream_port = Vec::new();
+        for (src, src_port, dst, dst_port) in net.channels() {
+            endpoints.extend([src, dst]);
+            upstream_port.push(net.port_id(src, src_port) as u32);
+            downstream_port.push(net.port_id(dst, dst_port) as u32);
+        }
+        let channels = upstream_port.len();
+        let (terminal_ports, terminal_port_start) = grouped(net.routers(), |r, out| {
+            out.extend((0..net.radix(r)).filter(|&p| net.port(r, p).is_terminal()).map(|p| net.port_id(r, p) as u32));
+        });
+        let mut by_router = vec![Vec::new(); net.routers()];
+        for t in 0..net.terminals() as u32 {
+            by_router[net.inject_router(t) as usize].push(t);
+        }
+        let (injecting, injecting_start) = grouped(net.routers(), |r, out| out.extend(&by_router[r as usize]));
+        let ports = net.total_ports();
+        Ok(WebSim {
+            sim,
+            positions,
+            endpoints,
+            downstream_port,
+            upstream_port,
+            utilization: vec![0.0; channels],
+            sampled_at: 0,
+            sampled_flits: vec![0; channels],
+            terminal_ports,
+            terminal_port_start,
+            injecting,
+            injecting_start,
+            fig9_at: 0,
+            fig9_flits: vec![0; ports],
+        })
+    }
+
+    /// Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
+    /// watchdog trips; the message names the blocked routers and VCs.
+    pub fn advance(&mut self, cycles: u32) -> Result<(), JsError> {
+        self.sim.advance(u64::from(cycles)).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The current cycle.
+    pub fn now(&self) -> f64 {
+        self.sim.now() as f64
+    }
+
+    /// Number of routers.
+    #[wasm_bindgen(js_name = routerCount)]
+    pub fn router_count(&self) -> u32 {
+        self.sim.network().routers() as u32
+    }
+
+    /// Number of terminals.
+    #[wasm_bindgen(js_name = terminalCount)]
+    pub fn terminal_count(&self) -> u32 {
+        self.sim.network().terminals() as u32
+    }
+
+    /// Number of (unidirectional) router-to-router channels.
+    #[wasm_bindgen(js_name = channelCount)]
+    pub fn channel_count(&self) -> u32 {
+        self.downstream_port.len() as u32
+    }
+
+    /// Virtual channels per port.
+    pub fn vcs(&self) -> u32 {
+        self.sim.vcs()
+    }
+
+    /// Flits per VC buffer.
+    #[wasm_bindgen(js_name = bufferDepth)]
+    pub fn buffer_depth(&self) -> u32 {
+        self.sim.buffer_depth()
+    }
+
+    /// Router drawing coordinates, `[x0, y0, x1, y1, …]`, each in `[0, 1]`.
+    #[wasm_bindgen(js_name = routerPositions)]
+    pub fn router_positions(&self) -> Vec<f32> {
+        self.positions.clone()
+    }
+
+    /// Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
+    /// a link is its own channel, and parallel (trunked) links appear once each.
+    #[wasm_bindgen(js_name = channelEndpoints)]
+    pub fn channel_endpoints(&self) -> Vec<u32> {
+        self.endpoints.clone()
+    }
+
+    /// Per channel: 1 for a dragonfly global channel, 0 otherwise.
+    #[wasm_bindgen(js_name = channelClasses)]
+    pub fn channel_classes(&self) -> Vec<u8> {
+        let net = self.sim.network();
+        self.upstream_port.iter().map(|&p| u8::from(net.port_by_id(p as usize).class == LinkClass::Global)).collect()
+    }
+
+    /// Per channel: its dimension (HyperX family; 0 elsewhere).
+    #[wasm_bindgen(js_name = channelDims)]
+    pub fn channel_dims(&self) -> Vec<u8> {
+        let net = self.sim.network();
+        self.upstream_port.iter().map(|&p| net.port_by_id(p as usize).dim as u8).collect()
+    }
+
+    /// Per router, the structural block it is drawn in: its group (dragonfly), its tile of
+    /// the dimensions above the first two (HyperX family), else 0.
+    #[wasm_bindgen(js_name = routerGroups)]
+    pub fn router_groups(&self) -> Vec<u32> {
+        let routers = self.sim.network().routers() as u32;
+        match self.sim.topology() {
+            Topology::Dragonfly(df) => (0..routers).map(|r| df.group(r)).collect(),
+            Topology::HyperX(hx) if hx.dims() > 2 => {
+                let inner = hx.s[0] * hx.s[1];
+                (0..routers).map(|r| r / inner).collect()
+            }
+            _ => vec![0; routers as usize],
+        }
+    }
+
+    /// What the page needs to know about the network, as JSON: `{type, family, routers,
+    /// terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
+    /// dims, batch, batch_size}` plus the dragonfly's `p, a, h, g`.
+    #[wasm_bindgen(js_name = networkInfo)]
+    pub fn network_info(&self) -> String {
+        use serde_json::json;
+        let net = self.sim.network();
+        let cfg = self.sim.config();
+        let mut info = json!({
+            "routers": net.routers(),
+            "terminals": net.terminals(),
+            "channels": self.downstream_port.len(),
+            "vcs": self.sim.vcs(),
+            "depth": self.sim.buffer_depth(),
+            "packet_size": cfg.traffic.packet_size,
+            "terminal_period": cfg.router.terminal_period,
+            "terminals_per_router": self.sim.topology().terminals_per_router(),
+            "batch": cfg.traffic.injection == InjectionMode::Batch,
+            "batch_size": cfg.traffic.batch_size,
+            "algorithm": cfg.routing.algorithm,
+            "sequential": self.sim.sequential_allocation(),
+        });
+        let extra = match self.sim.topology() {
+            Topology::Dragonfly(df) => json!({"family": "dragonfly", "p": df.p, "a": df.a, "h": df.h, "g": df.g, "groups": df.g, "group_kind": "group"}),
+            Topology::HyperX(hx) => {
+                let tiles = if hx.dims() > 2 { hx.routers() / (hx.s[0] * hx.s[1]) } else { 1 };
+                json!({"family": "hyperx", "dims": hx.s, "trunking": hx.k, "t": hx.t, "groups": tiles, "group_kind": if tiles > 1 { "tile" } else { "" }})
+            }
+            Topology::FoldedClos(_) => json!({"family": "folded_clos", "groups": 1, "group_kind": ""}),
+            Topology::Butterfly(_) => json!({"family": "butterfly", "groups": 1, "group_kind": ""}),
+        };
+        let obj = info.as_object_mut().expect("object");
+        for (k, v) in extra.as_object().expect("object") {
+            obj.insert(k.clone(), v.clone());
+        }
+        obj.insert("type".into(), serde_json::to_value(&cfg.topology).expect("serialises")["type"].clone());
+        info.to_string()
+    }
+
+    /// Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
+    /// channel `c`'s VC `v` at `c·V + v`.
+    #[wasm_bindgen(js_name = vcOccupancy)]
+    pub fn vc_occupancy(&self) -> Vec<u16> {
+        let vcs = self.sim.vcs() as usize;
+        let flits = self.sim.buffered_flits();
+        let mut out = Vec::with_capacity(self.downstream_port.len() * vcs);
+        for &port in &self.downstream_port {
+            let base = port as usize * vcs;
+            out.extend_from_slice(&flits[base..base + vcs]);
+        }
+        out
+    }
+
+    /// Per-channel queue occupancy in `[0, 1]`: flits buffered in the downstream input
+    /// port the channel feeds (all its VCs) over that port's buffer capacity.
+    #[wasm_bindgen(js_name = channelOccupancy)]
+    pub fn channel_occupancy(&self) -> Vec<f32> {
+        let vcs = self.sim.vcs() as usize;
+        let capacity = (vcs as u32 * self.sim.buffer_depth()) as f32;
+        let flits = self.sim.buffered_flits();
+        self.downstream_port
+            .iter()
+            .map(|&port| {
+                let base = port as usize * vcs;
+                flits[base..base + vcs].iter().map(|&f| f as u32).sum::<u32>() as f32 / capacity
+            })
+            .collect()
+    }
+
+    /// Per-channel utilization in `[0, 1]`: flits sent per cycle, smoothed exponentially
+    /// with a time constant of [`UTILIZATION_TIME_CONSTANT`] cycles (so that stepping one
+    /// cycle per frame does not flicker). Each call samples the counters since the last.
+    #[wasm_bindgen(js_name = channelUtilization)]
+    pub fn channel_utilization(&mut self) -> Vec<f32> {
+        let now = self.sim.now();
+        let elapsed = now.saturating_sub(self.sampled_at);
+        if elapsed > 0 {
+            let keep = (-(elapsed as f64) / UTILIZATION_TIME_CONSTANT).exp() as f32;
+            let sent = self.sim.sent_flits();
+            for ((u, prev), &port) in self.utilization.iter_mut().zip(&mut self.sampled_flits).zip(&self.upstream_port) {
+                let flits = sent[port as usize];
+                let rate = (flits - *prev) as f32 / elapsed as f32;
+                *u = keep * *u + (1.0 - keep) * rate.min(1.0);
+                *prev = flits;
+            }
+            self.sampled_at = now;
+        }
+        self.utilization.clone()
+    }
+
+    /// Per-router injection occupancy in `[0, 1]`: flits buffered in the input VCs of the
+    /// router's terminal ports (packets injected but not yet switched) over their capacity.
+    /// It rises when a router cannot accept its terminals' traffic.
+    #[wasm_bindgen(js_name = routerInjectionOccupancy)]
+    pub fn router_injection_occupancy(&self) -> Vec<f32> {
+        let vcs = self.sim.vcs() as usize;
+        let per_port = (vcs as u32 * self.sim.buffer_depth()) as f32;
+        let flits = self.sim.buffered_flits();
+        self.terminal_port_start
+            .windows(2)
+            .map(|w| {
+                let ports = &self.terminal_ports[w[0] as usize..w[1] as usize];
+                let sum: u32 = ports.iter().map(|&p| flits[p as usize * vcs..(p as usize + 1) * vcs].iter().map(|&f| f as u32).sum::<u32>()).sum();
+                if ports.is_empty() { 0.0 } else { sum as f32 / (per_port * ports.len() as f32) }
+            })
+            .collect()
+    }
+
+    /// Per router, the mean number of packets waiting in the source queues of the
+    /// terminals that inject there (grows without bound past saturation, up to the cap).
+    #[wasm_bindgen(js_name = routerSourceQueues)]
+    pub fn router_source_queues(&self) -> Vec<f32> {
+        self.injecting_start
+            .windows(2)
+            .map(|w| {
+                let terms = &self.injecting[w[0] as usize..w[1] as usize];
+                let sum: usize = terms.iter().map(|&t| self.sim.source_queue_len(t)).sum();
+                if terms.is_empty() { 0.0 } else { sum as f32 / terms.len() as f32 }
+            })
+            .collect()
+    }
+
+    /// Cumulative counters for live statistics: `[generated packets, delivered packets,
+    /// delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
+    /// the network, packets in source queues, packets dropped at full source queues,
+    /// delivered packets that were routed non-minimally, minimally routed packets
+    /// delivered, sum of their latencies, non-minimally routed packets delivered, sum of
+    /// their latencies, batch still pending (0/1), cycle of the last delivery]`.
+    #[wasm_bindgen(js_name = liveCounters)]
+    pub fn live_counters(&self) -> Vec<f64> {
+        let s = self.sim.stats();
+        vec![
+            s.generated as f64,
+            s.delivered as f64,
+            s.delivered_flits as f64,
+            s.latency_sum as f64,
+            s.hops_sum as f64,
+            self.sim.packets_in_network() as f64,
+            self.sim.packets_in_sources() as f64,
+            s.dropped as f64,
+            s.delivered_nonminimal as f64,
+            s.latency_minimal.count as f64,
+            s.latency_minimal.sum as f64,
+            s.latency_nonminimal.count as f64,
+            s.latency_nonminimal.sum as f64,
+            f64::from(u8::from(self.sim.batch_pending())),
+            s.last_delivery as f64,
+        ]
+    }
+
+    /// The configuration in effect, with every default filled in, as pretty JSON.
+    #[wasm_bindgen(js_name = configJson)]
+    pub fn config_json(&self) -> String {
+        self.sim.config().to_json()
+    }
+}

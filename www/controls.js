@@ -1,0 +1,218 @@
+// The experiment form, built entirely from the simulator's catalog (topologies with their
+// parameters, routing algorithms per family, traffic patterns, router / traffic /
+// measurement parameters with their ranges): nothing here lists a parameter by hand.
+// Each control has a message line right below it for the errors that concern its path.
+
+import { getPath } from './experiment.js';
+
+const SECTIONS = [
+  { id: 'topology', title: 'Topology', open: true },
+  { id: 'routing', title: 'Routing', open: true },
+  { id: 'traffic', title: 'Traffic', open: true },
+  { id: 'router', title: 'Router', open: false },
+  { id: 'measurement', title: 'Measurement (sweep) and seed', open: false },
+];
+
+const sectionOf = (path) => (path === 'seed' ? 'measurement' : path.split('.')[0]);
+export const controlId = (path) => `ctl-${path.replace(/[^a-z0-9]+/gi, '-')}`;
+
+function el(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'text') e.textContent = v;
+    else if (k === 'class') e.className = v;
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Parses a control's raw text for a parameter kind; returns {value} or {error}. */
+export function parseControl(spec, raw) {
+  const text = String(raw).trim();
+  switch (spec.kind) {
+    case 'int':
+    case 'float': {
+      if (text === '') return { error: 'enter a number' };
+      const x = Number(text);
+      if (!Number.isFinite(x)) return { error: `'${text}' is not a number` };
+      if (spec.kind === 'int' && !Number.isInteger(x)) return { error: `must be a whole number, got ${text}` };
+      if (x < spec.min || x > spec.max) return { error: `must be between ${spec.min} and ${spec.max}, got ${text}` };
+      return { value: x };
+    }
+    case 'int_list': {
+      const parts = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+      if (!parts.length) return { error: 'enter one or more whole numbers, e.g. 8,8,8' };
+      const xs = parts.map(Number);
+      if (!xs.every((x) => Number.isInteger(x))) return { error: `'${text}' is not a list of whole numbers (e.g. 8,8,8)` };
+      const bad = xs.find((x) => x < spec.min || x > spec.max);
+      if (bad !== undefined) return { error: `every value must be between ${spec.min} and ${spec.max}, got ${bad}` };
+      return { value: xs };
+    }
+    case 'enum':
+      if (!spec.options.includes(text)) return { error: `must be one of ${spec.options.join(', ')}, got '${text}'` };
+      return { value: text };
+    default:
+      return { value: text };
+  }
+}
+
+export class Controls {
+  /** `onChange(path, value)` is called with a parsed, range-checked value. */
+  constructor(root, model, { onChange }) {
+    this.root = root;
+    this.model = model;
+    this.onChange = onChange;
+    this.rows = new Map(); // path → {row, input, msg, spec, range}
+    this.builtFor = null;
+  }
+
+  // The controls for a config: the selects, the topology's own parameters, then every
+  // catalog parameter.
+  specsFor(config) {
+    const m = this.model;
+    const cat = m.catalog;
+    const routings = m.routingsFor(m.familyOf(config));
+    return [
+      { path: 'topology.type', label: 'network', kind: 'select', options: cat.topologies.map((t) => [t.name, t.name.replace(/_/g, ' '), t.description]) },
+      ...(m.topologyEntry(config.topology.type)?.params ?? []),
+      { path: 'routing.algorithm', label: 'algorithm', kind: 'select', options: routings.map((r) => [r.name, r.name, r.description]) },
+      { path: 'traffic.pattern', label: 'pattern', kind: 'select', options: cat.patterns.map((p) => [p.name, p.name.replace(/_/g, ' '), p.description]) },
+      ...cat.params,
+    ];
+  }
+
+  build(config) {
+    this.root.replaceChildren();
+    this.rows.clear();
+    const bodies = new Map();
+    for (const s of SECTIONS) {
+      const body = el('div', { class: 'ctl-section-body' });
+      this.root.append(el('details', { class: 'ctl-section', 'data-section': s.id, open: s.open }, [el('summary', { text: s.title }), body]));
+      bodies.set(s.id, body);
+    }
+    for (const spec of this.specsFor(config)) bodies.get(sectionOf(spec.path))?.append(this.makeRow(spec));
+    this.builtFor = this.keyOf(config);
+  }
+
+  keyOf(config) {
+    return `${config.topology.type}|${this.model.familyOf(config)}`;
+  }
+
+  makeRow(spec) {
+    const id = controlId(spec.path);
+    const msg = el('div', { class: 'ctl-msg', id: `${id}-msg`, role: 'alert', hidden: true });
+    let input;
+    let range = null;
+    if (spec.kind === 'select' || spec.kind === 'enum') {
+      input = el('select', { id, 'aria-describedby': msg.id });
+      const opts = spec.kind === 'enum' ? spec.options.map((o) => [o, o.replace(/_/g, ' '), '']) : spec.options;
+      for (const [value, label, title] of opts) input.append(el('option', { value, text: label, title: title || undefined }));
+      input.addEventListener('change', () => this.commit(spec, input.value));
+    } else if (spec.kind === 'int_list') {
+      input = el('input', { id, type: 'text', inputmode: 'numeric', 'aria-describedby': msg.id, placeholder: 'e.g. 8,8,8' });
+      input.addEventListener('change', () => this.commit(spec, input.value));
+    } else {
+      input = el('input', { id, type: 'number', min: spec.min, max: spec.max, step: spec.kind === 'int' ? '1' : 'any', 'aria-describedby': msg.id });
+      input.addEventListener('change', () => this.commit(spec, input.value));
+      if (spec.path === 'traffic.load') {
+        range = el('input', { id: `${id}-range`, type: 'range', min: spec.min, max: spec.max, step: '0.01', 'aria-label': 'offered load' });
+        range.addEventListener('input', () => {
+          input.value = Number(range.value).toFixed(2);
+        });
+        range.addEventListener('change', () => this.commit(spec, range.value));
+      }
+    }
+    const label = el('label', { for: id, text: spec.label, title: spec.help ? `${spec.path}: ${spec.help}` : spec.path });
+    const field = el('div', { class: 'ctl-field' }, range ? [range, input] : [input]);
+    const row = el('div', { class: 'ctl', 'data-path': spec.path }, [label, field, msg]);
+    this.rows.set(spec.path, { row, input, msg, spec, range });
+    return row;
+  }
+
+  commit(spec, raw) {
+    const parsed = parseControl(spec, raw);
+    if (parsed.error) {
+      this.showMessage(spec.path, parsed.error);
+      return;
+    }
+    this.showMessage(spec.path, null);
+    this.onChange(spec.path, parsed.value);
+  }
+
+  /** Shows a config in the form (rebuilding it when the network type changed). */
+  show(config) {
+    if (this.keyOf(config) !== this.builtFor) this.build(config);
+    for (const [path, { input, range, spec }] of this.rows) {
+      const v = getPath(config, path);
+      if (v === undefined || v === null) {
+        input.value = '';
+        continue;
+      }
+      input.value = spec.kind === 'int_list' ? (Array.isArray(v) ? v.join(',') : String(v)) : String(v);
+      if (range) range.value = String(v);
+    }
+  }
+
+  showMessage(path, message) {
+    const r = this.rows.get(path);
+    if (!r) return false;
+    r.msg.textContent = message ?? '';
+    r.msg.hidden = !message;
+    r.row.classList.toggle('invalid', Boolean(message));
+    return true;
+  }
+
+  clearErrors() {
+    for (const path of this.rows.keys()) this.showMessage(path, null);
+  }
+
+  /** The control an error path belongs to: itself, an ancestor, or its section's select. */
+  rowFor(path) {
+    let p = path.replace(/\[\d+\]/g, '');
+    while (p) {
+      if (this.rows.has(p)) return p;
+      const cut = p.lastIndexOf('.');
+      if (cut < 0) break;
+      p = p.slice(0, cut);
+    }
+    const fallback = [
+      ['router.buffer_per_port', 'router.buffer_depth'],
+      ['topology', 'topology.type'],
+      ['routing', 'routing.algorithm'],
+      ['traffic', 'traffic.pattern'],
+      ['router', 'router.vcs'],
+      ['measurement', 'measurement.warmup'],
+    ];
+    for (const [prefix, target] of fallback) {
+      if ((path === prefix || path.startsWith(`${prefix}.`)) && this.rows.has(target)) return target;
+    }
+    return null;
+  }
+
+  /**
+   * Shows errors ([{path, message}]) next to their controls, prefixed by `prefix` (the
+   * side-by-side pane they concern). Returns the ones that have no control.
+   */
+  setErrors(errors, prefix = '') {
+    const unplaced = [];
+    const byRow = new Map();
+    for (const e of errors) {
+      const target = this.rowFor(e.path);
+      if (!target) {
+        unplaced.push(e);
+        continue;
+      }
+      const text = `${prefix}${target === e.path ? '' : `${e.path}: `}${e.message}`;
+      byRow.set(target, byRow.has(target) ? `${byRow.get(target)}\n${text}` : text);
+    }
+    for (const [path, text] of byRow) this.showMessage(path, text);
+    return unplaced;
+  }
+
+  /** Marks the parameter that differs between the side-by-side panes. */
+  setVaried(path) {
+    for (const [p, { row }] of this.rows) row.classList.toggle('varied', p === path);
+  }
+}

@@ -1,0 +1,134 @@
+// One simulation on the page: a WebSim, its canvas view and its live statistics. In
+// side-by-side mode there is one pane per compared value, stepped in lock-step.
+
+import { Geometry, NetworkView } from './render.js';
+import { StatsTracker } from './stats.js';
+import { formatValue } from './experiment.js';
+
+export class Pane {
+  constructor(container, index, variant, sim) {
+    this.index = index;
+    this.variant = variant;
+    this.sim = sim;
+    this.info = JSON.parse(sim.networkInfo());
+    this.config = JSON.parse(sim.configJson());
+    this.vcs = sim.vcs();
+    this.depth = sim.bufferDepth();
+    this.title = variant.label ? `${variant.name}: ${variant.label}` : `${this.info.type} · ${this.info.algorithm}`;
+    this.short = variant.label ? formatValue(variant.value) : this.info.algorithm;
+    this.colour = variant.colour;
+
+    this.root = document.createElement('div');
+    this.root.className = 'pane';
+    this.root.dataset.variant = variant.name;
+    const head = document.createElement('div');
+    head.className = 'pane-head';
+    const sw = document.createElement('span');
+    sw.className = 'pane-swatch';
+    sw.style.background = variant.colour;
+    this.labelEl = document.createElement('span');
+    this.labelEl.className = 'pane-label';
+    this.labelEl.textContent = variant.label ? `${variant.name} · ${formatValue(variant.value)}` : `${this.info.type.replace(/_/g, ' ')} · ${this.info.algorithm}`;
+    this.labelEl.title = variant.label || '';
+    this.noteEl = document.createElement('span');
+    this.noteEl.className = 'pane-note';
+    head.append(sw, this.labelEl, this.noteEl);
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'net';
+    if (index === 0) this.canvas.id = 'network';
+    else this.canvas.id = `network-${index}`;
+    this.canvas.setAttribute('aria-label', `Network ${variant.name}: routers, links and queue occupancy`);
+    this.canvas.dataset.pane = String(index);
+    this.root.append(head, this.canvas);
+    container.append(this.root);
+
+    const geometry = new Geometry({
+      positions: structuralPositions(this.info, sim.routerPositions()),
+      endpoints: sim.channelEndpoints(),
+      groups: sim.routerGroups(),
+      classes: sim.channelClasses(),
+    });
+    this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind, vcs: this.vcs });
+    this.stats = new StatsTracker(this.info);
+    this.stats.sample(sim);
+  }
+
+  advance(cycles) {
+    this.sim.advance(cycles);
+  }
+
+  get now() {
+    return this.sim.now();
+  }
+
+  frameData(metric) {
+    const sim = this.sim;
+    const vc = sim.vcOccupancy();
+    let links;
+    if (metric === 'utilization') links = sim.channelUtilization();
+    else if (metric.startsWith('vc')) {
+      const k = Math.min(this.vcs - 1, Number(metric.slice(2)) || 0);
+      const n = this.info.channels;
+      links = new Float32Array(n);
+      for (let c = 0; c < n; c++) links[c] = vc[c * this.vcs + k] / this.depth;
+    } else links = sim.channelOccupancy();
+    return {
+      links,
+      vc,
+      vcs: this.vcs,
+      depth: this.depth,
+      routerFill: sim.routerInjectionOccupancy(),
+      routerQueue: sim.routerSourceQueues(),
+    };
+  }
+
+  draw(metric, selection, vcCells) {
+    this.view.render(this.frameData(metric), selection, { vcCells });
+  }
+
+  setNote(text) {
+    if (this.noteEl.textContent !== text) this.noteEl.textContent = text;
+  }
+
+  /** Drops the simulation. After a trap the module may be unusable: then only forget it. */
+  destroy(trapped = false) {
+    if (!trapped) {
+      try {
+        this.sim.free();
+      } catch {
+        // already gone
+      }
+    }
+    this.sim = null;
+    this.root.remove();
+  }
+}
+
+/**
+ * Router positions that show the structure. The engine's layout is used, except for HyperX
+ * networks of three or more dimensions, whose tiles (one per combination of the higher
+ * coordinates, each a grid of dimensions 1 and 2) are arranged in a near-square grid of
+ * tiles instead of a single row.
+ */
+export function structuralPositions(info, positions) {
+  const dims = info.dims;
+  if (info.family !== 'hyperx' || !dims || dims.length < 3) return positions;
+  const [s0, s1] = dims;
+  const perTile = s0 * s1;
+  const tiles = info.routers / perTile;
+  const cols = Math.ceil(Math.sqrt(tiles));
+  const rows = Math.ceil(tiles / cols);
+  const cell = 1 / Math.max(cols, rows);
+  const inner = cell * 0.82;
+  const out = new Float32Array(positions.length);
+  for (let r = 0; r < info.routers; r++) {
+    const t = Math.floor(r / perTile);
+    const x = r % s0;
+    const y = Math.floor(r / s0) % s1;
+    const tx = (t % cols) * cell + (1 - cols * cell) / 2 + (cell - inner) / 2;
+    const ty = Math.floor(t / cols) * cell + (1 - rows * cell) / 2 + (cell - inner) / 2;
+    out[2 * r] = 0.03 + 0.94 * (tx + ((x + 0.5) / s0) * inner);
+    out[2 * r + 1] = 0.03 + 0.94 * (ty + ((y + 0.5) / s1) * inner);
+  }
+  return out;
+}

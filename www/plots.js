@@ -1,0 +1,251 @@
+// Small dependency-free canvas charts for the statistics panel: line charts (time series,
+// the load–latency sweep), grouped bars (Fig. 9) and step histograms (Fig. 12).
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+const AXIS = '#5b6675';
+const GRID = '#e6e9ee';
+
+function prepare(canvas) {
+  const dpr = window.devicePixelRatio || 1;
+  const rect = canvas.getBoundingClientRect();
+  const w = Math.max(1, Math.round(rect.width * dpr));
+  const h = Math.max(1, Math.round(rect.height * dpr));
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { ctx, w: w / dpr, h: h / dpr };
+}
+
+/** A "nice" tick step for a range. */
+function niceStep(range, ticks) {
+  const raw = range / Math.max(1, ticks);
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  const f = raw / mag;
+  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
+function fmtTick(v, step) {
+  if (Math.abs(v) >= 10000) return `${Math.round(v / 1000)}k`;
+  const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  return v.toFixed(Math.min(3, digits));
+}
+
+// Axes, grid and labels; returns the data → pixel mapping.
+function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true }) {
+  const m = { l: 46, r: 10, t: 8, b: 30 };
+  const pw = Math.max(10, w - m.l - m.r);
+  const ph = Math.max(10, h - m.t - m.b);
+  const X = (x) => m.l + ((x - xMin) / (xMax - xMin || 1)) * pw;
+  const Y = (y) => m.t + ph - ((y - yMin) / (yMax - yMin || 1)) * ph;
+  ctx.font = `11px ${FONT}`;
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = GRID;
+  ctx.fillStyle = AXIS;
+  const ys = niceStep(yMax - yMin, 4);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (let y = Math.ceil(yMin / ys) * ys; y <= yMax + ys * 1e-6; y += ys) {
+    ctx.beginPath();
+    ctx.moveTo(m.l, Math.round(Y(y)) + 0.5);
+    ctx.lineTo(m.l + pw, Math.round(Y(y)) + 0.5);
+    ctx.stroke();
+    ctx.fillText(fmtTick(y, ys), m.l - 4, Y(y));
+  }
+  if (xTicks) {
+    const xs = niceStep(xMax - xMin, Math.max(2, Math.floor(pw / 70)));
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (let x = Math.ceil(xMin / xs) * xs; x <= xMax + xs * 1e-6; x += xs) ctx.fillText(fmtTick(x, xs), X(x), m.t + ph + 3);
+  }
+  ctx.strokeStyle = AXIS;
+  ctx.beginPath();
+  ctx.moveTo(m.l + 0.5, m.t);
+  ctx.lineTo(m.l + 0.5, m.t + ph + 0.5);
+  ctx.lineTo(m.l + pw, m.t + ph + 0.5);
+  ctx.stroke();
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  if (xLabel) ctx.fillText(xLabel, m.l + pw / 2, h - 1);
+  if (yLabel) {
+    ctx.save();
+    ctx.translate(11, m.t + ph / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = 'middle';
+    ctx.fillText(yLabel, 0, 0);
+    ctx.restore();
+  }
+  return { X, Y, m, pw, ph };
+}
+
+function legend(ctx, w, entries, m) {
+  ctx.font = `11px ${FONT}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  let x = w - m.r - 4;
+  const y = m.t + 8;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    x -= ctx.measureText(e.label).width;
+    ctx.fillStyle = '#1c2430';
+    ctx.fillText(e.label, x, y);
+    x -= 22;
+    ctx.strokeStyle = e.colour;
+    ctx.fillStyle = e.colour;
+    ctx.lineWidth = 2;
+    ctx.setLineDash(e.dash ?? []);
+    if (e.box) ctx.fillRect(x + 4, y - 5, 12, 10);
+    else {
+      ctx.beginPath();
+      ctx.moveTo(x + 1, y);
+      ctx.lineTo(x + 19, y);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    x -= 10;
+  }
+}
+
+function empty(ctx, w, h, text) {
+  ctx.fillStyle = '#8a94a3';
+  ctx.font = `12px ${FONT}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(text, w / 2, h / 2);
+}
+
+/**
+ * Line chart. series: [{label, colour, dash, width, points: [[x, y]], markers, saturated:
+ * Set of point indices drawn as ×}]; points with a non-finite y break the line.
+ */
+export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries }) {
+  const { ctx, w, h } = prepare(canvas);
+  const pts = series.flatMap((s) => s.points.filter((p) => Number.isFinite(p[1])));
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  if (!pts.length && !series.some((s) => s.saturated?.size)) {
+    axes(ctx, w, h, { xMin: xMin ?? 0, xMax: xMax ?? 1, yMin, yMax: yMax ?? 1, xLabel, yLabel });
+    empty(ctx, w, h, emptyText);
+    return;
+  }
+  const lo = xMin ?? Math.min(...xs);
+  let hi = xMax ?? Math.max(...xs);
+  if (hi <= lo) hi = lo + 1;
+  let top = yMax ?? Math.max(yMin + 1e-9, ...pts.map((p) => p[1])) * 1.08;
+  if (!(top > yMin)) top = yMin + 1;
+  const { X, Y, m } = axes(ctx, w, h, { xMin: lo, xMax: hi, yMin, yMax: top, xLabel, yLabel });
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(m.l, 0, w - m.l, h - m.b + 1);
+  ctx.clip();
+  for (const s of series) {
+    ctx.strokeStyle = s.colour;
+    ctx.lineWidth = s.width ?? 1.8;
+    ctx.setLineDash(s.dash ?? []);
+    ctx.beginPath();
+    let pen = false;
+    for (const [x, y] of s.points) {
+      if (!Number.isFinite(y)) {
+        pen = false;
+        continue;
+      }
+      const yy = Math.min(y, top);
+      if (pen) ctx.lineTo(X(x), Y(yy));
+      else ctx.moveTo(X(x), Y(yy));
+      pen = true;
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (s.markers) {
+      ctx.fillStyle = s.colour;
+      s.points.forEach(([x, y], i) => {
+        if (s.saturated?.has(i)) {
+          const px = X(x);
+          const py = Y(top) + 6;
+          ctx.lineWidth = 2;
+          ctx.beginPath();
+          ctx.moveTo(px - 4, py - 4);
+          ctx.lineTo(px + 4, py + 4);
+          ctx.moveTo(px + 4, py - 4);
+          ctx.lineTo(px - 4, py + 4);
+          ctx.stroke();
+        } else if (Number.isFinite(y)) {
+          ctx.beginPath();
+          ctx.arc(X(x), Y(Math.min(y, top)), 3, 0, 2 * Math.PI);
+          ctx.fill();
+        }
+      });
+    }
+  }
+  ctx.restore();
+  legend(ctx, w, legendEntries ?? series.filter((s) => s.label), m);
+}
+
+/**
+ * Fig. 9: grouped bars per channel position. groups: [{label, colour, values}] (one per
+ * pane); classes: [{label, short, from, to, shade}] regions of the x axis.
+ */
+export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyText = 'waiting for data…' }) {
+  const { ctx, w, h } = prepare(canvas);
+  const n = Math.max(0, ...groups.map((g) => g.values.length));
+  if (!n) {
+    axes(ctx, w, h, { xMin: 0, xMax: 1, yMin: 0, yMax: 1, xLabel, yLabel, xTicks: false });
+    empty(ctx, w, h, emptyText);
+    return;
+  }
+  const top = yMax ?? Math.max(0.05, ...groups.flatMap((g) => g.values)) * 1.15;
+  const { X, Y, m, ph } = axes(ctx, w, h, { xMin: 0, xMax: n, yMin: 0, yMax: top, xLabel, yLabel, xTicks: false });
+  ctx.font = `10px ${FONT}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const c of classes) {
+    if (c.to <= c.from) continue;
+    ctx.fillStyle = c.shade;
+    ctx.fillRect(X(c.from), m.t, X(c.to) - X(c.from), ph);
+    ctx.fillStyle = AXIS;
+    const wpx = X(c.to) - X(c.from);
+    const label = wpx > ctx.measureText(c.label).width + 4 ? c.label : c.short ?? '';
+    ctx.fillText(label, (X(c.from) + X(c.to)) / 2, m.t + ph + 3);
+  }
+  const slot = (X(1) - X(0)) / (groups.length + 0.6);
+  groups.forEach((g, gi) => {
+    ctx.fillStyle = g.colour;
+    g.values.forEach((v, i) => {
+      const y = Math.min(v, top);
+      ctx.fillRect(X(i) + slot * (0.3 + gi), Y(y), Math.max(1, slot - 0.5), Y(0) - Y(y));
+    });
+  });
+  legend(ctx, w, groups.filter((g) => g.label).map((g) => ({ label: g.label, colour: g.colour, box: true })), m);
+}
+
+/** Step histograms: series [{colour, dash, bins: fractions, width}]. */
+export function histogramChart(canvas, { series, xLabel, yLabel, xMax, emptyText = 'waiting for deliveries…', legendEntries }) {
+  const { ctx, w, h } = prepare(canvas);
+  const live = series.filter((s) => s.bins.length);
+  if (!live.length) {
+    axes(ctx, w, h, { xMin: 0, xMax: xMax ?? 100, yMin: 0, yMax: 1, xLabel, yLabel });
+    empty(ctx, w, h, emptyText);
+    return;
+  }
+  const top = Math.max(1e-3, ...live.flatMap((s) => s.bins)) * 1.1;
+  const { X, Y, m } = axes(ctx, w, h, { xMin: 0, xMax, yMin: 0, yMax: top, xLabel, yLabel });
+  for (const s of live) {
+    ctx.strokeStyle = s.colour;
+    ctx.lineWidth = 1.6;
+    ctx.setLineDash(s.dash ?? []);
+    ctx.beginPath();
+    ctx.moveTo(X(0), Y(0));
+    s.bins.forEach((v, i) => {
+      const x0 = i * s.width;
+      if (x0 >= xMax) return;
+      ctx.lineTo(X(x0), Y(v));
+      ctx.lineTo(X(Math.min(xMax, x0 + s.width)), Y(v));
+    });
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  legend(ctx, w, legendEntries ?? [], m);
+}

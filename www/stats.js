@@ -1,0 +1,136 @@
+// Live statistics of one pane, sampled every few simulated cycles from the engine's
+// cumulative counters (WebSim.liveCounters): throughput, latency overall and split by
+// minimal / non-minimal routing, the non-minimal fraction, hops and backlog over time; the
+// latency histograms over a sliding window; and for dragonflies the Fig. 9 global-channel
+// utilization by class, smoothed over about FIG9_TAU cycles.
+
+export const HIST_BINS = 1024;
+const HIST_WINDOW = 12; // samples in the histogram window
+const MAX_SAMPLES = 800;
+const FIG9_TAU = 1500;
+
+// Indices into liveCounters().
+const C = {
+  generated: 0, delivered: 1, flits: 2, latSum: 3, hops: 4, inNetwork: 5, inSources: 6, dropped: 7,
+  nonmin: 8, minCount: 9, minSum: 10, nmCount: 11, nmSum: 12, batchPending: 13, lastDelivery: 14,
+};
+
+const ratio = (a, b) => (b > 0 ? a / b : NaN);
+
+export class StatsTracker {
+  constructor(info) {
+    this.info = info;
+    this.samples = [];
+    this.first = null;
+    this.last = null;
+    this.histSnaps = [];
+    this.fig9 = null;
+    this.batchDone = null;
+  }
+
+  /** Rates between two counter snapshots. */
+  rates(a, b) {
+    const cycles = b.cycle - a.cycle;
+    const d = (k) => b.c[k] - a.c[k];
+    const terms = this.info.terminals;
+    const period = this.info.terminal_period;
+    const delivered = d(C.delivered);
+    return {
+      cycle: b.cycle,
+      cycles,
+      accepted: ratio(d(C.flits) * period, cycles * terms),
+      offered: ratio(d(C.generated) * this.info.packet_size * period, cycles * terms),
+      latency: ratio(d(C.latSum), delivered),
+      latencyMin: ratio(d(C.minSum), d(C.minCount)),
+      latencyNonmin: ratio(d(C.nmSum), d(C.nmCount)),
+      nonminFraction: ratio(d(C.nonmin), delivered),
+      hops: ratio(d(C.hops), delivered),
+      delivered,
+      inNetwork: b.c[C.inNetwork],
+      inSources: b.c[C.inSources],
+      dropped: d(C.dropped),
+    };
+  }
+
+  sample(sim) {
+    const snap = { cycle: sim.now(), c: Array.from(sim.liveCounters()) };
+    if (!this.first) {
+      this.first = snap;
+      this.last = snap;
+      this.histSnaps.push(sim.latencyHistograms(HIST_BINS));
+      if (this.info.family === 'dragonfly') sim.globalChannelUtilization();
+      return;
+    }
+    if (snap.cycle <= this.last.cycle) return;
+    const r = this.rates(this.last, snap);
+    r.snap = snap;
+    this.samples.push(r);
+    if (this.samples.length > MAX_SAMPLES) this.samples.splice(0, this.samples.length - MAX_SAMPLES);
+    this.last = snap;
+    this.histSnaps.push(sim.latencyHistograms(HIST_BINS));
+    if (this.histSnaps.length > HIST_WINDOW + 1) this.histSnaps.shift();
+    if (this.info.family === 'dragonfly') this.sampleFig9(sim);
+    if (this.info.batch && this.batchDone === null && snap.c[C.batchPending] === 0 && snap.c[C.generated] > 0) {
+      const cycles = snap.c[C.lastDelivery] + 1;
+      this.batchDone = { cycles, perPacket: cycles / this.info.batch_size };
+    }
+  }
+
+  sampleFig9(sim) {
+    const json = sim.globalChannelUtilization();
+    if (!json) return;
+    const u = JSON.parse(json);
+    if (!this.fig9) {
+      this.fig9 = { per_channel: [...u.per_channel], cycles: u.cycles };
+    } else {
+      const w = 1 - Math.exp(-u.cycles / FIG9_TAU);
+      const f = this.fig9;
+      f.per_channel = f.per_channel.map((v, i) => (1 - w) * v + w * u.per_channel[i]);
+      f.cycles += u.cycles;
+    }
+    const f = this.fig9;
+    const mean = (a) => (a.length ? a.reduce((x, y) => x + y, 0) / a.length : NaN);
+    const m = u.minimal_channels;
+    const s = u.same_router_channels;
+    f.minimal_channels = m;
+    f.same_router_channels = s;
+    f.minimal = mean(f.per_channel.slice(0, m));
+    f.same_router = mean(f.per_channel.slice(m, m + s));
+    f.other = mean(f.per_channel.slice(m + s));
+  }
+
+  /** Rates over (about) the last `k` samples. */
+  recent(k = 10) {
+    const n = this.samples.length;
+    if (!n) return null;
+    const from = n > k ? this.samples[n - k - 1].snap : this.first;
+    return this.rates(from, this.samples[n - 1].snap);
+  }
+
+  /** Latency histograms over the window: {min, nonmin, count}. */
+  histogram() {
+    const n = this.histSnaps.length;
+    if (n < 2) return null;
+    const a = this.histSnaps[0];
+    const b = this.histSnaps[n - 1];
+    const min = new Float64Array(HIST_BINS);
+    const nonmin = new Float64Array(HIST_BINS);
+    let count = 0;
+    for (let i = 0; i < HIST_BINS; i++) {
+      min[i] = b[i] - a[i];
+      nonmin[i] = b[HIST_BINS + i] - a[HIST_BINS + i];
+      count += min[i] + nonmin[i];
+    }
+    return { min, nonmin, count };
+  }
+
+  /** The time series as CSV rows (see CSV_HEADER). */
+  csvRows(variant) {
+    const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? (Number.isFinite(v) ? v.toFixed(5) : '') : v);
+    return this.samples.map((s) =>
+      [JSON.stringify(variant), s.cycle, s.offered, s.accepted, s.latency, s.latencyMin, s.latencyNonmin, s.nonminFraction, s.hops, s.inNetwork, s.inSources, s.dropped].map(fmt).join(','),
+    );
+  }
+}
+
+export const CSV_HEADER = 'variant,cycle,offered,accepted,latency,latency_minimal,latency_nonminimal,nonminimal_fraction,hops,packets_in_network,packets_in_source_queues,dropped';

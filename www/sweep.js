@@ -1,0 +1,110 @@
+// The load–latency sweep: one configuration per (pane, offered load), run in a Web Worker
+// one at a time, lowest loads first and the panes interleaved so every curve grows as the
+// points arrive. A pane's higher loads are skipped once it saturated.
+
+/** Parses "0.05:0.5:0.05" (start:stop:step) or "0.1, 0.2, 0.4" into loads in (0, 1]. */
+export function parseLoads(text) {
+  const t = String(text).trim();
+  let loads;
+  const range = t.match(/^([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)$/);
+  if (range) {
+    const [a, b, s] = range.slice(1).map(Number);
+    if (!(s > 0) || !(b >= a)) return { error: 'start:stop:step needs step > 0 and stop ≥ start' };
+    loads = [];
+    for (let i = 0; a + i * s <= b + 1e-9 && i < 200; i++) loads.push(Number((a + i * s).toFixed(6)));
+  } else {
+    loads = t.split(/[\s,]+/).filter(Boolean).map(Number);
+  }
+  if (!loads.length || !loads.every((x) => Number.isFinite(x) && x > 0 && x <= 1)) {
+    return { error: `loads must be numbers in (0, 1], as start:stop:step or a list, got '${t}'` };
+  }
+  if (loads.length > 40) return { error: `at most 40 loads, got ${loads.length}` };
+  return { loads };
+}
+
+export class Sweep {
+  constructor(onUpdate) {
+    this.onUpdate = onUpdate;
+    this.worker = null;
+    this.reset();
+  }
+
+  reset() {
+    this.series = [];
+    this.jobs = [];
+    this.done = 0;
+    this.total = 0;
+    this.running = false;
+    this.error = null;
+    this.nextId = 1;
+    this.current = null;
+  }
+
+  /** variants: [{name, colour, label, config}] */
+  start(variants, loads) {
+    this.stop();
+    this.reset();
+    this.series = variants.map((v) => ({ name: v.name, colour: v.colour, label: v.label, points: [], saturatedAt: Infinity }));
+    for (const load of loads) {
+      variants.forEach((v, i) => {
+        const config = JSON.parse(JSON.stringify(v.config));
+        config.traffic.load = load;
+        config.traffic.injection = 'bernoulli';
+        this.jobs.push({ series: i, load, config });
+      });
+    }
+    this.total = this.jobs.length;
+    this.running = true;
+    this.worker = new Worker(new URL('./sweep-worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (e) => this.receive(e.data);
+    this.worker.onerror = (e) => {
+      this.error = `the sweep worker failed: ${e.message ?? e}`;
+      this.stop();
+      this.onUpdate(this);
+    };
+    this.next();
+    this.onUpdate(this);
+  }
+
+  next() {
+    while (this.jobs.length) {
+      const job = this.jobs[0];
+      if (job.load > this.series[job.series].saturatedAt) {
+        this.jobs.shift();
+        this.done++;
+        continue;
+      }
+      job.id = this.nextId++;
+      this.current = job;
+      this.worker.postMessage({ id: job.id, config: job.config });
+      return;
+    }
+    this.running = false;
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  receive({ id, result, error }) {
+    const job = this.current;
+    if (!job || job.id !== id) return;
+    this.jobs.shift();
+    this.done++;
+    if (error) {
+      this.error = `${this.series[job.series].name}, load ${job.load}: ${error}`;
+      this.stop();
+    } else {
+      const s = result.summary;
+      this.series[job.series].points.push({ load: job.load, ...s });
+      if (s.saturated) this.series[job.series].saturatedAt = job.load;
+      this.next();
+    }
+    this.onUpdate(this);
+  }
+
+  stop() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.running = false;
+    this.jobs = [];
+  }
+}
