@@ -317,7 +317,8 @@ impl SimConfig {
     }
 
     /// Build from a JSON value (e.g. after `--set` overrides were applied).
-    pub fn from_value(value: serde_json::Value) -> Result<SimConfig, ConfigErrors> {
+    pub fn from_value(mut value: serde_json::Value) -> Result<SimConfig, ConfigErrors> {
+        complete_topology(&mut value);
         let cfg: SimConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let msg = e.inner().to_string();
             ConfigErrors::one(error_path(e.path(), &msg), msg)
@@ -366,6 +367,23 @@ impl SimConfig {
             errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
         }
         if errs.is_empty() { Ok(()) } else { Err(ConfigErrors(errs)) }
+    }
+}
+
+/// Fills the fields a `topology` section leaves out from the catalog's default for its
+/// type (or the default topology when it names no type), so `--set topology.k=16` or
+/// `--set topology.type=dragonfly` alone give a complete, sensible network.
+fn complete_topology(value: &mut serde_json::Value) {
+    let Some(topo) = value.get_mut("topology").and_then(|t| t.as_object_mut()) else { return };
+    let default = match topo.get("type").and_then(|t| t.as_str()) {
+        None => serde_json::to_value(TopologyConfig::default()).expect("serialises"),
+        Some(name) => match crate::catalog::catalog().topologies.into_iter().find(|t| t.name == name) {
+            Some(entry) => entry.default,
+            None => return, // unknown type: reported by deserialisation with its path
+        },
+    };
+    for (key, v) in default.as_object().expect("object") {
+        topo.entry(key.clone()).or_insert_with(|| v.clone());
     }
 }
 
@@ -435,6 +453,15 @@ mod tests {
         assert_eq!(e.0[0].path, "topology.type", "{e}");
         let e = SimConfig::from_json("{").unwrap_err();
         assert_eq!(e.0[0].path, "(json)");
+    }
+
+    /// A topology section that names only some fields is completed from the catalog.
+    #[test]
+    fn partial_topologies_are_completed() {
+        let c = SimConfig::from_json(r#"{"topology": {"k": 16}}"#).unwrap();
+        assert_eq!(c.topology, TopologyConfig::FlattenedButterfly { k: 16, n: 2 });
+        let c = SimConfig::from_json(r#"{"topology": {"type": "dragonfly", "g": 5}}"#).unwrap();
+        assert!(matches!(c.topology, TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 5, .. }), "{:?}", c.topology);
     }
 
     #[test]
