@@ -168,6 +168,7 @@ function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
     return false;
   }
   showControlsMessage(null);
+  app.lastErrors = [];
   if (source === 'json') showConfigError(null);
   // Replace the panes.
   const old = app.panes;
@@ -256,6 +257,8 @@ function showStory(id) {
 
 // A control changed one config path.
 function onControlChange(path, value) {
+  // A repeated change event (e.g. on blur) with the value in effect changes nothing.
+  if (sameValue(getPath(app.experiment.config, path), value) && !app.lastErrors?.length) return;
   const exp = clone(app.experiment);
   exp.preset = '';
   if (path === 'topology.type') {
@@ -267,35 +270,33 @@ function onControlChange(path, value) {
 }
 
 // A new network type: its default parameters; keep the routing and pattern if they still
-// work on it, else fall back to the family's first algorithm and uniform traffic.
+// work on it, else fall back to the family's first algorithm, then to uniform traffic.
 function changeTopology(exp, type) {
   const m = app.model;
   const entry = m.topologyEntry(type);
   exp.config.topology = clone(entry.default);
   if (exp.compare && (exp.compare.param.startsWith('topology.') || exp.compare.param === 'routing.algorithm')) exp.compare = null;
-  const family = entry.family;
-  const routings = m.routingsFor(family).map((r) => r.name);
-  const attempts = [];
-  attempts.push(clone(exp));
+  const first = m.routingsFor(entry.family)[0]?.name;
+  const attempts = [{ exp: clone(exp), notes: [] }];
   const fixed = clone(exp);
   const notes = [];
-  if (!routings.includes(fixed.config.routing.algorithm)) {
-    notes.push(`routing ${fixed.config.routing.algorithm} → ${routings[0]}`);
-    fixed.config.routing.algorithm = routings[0];
+  if (first && fixed.config.routing.algorithm !== first) {
+    notes.push(`routing ${fixed.config.routing.algorithm} → ${first}`);
+    fixed.config.routing.algorithm = first;
+    attempts.push({ exp: clone(fixed), notes: [...notes] });
   }
-  attempts.push(clone(fixed));
   if (fixed.config.traffic.pattern !== 'uniform') {
     notes.push(`traffic ${fixed.config.traffic.pattern} → uniform`);
     fixed.config.traffic.pattern = 'uniform';
-    attempts.push(clone(fixed));
+    attempts.push({ exp: clone(fixed), notes: [...notes] });
   }
-  for (const [i, attempt] of attempts.entries()) {
-    if (checks(attempt) && applyExperiment(attempt)) {
-      if (i > 0) notice(`The ${type.replace(/_/g, ' ')} network needed other settings: ${notes.slice(0, i === 1 ? 1 : 2).join(', ')}.`);
+  for (const a of attempts) {
+    if (checks(a.exp) && applyExperiment(a.exp)) {
+      if (a.notes.length) notice(`The ${type.replace(/_/g, ' ')} network needed other settings: ${a.notes.join(', ')}.`);
       return;
     }
   }
-  applyExperiment(attempts[attempts.length - 1]);
+  applyExperiment(attempts[0].exp);
 }
 
 // Can every pane of an experiment be built? (Without touching the running ones.)
@@ -385,6 +386,7 @@ function onCompareValues() {
       }
     }
   }
+  if (sameValue(values, app.experiment.compare?.values)) return;
   exp.compare = { param: exp.compare.param, values };
   applyExperiment(exp);
 }

@@ -1,148 +1,157 @@
-// End-to-end tests of the static page in headless Chromium:
-// it loads the wasm, animates the network, and reports bad input in the page.
+// The page in headless Chromium: it loads the wasm, animates the network, runs, pauses,
+// steps (buttons and keys), slows down to fractional speeds, reports bad input next to the
+// control that caused it, survives a Rust panic, and runs every topology of the catalog.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canvasDigest, launchBrowser, openPage, startServer } from './harness.mjs';
+import { advanceBy, controlMessage, controlMessageVisible, now, paneDigest, setControl, setup } from './page-helpers.mjs';
 
-// A config the engine must reject, and words its error message must contain.
-const BAD_CONFIG = {
-  config: { topology: { type: 'flattened_butterfly', k: 4, n: 3 }, router: { vcs: 0 }, traffic: { load: 2 } },
-  mentions: ['router.vcs', 'traffic.load'],
-};
-
-let server;
-let browser;
-
+let env;
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  env = await setup();
 });
-
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await env?.close();
 });
 
-async function loadRunning() {
-  const { page, errors } = await openPage(browser.context, server.url);
-  await page.waitForSelector('body[data-state="running"]', { timeout: 20_000 });
-  return { page, errors };
-}
-
-test('page loads, animates the network and logs no errors', { timeout: 60_000 }, async () => {
-  const { page, errors } = await loadRunning();
+test('page loads, animates the network and logs no errors', { timeout: 90_000 }, async () => {
+  const { page, errors } = await env.open();
   await page.waitForFunction(() => window.hiradix.frames > 5);
-  const first = await canvasDigest(page);
-  assert.ok(first.painted > 0.01 * first.width * first.height, 'canvas is (nearly) blank');
-  const cycle0 = Number(await page.textContent('#stat-cycle'));
-  // Let the simulation run for a while, then compare.
-  await page.waitForFunction((n) => window.hiradix.sim.now() > n + 40, cycle0);
-  const second = await canvasDigest(page);
+  const first = await paneDigest(page, 0);
+  assert.ok(first.painted > 0.01 * first.size, 'canvas is (nearly) blank');
+  await advanceBy(page, 40);
+  const second = await paneDigest(page, 0);
   assert.notEqual(second.hash, first.hash, 'canvas pixels did not change between frames');
   const routers = Number(await page.textContent('#stat-routers'));
   const channels = Number(await page.textContent('#stat-channels'));
-  assert.ok(routers > 1, `router count ${routers}`);
-  assert.ok(channels > routers, `channel count ${channels}`);
+  assert.ok(routers > 1 && channels > routers, `${routers} routers, ${channels} channels`);
+  // Controls come from the catalog: every topology, routing of the family and pattern.
+  const catalog = await page.evaluate(() => window.hiradix.catalog);
+  const topoOptions = await page.$$eval('#ctl-topology-type option', (os) => os.map((o) => o.value));
+  assert.deepEqual(topoOptions, catalog.topologies.map((t) => t.name));
+  const patterns = await page.$$eval('#ctl-traffic-pattern option', (os) => os.map((o) => o.value));
+  assert.deepEqual(patterns, catalog.patterns.map((p) => p.name));
+  for (const p of catalog.params) assert.ok(await page.$(`#ctl-${p.path.replace(/[^a-z0-9]+/gi, '-')}`), `no control for ${p.path}`);
   assert.equal(await page.isVisible('#error-banner'), false, 'error banner is shown');
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('links can be coloured by channel utilization', { timeout: 60_000 }, async () => {
-  const { page, errors } = await loadRunning();
-  await page.selectOption('#link-metric', 'utilization');
-  assert.match(await page.textContent('#legend-metric'), /per cycle/);
-  const util = await page.evaluate(() => Array.from(window.hiradix.sim.channelUtilization()));
-  assert.ok(util.every((u) => u >= 0 && u <= 1), 'utilization outside [0, 1]');
-  // Under load some channel is busy.
-  await page.waitForFunction(() => Math.max(...window.hiradix.sim.channelUtilization()) > 0.2);
-  const first = await canvasDigest(page);
-  const t0 = await page.evaluate(() => window.hiradix.sim.now());
-  await page.waitForFunction((n) => window.hiradix.sim.now() > n + 40, t0);
-  assert.notEqual((await canvasDigest(page)).hash, first.hash);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('pause stops the simulation and step advances one cycle', { timeout: 60_000 }, async () => {
-  const { page, errors } = await loadRunning();
+test('run / pause / step / reset with buttons and keys; fractional speed', { timeout: 90_000 }, async () => {
+  const { page, errors } = await env.open();
   await page.click('#btn-run');
   await page.waitForSelector('body[data-state="paused"]');
-  const t0 = await page.evaluate(() => window.hiradix.sim.now());
+  const t0 = await now(page);
   await page.waitForTimeout(200);
-  assert.equal(await page.evaluate(() => window.hiradix.sim.now()), t0, 'paused sim advanced');
+  assert.equal(await now(page), t0, 'paused simulation advanced');
   await page.click('#btn-step');
-  assert.equal(await page.evaluate(() => window.hiradix.sim.now()), t0 + 1);
+  assert.equal(await now(page), t0 + 1);
+  // Keyboard: → steps, space runs, space pauses, r resets.
+  await page.locator('body').press('ArrowRight');
+  assert.equal(await now(page), t0 + 2);
+  await page.locator('body').press(' ');
+  await page.waitForSelector('body[data-state="running"]');
+  await advanceBy(page, 5);
+  await page.locator('body').press(' ');
+  await page.waitForSelector('body[data-state="paused"]');
+  await page.locator('body').press('r');
+  await page.waitForSelector('body[data-state="running"]');
+  // + doubles the speed (1 → 2 cycles per frame), − goes back.
+  await page.locator('body').press('+');
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.speed), 2);
+  await page.locator('body').press('-');
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.speed), 1);
+  // Slow motion: 0.25 cycles per frame = one cycle every 4 frames.
+  await page.fill('#cycles-per-frame', '0.25');
+  await page.dispatchEvent('#cycles-per-frame', 'change');
+  const a = await page.evaluate(() => [window.hiradix.frames, window.hiradix.sim.now()]);
+  await page.waitForFunction((f) => window.hiradix.frames >= f + 40, a[0]);
+  const b = await page.evaluate(() => [window.hiradix.frames, window.hiradix.sim.now()]);
+  const rate = (b[1] - a[1]) / (b[0] - a[0]);
+  assert.ok(rate > 0.15 && rate < 0.35, `cycles per frame at speed 0.25: ${rate}`);
+  assert.match(await page.textContent('#speed-text'), /1 cycle every 4 frames/);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('an invalid config shows its errors next to the config and keeps running', { timeout: 60_000 }, async () => {
-  const { page, errors } = await loadRunning();
-  const bad = BAD_CONFIG;
-  await page.fill('#config', JSON.stringify(bad.config, null, 2));
+test('a bad parameter shows its message next to its control and the page keeps running', { timeout: 90_000 }, async () => {
+  const { page, errors } = await env.open();
+  // Out of the catalog's range: caught before the engine is asked.
+  await setControl(page, 'router.vcs', 0);
+  await page.waitForSelector('#ctl-router-vcs-msg', { state: 'visible' });
+  assert.match(await controlMessage(page, 'router.vcs'), /between 1 and 16/);
+  // A combination only the engine can judge: DAL with one VC.
+  await setControl(page, 'router.vcs', 1);
+  await page.waitForFunction(() => /VC/.test(document.getElementById('ctl-router-vcs-msg').textContent) && !document.getElementById('ctl-router-vcs-msg').hidden);
+  const msg = await controlMessage(page, 'router.vcs');
+  assert.match(msg, /needs at least \d+ VCs/, msg);
+  // The previous simulation keeps running.
+  await advanceBy(page, 5);
+  assert.equal(await page.isVisible('#error-banner'), false);
+  // A pattern that does not fit the network (bit complement needs a power of two).
+  await setControl(page, 'router.vcs', 4);
+  await page.waitForSelector('#ctl-router-vcs-msg', { state: 'hidden' });
+  await setControl(page, 'topology.k', 3);
+  await page.waitForFunction(() => window.hiradix.experiment.config.topology.k === 3);
+  await setControl(page, 'traffic.pattern', 'bit_complement');
+  await page.waitForSelector('#ctl-traffic-pattern-msg', { state: 'visible' });
+  assert.match(await controlMessage(page, 'traffic.pattern'), /power.of.two/);
+  // Fixing it clears the message.
+  await setControl(page, 'traffic.pattern', 'uniform');
+  await page.waitForSelector('#ctl-traffic-pattern-msg', { state: 'hidden' });
+  assert.equal(await controlMessageVisible(page, 'traffic.pattern'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an invalid JSON config shows its errors next to the JSON and keeps running', { timeout: 90_000 }, async () => {
+  const { page, errors } = await env.open();
+  await page.click('details.config > summary');
+  await page.fill('#config', JSON.stringify({ topology: { type: 'flattened_butterfly', k: 4, n: 3 }, router: { vcs: 0 }, traffic: { load: 2 } }, null, 2));
   await page.click('#btn-apply');
   await page.waitForSelector('#config-error', { state: 'visible' });
   const text = await page.textContent('#config-error');
-  for (const needle of bad.mentions) {
-    assert.ok(text.includes(needle), `error message ${JSON.stringify(text)} lacks ${JSON.stringify(needle)}`);
-  }
-  // Malformed JSON gets a message too.
+  for (const needle of ['router.vcs', 'traffic.load']) assert.ok(text.includes(needle), `${JSON.stringify(text)} lacks ${needle}`);
   await page.fill('#config', '{"topology": ');
   await page.click('#btn-apply');
   await page.waitForFunction(() => /not valid JSON/.test(document.getElementById('config-error').textContent));
-  // The previous simulation keeps running, and nothing crashed.
-  const t0 = await page.evaluate(() => window.hiradix.sim.now());
-  await page.waitForFunction((n) => window.hiradix.sim.now() > n, t0);
-  assert.equal(await page.isVisible('#error-banner'), false);
-  // Fixing the config clears the message.
-  await page.click('#btn-reset');
-  assert.equal(await page.isVisible('#config-error'), true, 'reset with a bad config must keep the message');
-  await page.evaluate(() => {
-    document.getElementById('config').value = JSON.stringify(window.hiradix.defaultConfig);
-  });
+  await page.fill('#config', '{"router": {"vcz": 2}}');
+  await page.click('#btn-apply');
+  await page.waitForFunction(() => /router\.vcz/.test(document.getElementById('config-error').textContent));
+  await advanceBy(page, 5);
+  await page.fill('#config', JSON.stringify({ topology: { type: 'hypercube', n: 4 }, routing: { algorithm: 'ecube' } }));
   await page.click('#btn-apply');
   await page.waitForSelector('#config-error', { state: 'hidden' });
+  assert.equal(Number(await page.textContent('#stat-routers')), 16);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('a Rust panic shows the error banner instead of killing the page', { timeout: 60_000 }, async () => {
-  const { page, errors } = await loadRunning();
+test('a Rust panic shows the error banner instead of killing the page', { timeout: 90_000 }, async () => {
+  const { page, errors } = await env.open();
   await page.evaluate(() => window.hiradix.triggerPanicForTest());
   await page.waitForSelector('#error-banner', { state: 'visible' });
   assert.match(await page.textContent('#error-text'), /panic requested by the page's test hook/);
   await page.waitForSelector('body[data-state="crashed"]');
   // The panic hook logs to the console; nothing else may.
   assert.ok(errors.length >= 1 && errors.every((e) => e.includes('panic requested')), errors.join('\n'));
-  // Reset recovers.
   await page.click('#error-reset');
   await page.waitForSelector('body[data-state="running"]');
+  await advanceBy(page, 5);
   assert.equal(await page.isVisible('#error-banner'), false);
   await page.close();
 });
 
-test('every topology in the catalog runs or explains why not', { timeout: 120_000 }, async () => {
-  const { page, errors } = await loadRunning();
+test('every topology in the catalog runs with its default parameters', { timeout: 180_000 }, async () => {
+  const { page, errors } = await env.open();
   const catalog = await page.evaluate(() => window.hiradix.catalog);
-  assert.ok(catalog.topologies.length >= 1);
   for (const topo of catalog.topologies) {
-    await page.selectOption('#q-topology', topo.name);
-    // Either the simulation runs, or the config error says why (e.g. not built yet).
-    await page.waitForFunction(
-      () => !document.getElementById('config-error').hidden || window.hiradix.sim?.now() > 20,
-      null,
-      { timeout: 30_000 },
-    );
-    const message = await page.textContent('#config-error');
-    if (!(await page.isVisible('#config-error'))) {
-      const cfg = JSON.parse(await page.inputValue('#config'));
-      assert.equal(cfg.topology.type, topo.name);
-      assert.ok(Number(await page.textContent('#stat-routers')) > 1, topo.name);
-    } else {
-      // A config error names the field it concerns: `path: message`.
-      assert.match(message, /^[\w.()]+: \S/m, `${topo.name}: ${message}`);
-    }
+    await setControl(page, 'topology.type', topo.name);
+    await page.waitForFunction((t) => window.hiradix.experiment.config.topology.type === t && window.hiradix.sim.now() > 10, topo.name, { timeout: 60_000 });
+    const digest = await paneDigest(page, 0);
+    assert.ok(digest.painted > 0.005 * digest.size, `${topo.name}: blank canvas`);
+    const algorithms = await page.$$eval('#ctl-routing-algorithm option', (os) => os.map((o) => o.value));
+    const family = catalog.routings.filter((r) => r.families.split(/[ ,]+/).includes(topo.family)).map((r) => r.name);
+    assert.deepEqual(algorithms, [...new Set(family)], `${topo.name}: routing options`);
     assert.equal(await page.isVisible('#error-banner'), false, `${topo.name} crashed the page`);
   }
   assert.deepEqual(errors, []);
