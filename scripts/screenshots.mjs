@@ -1,49 +1,93 @@
-// Saves screenshots of the page to docs/screenshots/*.png (headless Debian Chromium).
-//   node scripts/screenshots.mjs        (after `npm ci`; pkg/ must be built)
+// Saves screenshots of the page to docs/screenshots/ (headless Debian Chromium):
+//   page.png                 the default experiment
+//   preset-<id>.png          one per preset, after the story has had time to form
+//   bad-parameter.png        an invalid parameter, reported next to its control
+//
+//   node scripts/screenshots.mjs [preset-id …]      (after `npm ci`; pkg/ must be built)
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, launchBrowser, openPage, startServer } from '../tests/browser/harness.mjs';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
+
+// When each story has formed: simulated cycles to run (at `speed` cycles per frame) before
+// the picture is taken, or `until` (a page predicate) for the batch preset.
+const SHOTS = {
+  'ugal-l-misjudges': { speed: 10, cycles: 3000 },
+  'dal-swap2': { speed: 10, cycles: 1500 },
+  'min-worst-case': { speed: 5, cycles: 1000 },
+  // Taken when the sequential allocators have delivered their batches and greedy UGAL is
+  // still draining the minimal channels it overloaded.
+  'greedy-vs-sequential': { until: () => window.hiradix.panes.slice(1).every((p) => p.stats.batchDone), pin: false },
+  '2dfb-adaptive': { speed: 10, cycles: 1500 },
+};
+
+const only = process.argv.slice(2);
 await mkdir(OUT, { recursive: true });
-
 const server = await startServer();
-const browser = await launchBrowser({ width: 1280, height: 800 });
+const browser = await launchBrowser({ width: 1600, height: 1000 });
+const failures = [];
+
+async function shot(name, query, prepare) {
+  const { page, errors } = await openPage(browser.context, `${server.url}${query}`);
+  try {
+    await page.waitForSelector('body[data-state="running"]', { timeout: 60_000 });
+    await prepare(page);
+    // Let the plots and the table catch up with the last samples, then take the picture.
+    await page.waitForTimeout(600);
+    const path = join(OUT, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    console.log(`wrote ${path}`);
+    if (errors.length) failures.push(`${name}: ${errors.join('; ')}`);
+  } finally {
+    await page.close();
+  }
+}
+
+const pause = async (page) => {
+  if ((await page.getAttribute('body', 'data-state')) === 'running') await page.click('#btn-run');
+};
+
 try {
-  const { page, errors } = await openPage(browser.context, server.url);
-  await page.waitForSelector('body[data-state="running"]', { timeout: 20_000 });
-  // Let traffic build up, then freeze the picture.
-  await page.waitForFunction(() => window.hiradix.sim.now() > 300);
-  await page.click('#btn-run');
-  await page.screenshot({ path: join(OUT, 'page.png'), fullPage: true });
-  console.log(`wrote ${join(OUT, 'page.png')}`);
-
-  await page.fill('#config', JSON.stringify({ topology: { type: 'flattened_butterfly', k: 4, n: 3 }, router: { vcs: 0 }, traffic: { load: 2 } }, null, 2));
-  await page.click('#btn-apply');
-  await page.waitForSelector('#config-error', { state: 'visible' });
-  await page.screenshot({ path: join(OUT, 'config-error.png'), fullPage: true });
-  console.log(`wrote ${join(OUT, 'config-error.png')}`);
-  // The FB paper's worst case: MIN on router shift saturates at 1/k; the one channel each
-  // router's traffic is forced onto is busy and the routers' injection buffers fill up.
-  await page.evaluate(() => {
-    document.getElementById('config').value = JSON.stringify(window.hiradix.defaultConfig, null, 2);
-  });
-  await page.click('#btn-apply');
-  await page.selectOption('#q-routing', 'min');
-  await page.selectOption('#q-pattern', 'router_shift');
-  await page.selectOption('#link-metric', 'utilization');
-  await page.fill('#cycles-per-frame', '10');
-  await page.dispatchEvent('#cycles-per-frame', 'change');
-  await page.waitForFunction(() => window.hiradix.sim.now() > 2000);
-  await page.click('#btn-run');
-  await page.screenshot({ path: join(OUT, 'worst-case-min.png'), fullPage: true });
-  console.log(`wrote ${join(OUT, 'worst-case-min.png')}`);
-
-  if (errors.length) {
-    console.error(`page reported errors:\n${errors.join('\n')}`);
-    process.exitCode = 1;
+  if (!only.length || only.includes('page')) {
+    await shot('page', '', async (page) => {
+      await page.waitForFunction(() => window.hiradix.sim.now() > 400, null, { timeout: 120_000 });
+      await pause(page);
+    });
+  }
+  for (const [id, s] of Object.entries(SHOTS)) {
+    if (only.length && !only.includes(id)) continue;
+    await shot(`preset-${id}`, `?preset=${id}${s.speed ? `&speed=${s.speed}` : ''}`, async (page) => {
+      if (s.until) await page.waitForFunction(s.until, null, { timeout: 300_000 });
+      else await page.waitForFunction((n) => window.hiradix.sim.now() >= n, s.cycles, { timeout: 600_000, polling: 500 });
+      await pause(page);
+      // Pin a router so the inspector shows a routing decision (first pane, router 0).
+      if (s.pin !== false) {
+        await page.evaluate(() => {
+          window.hiradix.selection = { pane: 0, kind: 'router', index: 0 };
+        });
+      }
+    });
+  }
+  if (!only.length || only.includes('bad-parameter')) {
+    await shot('bad-parameter', '?topology.type=hyperx&routing.algorithm=dal', async (page) => {
+      await page.evaluate(() => {
+        document.querySelector('details[data-section="router"]').open = true;
+      });
+      await page.fill('#ctl-router-vcs', '1');
+      await page.dispatchEvent('#ctl-router-vcs', 'change');
+      await page.waitForSelector('#ctl-router-vcs-msg', { state: 'visible' });
+      await page.fill('#ctl-topology-s', '4,x');
+      await page.dispatchEvent('#ctl-topology-s', 'change');
+      await page.waitForSelector('#ctl-topology-s-msg', { state: 'visible' });
+      await pause(page);
+    });
   }
 } finally {
   await browser.close();
   await server.close();
+}
+if (failures.length) {
+  console.error(`the page reported errors:\n${failures.join('\n')}`);
+  process.exitCode = 1;
 }

@@ -82,8 +82,16 @@ export function routerHtml(d, cfg, info) {
     <th title="credits this router holds for the downstream VCs">credits/VC</th><th title="flits buffered downstream, per VC">downstream</th>
     <th title="queue estimate adaptive routing reads: B − credits + committed, summed over VCs">queue est.</th><th title="packets switched to this output, waiting for the channel">out q</th><th>sent</th>
     ${cr ? '<th title="UGAL-L_CR: credit round-trip excess t_d">t<sub>d</sub></th>' : ''}${dal ? '<th>DAL</th>' : ''}${tdfb ? '<th>2DFB</th>' : ''}</tr></thead><tbody>`;
+  // Terminal ports in one summary row (a flattened butterfly router has k of them).
+  const terms = d.ports.filter((p) => p.class === 'terminal');
+  if (terms.length) {
+    const sumVc = (key) => terms[0][key].map((_, v) => terms.reduce((s, p) => s + p[key][v], 0));
+    html += `<tr class="terminal"><td>${terms[0].port}–${terms.at(-1).port}</td><td>${terms.length} terminal${terms.length > 1 ? 's' : ''}</td><td>${list(sumVc('in_flits'))}</td>
+      <td>–</td><td>–</td><td>–</td><td>${terms.reduce((s, p) => s + p.output_queue, 0)}</td><td>${terms.reduce((s, p) => s + p.sent, 0)}</td>${cr ? '<td>–</td>' : ''}${dal || tdfb ? '<td></td>' : ''}</tr>`;
+  }
   for (const p of d.ports) {
     const term = p.class === 'terminal';
+    if (term) continue;
     const link = term ? `terminal ${p.terminal}` : `${p.class}${info.family === 'hyperx' ? ` d${p.dim}` : ''} → R${p.peer_router}`;
     html += `<tr class="${p.class}"><td>${p.port}</td><td>${esc(link)}</td><td>${list(p.in_flits)}</td>
       <td>${term ? '–' : list(p.out.credits)}</td><td>${term ? '–' : list(p.out.flits)}</td><td>${term ? '–' : p.port_queue}</td>

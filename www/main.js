@@ -10,7 +10,7 @@ import { PRESETS, presetExperiment, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
 import { drawRamp } from './render.js';
 import { decodeExperiment, encodeExperiment } from './url-state.js';
-import { channelHtml, routerHtml } from './inspector.js';
+import { updateInspector as renderInspector, wireCanvasEvents } from './interaction.js';
 import { Sweep, parseLoads } from './sweep.js';
 import { renderPlots, renderStatsTable, statsCsv, statsJson } from './stats-view.js';
 import { canvasesToPng, download, downloadText } from './export.js';
@@ -549,109 +549,7 @@ function updatePaneNotes() {
   }
 }
 
-// ----------------------------------------------------------------- inspection
-
-function paneOf(canvas) {
-  return app.panes[Number(canvas.dataset.pane)];
-}
-
-function devicePoint(canvas, ev) {
-  const rect = canvas.getBoundingClientRect();
-  const dpr = window.devicePixelRatio || 1;
-  return [(ev.clientX - rect.left) * dpr, (ev.clientY - rect.top) * dpr];
-}
-
-function wireCanvasEvents() {
-  const container = $('panes');
-  let drag = null;
-  container.addEventListener('pointerdown', (ev) => {
-    if (!(ev.target instanceof HTMLCanvasElement)) return;
-    drag = { canvas: ev.target, x: ev.clientX, y: ev.clientY, moved: false };
-    ev.target.setPointerCapture(ev.pointerId);
-  });
-  container.addEventListener('pointermove', (ev) => {
-    if (!(ev.target instanceof HTMLCanvasElement)) return;
-    const pane = paneOf(ev.target);
-    if (!pane) return;
-    if (drag && drag.canvas === ev.target) {
-      const dx = ev.clientX - drag.x;
-      const dy = ev.clientY - drag.y;
-      if (drag.moved || Math.hypot(dx, dy) > 4) {
-        drag.moved = true;
-        ev.target.classList.add('dragging');
-        const dpr = window.devicePixelRatio || 1;
-        pane.view.panBy(dx * dpr, dy * dpr);
-        syncViewFrom(pane);
-        drag.x = ev.clientX;
-        drag.y = ev.clientY;
-        return;
-      }
-    }
-    const [px, py] = devicePoint(ev.target, ev);
-    const hit = pane.view.hitTest(px, py);
-    const hover = hit ? { pane: pane.index, ...hit } : null;
-    if (!sameValue(hover, app.hover)) {
-      app.hover = hover;
-      if (!app.selection) updateInspector();
-    }
-  });
-  container.addEventListener('pointerup', (ev) => {
-    if (!drag) return;
-    const wasDrag = drag.moved;
-    drag.canvas.classList.remove('dragging');
-    drag = null;
-    if (wasDrag || !(ev.target instanceof HTMLCanvasElement)) return;
-    const pane = paneOf(ev.target);
-    if (!pane) return;
-    const hit = pane.view.hitTest(...devicePoint(ev.target, ev));
-    app.selection = hit ? { pane: pane.index, ...hit } : null;
-    updateInspector();
-  });
-  container.addEventListener('pointerleave', () => {
-    app.hover = null;
-    if (!app.selection) updateInspector();
-  });
-  container.addEventListener(
-    'wheel',
-    (ev) => {
-      if (!(ev.target instanceof HTMLCanvasElement)) return;
-      const pane = paneOf(ev.target);
-      if (!pane) return;
-      ev.preventDefault();
-      pane.view.zoomAt(...devicePoint(ev.target, ev), Math.exp(-ev.deltaY * 0.0015));
-      syncViewFrom(pane);
-    },
-    { passive: false },
-  );
-  container.addEventListener('dblclick', () => setView(1, 0.5, 0.5));
-}
-
-function updateInspector() {
-  const sel = app.selection ?? app.hover;
-  const box = $('inspector');
-  const pane = sel ? app.panes[sel.pane] : null;
-  if (!sel || !pane || app.crashed) {
-    box.hidden = true;
-    return;
-  }
-  let html = '';
-  try {
-    if (sel.kind === 'router') {
-      const d = pane.sim.routerDetail(sel.index);
-      if (d) html = routerHtml(JSON.parse(d), pane.config, pane.info);
-    } else {
-      const d = pane.sim.channelDetail(sel.index);
-      if (d) html = channelHtml(JSON.parse(d), pane.config, pane.info);
-    }
-  } catch (e) {
-    if (isTrap(e)) showCrash(e);
-    return;
-  }
-  const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
-  $('inspector-mode').textContent = `${who}${app.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
-  $('inspector-body').innerHTML = html;
-  box.hidden = !html;
-}
+const updateInspector = () => renderInspector(app, { showCrash });
 
 // ----------------------------------------------------------------- sweep
 
@@ -757,7 +655,7 @@ function wireControls() {
   document.addEventListener('keydown', onKey);
   for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
-  wireCanvasEvents();
+  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, showCrash });
 }
 
 function step() {
