@@ -36,8 +36,8 @@ impl HyperX {
     /// dimensions. `path` prefixes error paths (e.g. `topology`).
     pub fn new(s: &[u32], k: &[u32], t: u32, path: &str) -> Result<HyperX, ConfigErrors> {
         let mut errs = Vec::new();
-        if s.is_empty() || s.len() > 8 {
-            errs.push(ConfigError::new(format!("{path}.s"), format!("needs 1..=8 dimensions, got {}", s.len())));
+        if s.is_empty() || s.len() > 16 {
+            errs.push(ConfigError::new(format!("{path}.s"), format!("needs 1..=16 dimensions, got {}", s.len())));
         }
         for (d, &sd) in s.iter().enumerate() {
             if !(2..=256).contains(&sd) {
