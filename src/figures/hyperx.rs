@@ -542,7 +542,7 @@ fn hx_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
         }
         md += "\n";
     }
-    md += "\nPaper (Fig. 6, §4.1): Valiant reliably reaches β = 0.5 on every pattern at the price of latency; Min-AD reaches 2β on benign patterns but can fall to 1/T on congesting ones (bit complement); Clos-AD and DAL route minimally at low load and adapt at high load; Clos-AD has lower latency on bit complement at low to medium load (it deroutes once, early), DAL has the highest saturation throughput on all four patterns and reaches the theoretical 2β = 1 on Swap2, where Clos-AD derouts through already aligned dimensions.\n";
+    md += "\nPaper (Fig. 6, §4.1): Valiant reliably reaches β = 0.5 on every pattern at the price of latency; Min-AD reaches 2β on benign patterns but can fall to 1/T on congesting ones (bit complement); Clos-AD and DAL route minimally at low load and adapt at high load; Clos-AD has lower latency on bit complement at low to medium load (it deroutes once, early), DAL has the highest saturation throughput on all four patterns and reaches the theoretical 2β = 1 on Swap2, where Clos-AD deroutes through already aligned dimensions.\n";
     Ok(finish(plots, series, "load", md))
 }
 

@@ -118,6 +118,27 @@ fn offer(best: &mut Option<Pick>, port: u32, vc: u32, len: u32, dim: usize, rng:
     }
 }
 
+impl Dal {
+    /// Offers every aligning output whose best adaptive VC has at least `need` free,
+    /// unpromised slots.
+    fn offer_minimal(&self, q: &QueueView, here: u32, dst: u32, need: u32, best: &mut Option<Pick>, rng: &mut SimRng) {
+        let hx = &self.hx;
+        for d in 0..hx.dims() {
+            let target = hx.coord(dst, d);
+            if hx.coord(here, d) == target {
+                continue;
+            }
+            let first = hx.port_to(here, d, target, 0);
+            for port in first..first + hx.k[d] {
+                let (vc, free) = best_adaptive_vc(q, here, port);
+                if free >= need {
+                    offer(best, port, vc, q.port_queue(here, port), d, rng);
+                }
+            }
+        }
+    }
+}
+
 impl Routing for Dal {
     fn vcs_required(&self) -> u32 {
         2
@@ -130,22 +151,11 @@ impl Routing for Dal {
         let q = &ctx.queues;
         let (here, dst) = (ctx.router, pkt.dst_router);
         if pkt.route_bits & ESCAPE == 0 {
-            let uncongested = self.unblocked.max(pkt.size as u32).max(q.depth().saturating_sub(self.queue_threshold));
+            let free = self.unblocked.max(pkt.size as u32);
+            let uncongested = free.max(q.depth().saturating_sub(self.queue_threshold));
             // (2) an unblocked, uncongested aligning output in some offset dimension.
             let mut best = None;
-            for d in 0..hx.dims() {
-                let target = hx.coord(dst, d);
-                if hx.coord(here, d) == target {
-                    continue;
-                }
-                let first = hx.port_to(here, d, target, 0);
-                for port in first..first + hx.k[d] {
-                    let (vc, free) = best_adaptive_vc(q, here, port);
-                    if free >= uncongested {
-                        offer(&mut best, port, vc, q.port_queue(here, port), d, rng);
-                    }
-                }
-            }
+            self.offer_minimal(q, here, dst, uncongested, &mut best, rng);
             if let Some(b) = best {
                 return Decision::Forward { port: b.port, vc: b.vc };
             }
@@ -156,13 +166,10 @@ impl Routing for Dal {
                     continue;
                 }
                 let (base, count) = hx.dim_ports(d);
-                let skip = hx.port_to(here, d, target, 0);
-                for port in base..base + count {
-                    if port >= skip && port < skip + hx.k[d] {
-                        continue;
-                    }
-                    let (vc, free) = best_adaptive_vc(q, here, port);
-                    if free >= uncongested {
+                let direct = hx.port_to(here, d, target, 0);
+                for port in (base..base + count).filter(|p| !(direct..direct + hx.k[d]).contains(p)) {
+                    let (vc, slots) = best_adaptive_vc(q, here, port);
+                    if slots >= uncongested {
                         offer(&mut best, port, vc, q.port_queue(here, port), d, rng);
                     }
                 }
@@ -172,21 +179,8 @@ impl Routing for Dal {
                 pkt.nonminimal = true;
                 return Decision::Forward { port: b.port, vc: b.vc };
             }
-            // (2') no uncongested option: an aligning output that is merely unblocked.
-            let need = self.unblocked.max(pkt.size as u32);
-            for d in 0..hx.dims() {
-                let target = hx.coord(dst, d);
-                if hx.coord(here, d) == target {
-                    continue;
-                }
-                let first = hx.port_to(here, d, target, 0);
-                for port in first..first + hx.k[d] {
-                    let (vc, free) = best_adaptive_vc(q, here, port);
-                    if free >= need {
-                        offer(&mut best, port, vc, q.port_queue(here, port), d, rng);
-                    }
-                }
-            }
+            // (2') nothing uncongested: an aligning output that is merely unblocked.
+            self.offer_minimal(q, here, dst, free, &mut best, rng);
             if let Some(b) = best {
                 return Decision::Forward { port: b.port, vc: b.vc };
             }
