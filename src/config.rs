@@ -258,6 +258,14 @@ pub struct RouterConfig {
     /// and accepted throughput are fractions of the terminal bandwidth (1/period flits per
     /// cycle).
     pub terminal_period: u32,
+    /// Packets an output port can hold between the switch and its channel (they have
+    /// already taken their downstream credits). Default (`None`): `2·speedup`, so the
+    /// backlog of a busy output waits in the input buffers. The dragonfly paper's router
+    /// (BookSim's input-queued router with speedup) buffers at the outputs, bounded only
+    /// by the downstream credits: `vcs · buffer_depth`, which the dragonfly figure presets
+    /// use — it decides where a congested channel's queue forms, and so what the
+    /// neighbours' credit counts (UGAL-L) can see of it (dragonfly §4.3, Fig. 13).
+    pub output_queue: Option<u32>,
 }
 
 impl Default for RouterConfig {
@@ -274,6 +282,7 @@ impl Default for RouterConfig {
             local_latency: 1,
             global_latency: 1,
             terminal_period: 1,
+            output_queue: None,
         }
     }
 }
@@ -353,6 +362,9 @@ impl SimConfig {
             check((1..=1000).contains(&v), &format!("router.{name}"), format!("must be 1..=1000 cycles, got {v}"));
         }
         check((1..=16).contains(&r.terminal_period), "router.terminal_period", format!("must be 1..=16 cycles per flit, got {}", r.terminal_period));
+        if let Some(q) = r.output_queue {
+            check((1..=65535).contains(&q), "router.output_queue", format!("must be 1..=65535 packets, got {q}"));
+        }
         let t = &self.traffic;
         check(t.load.is_finite() && (0.0..=1.0).contains(&t.load), "traffic.load", format!("must be between 0 and 1 flits/cycle/terminal, got {}", t.load));
         check((1..=64).contains(&t.packet_size), "traffic.packet_size", format!("must be 1..=64 flits, got {}", t.packet_size));

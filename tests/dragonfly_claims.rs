@@ -1,6 +1,6 @@
 //! The dragonfly paper's routing claims (§4, SPEC.md §5), checked at reduced size on the
-//! 72-node dragonfly of its Fig. 5 (p = h = 2, a = 4, g = 9; 3 VCs of 16 flits, speedup 2,
-//! greedy allocation). The full 1K-node reproductions are `hiradix figure df-fig*` and
+//! 72-node dragonfly of its Fig. 5 (p = h = 2, a = 4, g = 9; 3 VCs of 16 flits, speedup 2
+//! with output queues bounded by the downstream credits, greedy allocation). The full 1K-node reproductions are `hiradix figure df-fig*` and
 //! docs/dragonfly.md.
 //!
 //! Size-dependent bounds at g = 9: MIN on group shift is limited to 1/(ah) = 1/8; VAL,
@@ -22,6 +22,7 @@ fn cfg(algorithm: &str, pattern: &str, load: f64, depth: u32) -> SimConfig {
     c.traffic.load = load;
     c.router.vcs = 3;
     c.router.buffer_depth = depth;
+    c.router.output_queue = Some(3 * depth); // the paper's output-buffered router
     c.measurement.warmup = if depth > 64 { 3000 } else { 1500 };
     c.measurement.measure = 2000;
     c.measurement.drain_limit = 4000;

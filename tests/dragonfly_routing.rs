@@ -7,6 +7,7 @@
 use hiradix::config::{AllocatorMode, GlobalArrangement, InjectionMode, SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
+use hiradix::topology::LinkClass;
 
 const ALGORITHMS: [&str; 7] = ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
 
@@ -143,6 +144,22 @@ fn zero_load_latency_is_analytic() {
             // terminals of one router are ejected without routing).
             assert!(s.avg_hops > 3.0 && s.nonminimal_fraction > 0.98, "{s:?}");
         }
+    }
+}
+
+/// Global channel crossings per delivered packet, from the channel utilization: MIN crosses
+/// one unless source and destination share a group, VAL always two (§4.1) — also between
+/// two routers of one group, which Valiant sends through another group.
+#[test]
+fn min_crosses_one_global_channel_and_val_two() {
+    for (algorithm, expected) in [("min", 64.0 / 71.0), ("val", 2.0 * 70.0 / 71.0)] {
+        let mut c = small(algorithm, "uniform", 0.3);
+        c.measurement.measure = 3000;
+        let r = run(&c).unwrap();
+        let net = Simulation::new(&c).unwrap().network().clone();
+        let global: f64 = (0..net.total_ports()).filter(|&p| net.port_by_id(p).class == LinkClass::Global).map(|p| r.channel_utilization[p] as f64).sum();
+        let per_packet = global / (r.summary.accepted * net.terminals() as f64);
+        assert!((per_packet / expected - 1.0).abs() < 0.03, "{algorithm}: {per_packet} global hops per packet, expected {expected}");
     }
 }
 

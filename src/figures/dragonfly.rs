@@ -4,7 +4,9 @@
 //! (p = h = 2, a = 4, g = 9) for a fast look.
 //!
 //! Setup (the paper's where it gives one, §4.2): single-flit packets, Bernoulli
-//! injection, input-queued routers with internal speedup 2, 1-cycle channels and router
+//! injection, input-queued routers with internal speedup 2 whose outputs buffer every
+//! packet that has its downstream credit (`router.output_queue = vcs · depth`, as in
+//! BookSim's router with speedup, the paper's simulator), 1-cycle channels and router
 //! delay, 3 VCs (Fig. 7) of 16 flits each ("input buffers 16 flits deep", taken per VC;
 //! 256 for the deep-buffer panels), greedy allocation of routing decisions (the paper's
 //! "parallel or greedy allocation"), warm-up, a labeled measurement window and a drain.
@@ -67,6 +69,8 @@ pub fn base_config(quick: bool, buffer_depth: u32) -> SimConfig {
     c.router.buffer_depth = buffer_depth;
     c.router.speedup = 2;
     c.router.pipeline_delay = 1;
+    // The paper's router buffers at the outputs, bounded by the downstream credits.
+    c.router.output_queue = Some(c.router.vcs * buffer_depth);
     c.routing.allocator = crate::config::AllocatorMode::Greedy;
     c.traffic.packet_size = 1;
     let deep = buffer_depth > 64;
@@ -272,7 +276,7 @@ fn table(series: &[FigureSeries], at: &[f64]) -> String {
 
 fn setup_text(quick: bool) -> String {
     let net = if quick { "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)" } else { "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)" };
-    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1).\n")
+    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1).\n")
 }
 
 /// Runs a figure preset. `quick` uses the 72-node network and fewer loads.

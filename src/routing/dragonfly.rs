@@ -247,15 +247,17 @@ impl DragonflyRouting {
     fn next_hop(&self, q: &QueueView, here: u32, pkt: &mut Packet, rng: &mut SimRng) -> (u32, u32) {
         let df = &self.df;
         let (grp, gd) = (df.group(here), df.group(pkt.dst_router));
-        if grp == gd {
-            return (df.local_port(df.index(here), df.index(pkt.dst_router)), 2);
-        }
+        // Phase 0 first: a non-minimal packet between two routers of one group leaves
+        // its group before it may head for the destination.
         if pkt.phase == 0 && pkt.intermediate != Packet::NONE {
             if grp == pkt.intermediate {
                 pkt.phase = 1;
             } else {
                 return (self.toward_group(q, here, pkt.intermediate, rng).port, 0);
             }
+        }
+        if grp == gd {
+            return (df.local_port(df.index(here), df.index(pkt.dst_router)), 2);
         }
         (self.toward_group(q, here, gd, rng).port, 1)
     }

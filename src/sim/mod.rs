@@ -206,7 +206,7 @@ impl Simulation {
             mode => mode == AllocatorMode::Sequential,
         };
         let islip = r.switch_allocator == SwitchAllocator::Islip;
-        let outq_cap = 2 * r.speedup;
+        let outq_cap = r.output_queue.unwrap_or(2 * r.speedup);
         let terminals = net.terminals();
         let routers = net.routers();
         let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
