@@ -139,59 +139,96 @@ fn sweeps(quick: bool, specs: &[(&str, &str, &str, &str, u32)]) -> Vec<Job> {
     jobs
 }
 
-/// Runs every job, in parallel where threads exist; `progress(done, total)` is called from
-/// the calling thread.
-fn execute(jobs: &[Job], progress: &dyn Fn(usize, usize)) -> Result<Vec<RunResult>, String> {
+/// A point counts as saturated when its accepted throughput is below this fraction of
+/// the offered load (or the run itself reported saturation).
+pub const ACCEPTED_FRACTION: f64 = 0.95;
+
+/// Saturated points a load sweep runs before it skips its remaining (higher) loads.
+const SATURATED_POINTS: usize = 2;
+
+/// Runs every job, spreading the series (runs of consecutive jobs with the same panel
+/// and series) over the machine's cores; a series stops after [`SATURATED_POINTS`]
+/// saturated loads, its remaining points are `None`. `progress(done, total)` is called
+/// from the calling thread.
+fn execute(jobs: &[Job], progress: &dyn Fn(usize, usize)) -> Result<Vec<Option<RunResult>>, String> {
     let total = jobs.len();
     progress(0, total);
+    let mut units: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        match units.last_mut() {
+            Some(u) if jobs[u.start].panel == j.panel && jobs[u.start].series == j.series => u.end = i + 1,
+            _ => units.push(i..i + 1),
+        }
+    }
     let one = |j: &Job| run(&j.cfg).map_err(|e| format!("{} / {} at load {}: {e}", j.panel, j.series, j.cfg.traffic.load));
+    // Runs one series in load order, handing each outcome (job index, result) to `emit`.
+    let series = |unit: std::ops::Range<usize>, emit: &mut dyn FnMut(usize, Option<Result<RunResult, String>>)| {
+        let mut saturated = 0;
+        for i in unit {
+            if saturated >= SATURATED_POINTS {
+                emit(i, None);
+                continue;
+            }
+            let r = one(&jobs[i]);
+            if r.as_ref().map_or(true, |r| r.summary.saturated || r.summary.accepted < ACCEPTED_FRACTION * jobs[i].cfg.traffic.load) {
+                saturated += 1;
+            }
+            emit(i, Some(r));
+        }
+    };
+    let mut results: Vec<Option<Result<RunResult, String>>> = (0..total).map(|_| None).collect();
     #[cfg(not(target_arch = "wasm32"))]
     {
         use std::sync::atomic::{AtomicUsize, Ordering};
         use std::sync::mpsc;
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(total.max(1));
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(units.len().max(1));
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel();
-        let mut results: Vec<Option<Result<RunResult, String>>> = (0..total).map(|_| None).collect();
         std::thread::scope(|s| {
             for _ in 0..threads {
                 let tx = tx.clone();
-                let next = &next;
-                let one = &one;
+                let (next, units, series) = (&next, &units, &series);
                 s.spawn(move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    if u >= units.len() {
                         break;
                     }
-                    if tx.send((i, one(&jobs[i]))).is_err() {
-                        break;
-                    }
+                    series(units[u].clone(), &mut |i, r| {
+                        let _ = tx.send((i, r));
+                    });
                 });
             }
             drop(tx);
             for (done, (i, r)) in rx.iter().enumerate() {
-                results[i] = Some(r);
+                results[i] = r;
                 progress(done + 1, total);
             }
         });
-        results.into_iter().map(|r| r.expect("every job ran")).collect()
     }
     #[cfg(target_arch = "wasm32")]
     {
-        let mut out = Vec::with_capacity(total);
-        for (i, j) in jobs.iter().enumerate() {
-            out.push(one(j)?);
-            progress(i + 1, total);
+        let mut done = 0;
+        for u in units {
+            series(u, &mut |i, r| {
+                results[i] = r;
+                done += 1;
+                progress(done, total);
+            });
         }
-        Ok(out)
     }
+    results.into_iter().map(|r| r.transpose()).collect()
 }
 
-/// Groups results into series (in job order).
-fn collect(jobs: &[Job], results: &[RunResult]) -> Vec<FigureSeries> {
+/// Groups results into series (in job order); skipped points are left out.
+fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
     let mut out: Vec<FigureSeries> = Vec::new();
     for (j, r) in jobs.iter().zip(results) {
-        let point = (j.cfg.traffic.load, r.summary.clone());
+        let Some(r) = r else { continue };
+        let mut summary = r.summary.clone();
+        // A point whose accepted throughput falls short of the offered load is past
+        // saturation even if its labeled packets drained within the limit.
+        summary.saturated |= summary.accepted < ACCEPTED_FRACTION * j.cfg.traffic.load;
+        let point = (j.cfg.traffic.load, summary);
         match out.iter_mut().find(|s| s.panel == j.panel && s.name == j.series) {
             Some(s) => s.points.push(point),
             None => out.push(FigureSeries { panel: j.panel.clone(), name: j.series.clone(), points: vec![point] }),
@@ -373,6 +410,7 @@ fn fig9(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> 
     let mut markdown = String::from("| algorithm | minimal channel | same-router non-minimal (mean) | other non-minimal (mean) | same-router / other |\n|---|---|---|---|---|\n");
     let mut out = String::from("series,channel,class,utilization\n");
     for (j, r) in jobs.iter().zip(&results) {
+        let r = r.as_ref().expect("single runs are never skipped");
         let u = global_channel_utilization(&df, &r.channel_utilization, j.cfg.traffic.shift);
         plot.series.push(Series::new(&j.series, u.per_channel.iter().enumerate().map(|(i, &v)| (i as f64, v)).collect()));
         let _ = writeln!(markdown, "| {} | {:.3} | {:.3} | {:.3} | {:.2} |", j.series, u.minimal, u.same_router, u.other, u.same_router / u.other);
@@ -429,6 +467,7 @@ fn fig12(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String>
     let mut out = String::from("buffers,latency_bin_start,fraction\n");
     let mut markdown = String::from("| buffers | average | p50 | p99 | max | minimal avg | non-minimal avg | non-minimal fraction |\n|---|---|---|---|---|---|---|---|\n");
     for (j, r) in jobs.iter().zip(&results) {
+        let r = r.as_ref().expect("single runs are never skipped");
         let width = if j.cfg.router.buffer_depth > 64 { 20 } else { 5 };
         let bins = histogram_bins(&r.latency_histogram, width);
         let mut p = Plot::new(format!("UGAL-L, WC at 0.25, {}", j.series), "latency (cycles)", "fraction of packets");
