@@ -24,6 +24,9 @@ export const DEFAULT_CONFIG = {
   seed: 1,
 };
 
+// The story a visitor without a link sees first: small, fast and unambiguous.
+const FIRST_STORY = 'min-worst-case';
+
 const SPEEDS = [1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 const $ = (id) => document.getElementById(id);
 
@@ -727,8 +730,16 @@ async function main() {
       app.experiment = null;
     }
   }
+  // A first visit (no experiment in the link) opens on a story, so the page shows what it
+  // is for within seconds; the catalog's default config is the fallback for broken links.
+  const first = !decoded.experiment && !problems.length ? app.presets.get(FIRST_STORY) : null;
+  if (first) {
+    app.experiment = fallback;
+    fromLink = applyExperiment(clone(first.experiment));
+    if (fromLink) $('sweep-loads').value = first.preset.sweep;
+  }
   const ok = fromLink || applyExperiment(fallback);
-  if (fromLink && decoded.experiment.preset) {
+  if (fromLink && decoded.experiment?.preset) {
     const p = app.presets.get(decoded.experiment.preset);
     if (p) $('sweep-loads').value = p.preset.sweep;
   }

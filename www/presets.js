@@ -89,7 +89,7 @@ export const PRESETS = [
       intermediate router, spreading it over all channels, and reaches ≈ 50 %.`,
     look: [
       'MIN (links coloured by utilization): the channel from every router to its neighbour on the ring is busy all the time and the rest idle; routers red with full injection buffers and red rings of waiting packets; accepted throughput flat at 0.0625.',
-      'VAL: every channel lightly used; accepted throughput equals the offered 0.3.',
+      'VAL: every channel busy at about 0.6 flits/cycle — each packet takes two hops, which is why Valiant tops out at 50 % — and accepted throughput equals the offered 0.3.',
     ],
   },
   {

@@ -15,9 +15,9 @@ export const RAMP_LEVELS = 16;
 // Sequential ramp, low → high (light blue-grey → green → yellow → orange → red).
 const RAMP_STOPS = [
   [0.0, [200, 208, 218]],
-  [0.15, [120, 190, 120]],
-  [0.45, [240, 200, 60]],
-  [0.75, [240, 120, 40]],
+  [0.2, [120, 190, 120]],
+  [0.5, [235, 200, 60]],
+  [0.8, [240, 120, 40]],
   [1.0, [200, 20, 30]],
 ];
 

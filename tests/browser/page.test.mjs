@@ -55,7 +55,10 @@ test('run / pause / step / reset with buttons and keys; fractional speed', { tim
   await page.waitForSelector('body[data-state="paused"]');
   await page.locator('body').press('r');
   await page.waitForSelector('body[data-state="running"]');
-  // + doubles the speed (1 → 2 cycles per frame), − goes back.
+  // + steps the speed up (1 → 2 cycles per frame), − back down.
+  await page.fill('#cycles-per-frame', '1');
+  await page.dispatchEvent('#cycles-per-frame', 'change');
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
   await page.locator('body').press('+');
   assert.equal(await page.evaluate(() => window.hiradix.experiment.speed), 2);
   await page.locator('body').press('-');
