@@ -563,7 +563,7 @@ fn hx_fig7(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
             ("folded Clos β = 0.25", TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![4, 16] }, "updown_ad"),
         ]
     };
-    let loads = if quick { steps(0.1, 1.0, 0.1) } else { steps(0.05, 1.0, 0.05) };
+    let loads = if quick { steps(0.1, 1.0, 0.1) } else { [steps(0.05, 0.5, 0.05), steps(0.6, 1.0, 0.1)].concat() };
     let mut sweeps = Vec::new();
     for (panel, pattern) in HX_PATTERNS {
         for (name, topo, algo) in &nets {
