@@ -65,6 +65,20 @@ fn every_algorithm_on_every_arrangement_delivers_and_never_deadlocks() {
     }
 }
 
+/// The foundation's other patterns that are defined on a dragonfly run on it; the bit
+/// permutations need a power-of-two number of terminals and say so.
+#[test]
+fn other_traffic_patterns() {
+    for pattern in ["router_shift", "tornado", "random_permutation", "adversarial"] {
+        for algorithm in ["ugal_l_cr", "val"] {
+            let s = run(&small(algorithm, pattern, 0.2)).unwrap_or_else(|e| panic!("{pattern}: {e}")).summary;
+            assert!(!s.saturated && (s.accepted - 0.2).abs() < 0.02, "{algorithm} on {pattern}: {s:?}");
+        }
+    }
+    let e = Simulation::new(&small("min", "bit_complement", 0.2)).err().expect("72 terminals");
+    assert_eq!(e.0[0].path, "traffic.pattern");
+}
+
 /// Greedy is the UGAL family's default (the paper's "parallel or greedy allocation");
 /// sequential allocation of routing decisions applies as well.
 #[test]
