@@ -90,6 +90,9 @@ impl Simulation {
                 held[iv as usize] += n as u64;
             }
         }
+        for (iv, n) in self.cr.iter().flat_map(|cr| cr.held()) {
+            held[iv as usize] += n as u64; // credits UGAL-L_CR holds back
+        }
         let mut flying = 0u64;
         for slot in &self.arrivals {
             for a in slot {

@@ -23,11 +23,14 @@
 //!   channel, through the downstream router, credit back).
 //! - **Granularity** (`routing.cr_granularity = G`): the paper's imprecise tracking — only
 //!   one credit event in every `G` is timestamped, so the CTQ is `G` times shorter.
-//! - **Delays are capped** at [`MAX_CREDIT_DELAY`] cycles (the credit timing wheel's reach).
+//! - **Delays are capped** at [`MAX_CREDIT_DELAY`] cycles.
 //!
-//! Nothing here allocates after construction: the CTQs are fixed rings.
+//! The CTQs are fixed rings; delayed credits wait in a binary heap (earliest first) that
+//! stops growing once the number of credits held back reaches its steady state.
 
 use crate::routing::CrParams;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use crate::topology::{LinkClass, Network};
 
 
@@ -63,6 +66,10 @@ pub(super) struct CreditRtt {
     /// Per router: first port id, radix, and `min_o t_d(o)`.
     router_ports: Vec<(u32, u32)>,
     td_min: Vec<u32>,
+    /// Delayed credits on their way back: (arrival cycle, credit counter, flits), earliest
+    /// first. Undelayed credits use the engine's timing wheel, which therefore keeps its
+    /// size (a heap grows only with the credits actually held back).
+    held: BinaryHeap<Reverse<(u64, u32, u16)>>,
     /// Credits delayed so far and their total extra delay (for inspection).
     pub delayed_credits: u64,
     pub delay_sum: u64,
@@ -90,6 +97,7 @@ impl CreditRtt {
             network_port: (0..ports).map(|id| class(id) != LinkClass::Terminal).collect(),
             router_ports: (0..net.routers() as u32).map(|r| (net.port_offset(r) as u32, net.radix(r))).collect(),
             td_min: vec![0; net.routers()],
+            held: BinaryHeap::new(),
             delayed_credits: 0,
             delay_sum: 0,
         }
@@ -166,6 +174,37 @@ impl CreditRtt {
             self.delay_sum += d as u64;
         }
         d
+    }
+
+    /// Holds back a credit of `flits` for counter `ci` until cycle `at`.
+    #[inline]
+    pub(super) fn hold(&mut self, at: u64, ci: u32, flits: u16) {
+        self.held.push(Reverse((at, ci, flits)));
+    }
+
+    /// The next held credit due at or before `now`, if any.
+    #[inline]
+    pub(super) fn due(&mut self, now: u64) -> Option<(u32, u16)> {
+        match self.held.peek() {
+            Some(&Reverse((at, ci, flits))) if at <= now => {
+                self.held.pop();
+                Some((ci, flits))
+            }
+            _ => None,
+        }
+    }
+
+    /// Every credit held back now, as (counter, flits) (for the invariant checks).
+    pub(super) fn held(&self) -> impl Iterator<Item = (u32, u16)> + '_ {
+        self.held.iter().map(|&Reverse((_, ci, flits))| (ci, flits))
+    }
+
+    /// Bytes of the queues and registers.
+    pub(super) fn memory_bytes(&self) -> usize {
+        fn bytes<T>(v: &[T]) -> usize {
+            std::mem::size_of_val(v)
+        }
+        bytes(&self.ts) + bytes(&self.ctq) + bytes(&self.crt0) + bytes(&self.td) + bytes(&self.delayable) + bytes(&self.network_port) + bytes(&self.router_ports) + bytes(&self.td_min) + self.held.capacity() * 16
     }
 
     /// The `t_d` register of output port id `out`.

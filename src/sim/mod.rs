@@ -197,10 +197,8 @@ impl Simulation {
             }
         }
         let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
-        let cr_params = routing.credit_round_trip();
-        let max_credit_delay = if cr_params.is_some() { credit_rtt::MAX_CREDIT_DELAY as u64 } else { 0 };
-        let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2 + max_credit_delay).next_power_of_two().max(16) as usize;
-        let cr = cr_params.map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs, depth));
+        let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2).next_power_of_two().max(16) as usize;
+        let cr = routing.credit_round_trip().map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs, depth));
         let sequential = match cfg.routing.allocator {
             AllocatorMode::Auto => routing.default_allocator() == AllocatorMode::Sequential,
             mode => mode == AllocatorMode::Sequential,
@@ -356,6 +354,12 @@ impl Simulation {
             }
         }
         self.credit_wheel[slot].clear();
+        if let Some(cr) = &mut self.cr {
+            while let Some((iv, n)) = cr.due(now) {
+                self.credits[iv as usize] += n;
+                cr.on_credit(iv as usize, now, &self.downstream, &self.port_router);
+            }
+        }
     }
 
     /// A packet will be usable in input VC `vc` of port id `port` at cycle `at`.
@@ -471,6 +475,6 @@ impl Simulation {
         let per_vc = bytes(&self.buf) + bytes(&self.buf_head) + bytes(&self.buf_len) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed) + bytes(&self.heads);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * 8).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
-        per_port + per_vc + wheels + sources + self.packets.memory_bytes()
+        per_port + per_vc + wheels + sources + self.packets.memory_bytes() + self.cr.as_ref().map_or(0, |cr| cr.memory_bytes())
     }
 }

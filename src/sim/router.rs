@@ -301,11 +301,13 @@ impl Simulation {
         self.outq_len[op] += 1;
         // The credit leaves when the tail leaves this buffer and crosses the channel back.
         let in_port = first_port + self.local_vc[local].0 as usize;
-        let mut at = now + (size as u64 - 1) + self.latency[in_port] as u64;
-        if let Some(cr) = &mut self.cr {
-            at += cr.delay(in_port, op, r as usize) as u64; // UGAL-L_CR (dragonfly §4.3.2)
+        let at = now + (size as u64 - 1) + self.latency[in_port] as u64;
+        // UGAL-L_CR (dragonfly §4.3.2): the credit may be held back.
+        let delay = self.cr.as_mut().map_or(0, |cr| cr.delay(in_port, op, r as usize));
+        match &mut self.cr {
+            Some(cr) if delay > 0 => cr.hold(at + delay as u64, iv as u32, size),
+            _ => self.schedule_credit(at, iv as u32, size),
         }
-        self.schedule_credit(at, iv as u32, size);
         self.last_progress = now;
     }
 
