@@ -62,6 +62,8 @@ pub struct QueueView<'a> {
     pub(crate) committed: &'a [u16],
     /// Downstream input port id of each output port (`u32::MAX` for terminal ports).
     pub(crate) downstream: &'a [u32],
+    /// Per port id, [`QueueView::port_queue`] kept up to date by the engine.
+    pub(crate) port_queues: &'a [u32],
     pub(crate) vcs: u32,
     pub(crate) depth: u32,
 }
@@ -87,10 +89,11 @@ impl<'a> QueueView<'a> {
     pub fn vc_queue(&self, router: u32, port: u32, vc: u32) -> u32 {
         self.depth - self.credits(router, port, vc) + self.committed[self.out_vc_index(router, port, vc)] as u32
     }
-    /// Queue estimate of a port: the sum over its VCs.
+    /// Queue estimate of a port: the sum of [`QueueView::vc_queue`] over its VCs (the
+    /// engine maintains it as credits and commitments change, so it costs one load).
     #[inline]
     pub fn port_queue(&self, router: u32, port: u32) -> u32 {
-        (0..self.vcs).map(|v| self.vc_queue(router, port, v)).sum()
+        self.port_queues[self.net.port_id(router, port)]
     }
     pub fn vcs(&self) -> u32 {
         self.vcs

@@ -151,6 +151,15 @@ impl Simulation {
                 return Err(format!("output VC {ov}: committed {} but {} flits routed to it", self.committed[ov], committed[ov]));
             }
         }
+        let view = self.queues();
+        for op in 0..self.port_queues.len() {
+            let r = self.port_router[op];
+            let port = (op - self.topo.network().port_offset(r)) as u32;
+            let sum: u32 = (0..self.vcs).map(|v| view.vc_queue(r, port, v)).sum();
+            if sum != self.port_queues[op] {
+                return Err(format!("output port {op}: queue estimate {} but its VCs sum to {sum}", self.port_queues[op]));
+            }
+        }
         if buffered + queued + flying != self.in_network {
             return Err(format!("packets in network: {} buffered + {queued} queued + {flying} in flight ≠ {}", buffered, self.in_network));
         }

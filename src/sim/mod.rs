@@ -102,6 +102,11 @@ pub struct Simulation {
     port_router: Vec<u32>,
     downstream: Vec<u32>,
     latency: Vec<u32>,
+    /// Upstream output port id of each input port (`NO_PORT` for terminal inputs).
+    upstream: Vec<u32>,
+    /// Queue estimate of each output port: flits downstream (depth − credits) plus
+    /// committed flits, summed over its VCs; what routing reads as `port_queue`.
+    port_queues: Vec<u32>,
     chan_free_at: Vec<u64>,
     outq: Vec<OutEntry>,
     outq_head: Vec<u16>,
@@ -196,6 +201,12 @@ impl Simulation {
                 downstream[id] = net.port_id(port.peer_router, port.peer_port) as u32;
             }
         }
+        let mut upstream = vec![NO_PORT; ports];
+        for (id, &down) in downstream.iter().enumerate() {
+            if down != NO_PORT {
+                upstream[down as usize] = id as u32;
+            }
+        }
         let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
         let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2).next_power_of_two().max(16) as usize;
         let cr = routing.credit_round_trip().map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs, depth));
@@ -223,6 +234,8 @@ impl Simulation {
             first_port: (0..=routers).map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 }).collect(),
             port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
             downstream,
+            upstream,
+            port_queues: vec![0; ports],
             latency,
             chan_free_at: vec![0; ports],
             outq: vec![OutEntry::default(); ports * outq_cap as usize],
@@ -347,18 +360,27 @@ impl Simulation {
 
     fn deliver_credits(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
-        for &(iv, n) in &self.credit_wheel[slot] {
-            self.credits[iv as usize] += n;
-            if let Some(cr) = &mut self.cr {
-                cr.on_credit(iv as usize, now, &self.downstream, &self.port_router);
-            }
+        let mut credits = std::mem::take(&mut self.credit_wheel[slot]);
+        for &(iv, n) in &credits {
+            self.return_credit(iv, n, now);
         }
-        self.credit_wheel[slot].clear();
+        credits.clear();
+        self.credit_wheel[slot] = credits;
+        while let Some((iv, n)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
+            self.return_credit(iv, n, now);
+        }
+    }
+
+    /// `n` credits of input VC `iv` reach the upstream router (or terminal).
+    #[inline]
+    fn return_credit(&mut self, iv: u32, n: u16, now: u64) {
+        self.credits[iv as usize] += n;
+        let up = self.upstream[iv as usize / self.vcs as usize];
+        if up != NO_PORT {
+            self.port_queues[up as usize] -= n as u32;
+        }
         if let Some(cr) = &mut self.cr {
-            while let Some((iv, n)) = cr.due(now) {
-                self.credits[iv as usize] += n;
-                cr.on_credit(iv as usize, now, &self.downstream, &self.port_router);
-            }
+            cr.on_credit(iv as usize, now, &self.downstream, &self.port_router);
         }
     }
 
@@ -382,6 +404,7 @@ impl Simulation {
             credits: &self.credits,
             committed: &self.committed,
             downstream: &self.downstream,
+            port_queues: &self.port_queues,
             vcs: self.vcs,
             depth: self.depth,
         }
@@ -471,7 +494,7 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr);
+        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr);
         let per_vc = bytes(&self.buf) + bytes(&self.buf_head) + bytes(&self.buf_len) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed) + bytes(&self.heads);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * 8).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();

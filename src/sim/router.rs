@@ -116,7 +116,7 @@ impl Simulation {
         }
         let mut pending = std::mem::take(&mut self.scratch.pending);
         for &(ov, size) in &pending {
-            self.committed[ov as usize] += size;
+            self.commit(ov as usize, size);
         }
         pending.clear();
         self.scratch.pending = pending;
@@ -138,7 +138,7 @@ impl Simulation {
                 router: r,
                 in_port: self.local_vc[local].0 as u32,
                 in_vc: self.local_vc[local].1 as u32,
-                queues: QueueView { net, credits: &self.credits, committed: &self.committed, downstream: &self.downstream, vcs: self.vcs, depth: self.depth },
+                queues: QueueView { net, credits: &self.credits, committed: &self.committed, downstream: &self.downstream, port_queues: &self.port_queues, vcs: self.vcs, depth: self.depth },
             };
             self.routing.route(&ctx, &mut pkt, &mut self.rng.routing, &mut self.notes[r as usize])
         };
@@ -153,12 +153,19 @@ impl Simulation {
             self.unrouted.clear(r, local);
             let ov = (op * vcs + vc as usize) as u32;
             if self.sequential {
-                self.committed[ov as usize] += self.packet_size;
+                self.commit(ov as usize, self.packet_size);
             } else {
                 self.scratch.pending.push((ov, self.packet_size));
             }
         }
         self.packets[pid] = pkt;
+    }
+
+    /// `size` flits are routed to output VC `ov`.
+    #[inline]
+    fn commit(&mut self, ov: usize, size: u16) {
+        self.committed[ov] += size;
+        self.port_queues[ov / self.vcs as usize] += size as u32;
     }
 
     /// Whether the routed, pipeline-ready head of input VC `iv` can cross the switch now.
@@ -289,7 +296,10 @@ impl Simulation {
         let op = first_port + out_port as usize;
         self.committed[op * vcs + out_vc as usize] -= size;
         let down = self.downstream[op];
-        if down != NO_PORT {
+        if down == NO_PORT {
+            self.port_queues[op] -= size as u32;
+        } else {
+            // Committed flits become downstream flits: the port's queue stays the same.
             self.credits[down as usize * vcs + out_vc as usize] -= size;
             if let Some(cr) = &mut self.cr {
                 cr.on_send(down as usize * vcs + out_vc as usize, now);
