@@ -19,6 +19,8 @@
 use crate::config::{GlobalArrangement, SimConfig, TopologyConfig};
 use crate::dragonfly_stats::{global_channel_utilization, histogram_bins};
 use crate::experiment::{run, RunResult};
+use super::{csv, latency_plot, run_parallel, table, throughput_plot};
+pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::plot::{Plot, Series};
 use crate::stats::Summary;
 use crate::topology::Dragonfly;
@@ -34,28 +36,6 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
     ("df-fig14", "dragonfly Fig. 14: UGAL-L on WC, latency vs load for buffer depths 4 to 256"),
     ("df-fig16", "dragonfly Fig. 16: UGAL-L_CR vs UGAL-L, UGAL-L_VCH and UGAL-G, WC and UR, 16- and 256-flit buffers"),
 ];
-
-/// One measured curve: a named series of (offered load, summary) in one panel.
-#[derive(Clone, Debug)]
-pub struct FigureSeries {
-    pub panel: String,
-    pub name: String,
-    pub points: Vec<(f64, Summary)>,
-}
-
-/// A reproduced figure.
-#[derive(Clone, Debug)]
-pub struct Figure {
-    pub name: String,
-    pub title: String,
-    /// Plots to write as `<name>-<suffix>.svg`.
-    pub plots: Vec<(String, Plot)>,
-    /// Every measured point, one CSV row each.
-    pub csv: String,
-    /// Setup, tables and the comparison with the paper, in Markdown.
-    pub markdown: String,
-    pub series: Vec<FigureSeries>,
-}
 
 /// The base configuration of every run: the 1K network (or the 72-node one if `quick`).
 pub fn base_config(quick: bool, buffer_depth: u32) -> SimConfig {
@@ -146,13 +126,16 @@ pub const ACCEPTED_FRACTION: f64 = 0.95;
 /// Saturated points a load sweep runs before it skips its remaining (higher) loads.
 const SATURATED_POINTS: usize = 2;
 
-/// Runs every job, spreading the series (runs of consecutive jobs with the same panel
-/// and series) over the machine's cores; a series stops after [`SATURATED_POINTS`]
-/// saturated loads, its remaining points are `None`. `progress(done, total)` is called
-/// from the calling thread.
-fn execute(jobs: &[Job], progress: &dyn Fn(usize, usize)) -> Result<Vec<Option<RunResult>>, String> {
+/// Axis labels of the load plots.
+const LOAD_AXIS: &str = "offered load (fraction of capacity)";
+const THROUGHPUT_AXIS: &str = "accepted throughput (flits/cycle/terminal)";
+
+/// Runs every job (with the options' overrides), spreading the series (runs of
+/// consecutive jobs with the same panel and series) over the machine's cores; a series
+/// stops after [`SATURATED_POINTS`] saturated loads, its remaining points are `None`.
+/// `progress(done, total)` is called from the calling thread.
+fn execute(jobs: &[Job], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Vec<Option<RunResult>>, String> {
     let total = jobs.len();
-    progress(0, total);
     let mut units: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, j) in jobs.iter().enumerate() {
         match units.last_mut() {
@@ -160,63 +143,27 @@ fn execute(jobs: &[Job], progress: &dyn Fn(usize, usize)) -> Result<Vec<Option<R
             _ => units.push(i..i + 1),
         }
     }
-    let one = |j: &Job| run(&j.cfg).map_err(|e| format!("{} / {} at load {}: {e}", j.panel, j.series, j.cfg.traffic.load));
-    // Runs one series in load order, handing each outcome (job index, result) to `emit`.
-    let series = |unit: std::ops::Range<usize>, emit: &mut dyn FnMut(usize, Option<Result<RunResult, String>>)| {
+    let one = |j: &Job| run(&opts.apply(&j.cfg)?).map_err(|e| format!("{} / {} at load {}: {e}", j.panel, j.series, j.cfg.traffic.load));
+    // Runs one series in load order.
+    let series = |u: usize, tick: &dyn Fn(usize)| {
         let mut saturated = 0;
-        for i in unit {
+        let mut out = Vec::new();
+        for i in units[u].clone() {
             if saturated >= SATURATED_POINTS {
-                emit(i, None);
+                out.push(None);
+                tick(1);
                 continue;
             }
             let r = one(&jobs[i]);
             if r.as_ref().map_or(true, |r| r.summary.saturated || r.summary.accepted < ACCEPTED_FRACTION * jobs[i].cfg.traffic.load) {
                 saturated += 1;
             }
-            emit(i, Some(r));
+            out.push(Some(r));
+            tick(1);
         }
+        out
     };
-    let mut results: Vec<Option<Result<RunResult, String>>> = (0..total).map(|_| None).collect();
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use std::sync::mpsc;
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(units.len().max(1));
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel();
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (next, units, series) = (&next, &units, &series);
-                s.spawn(move || loop {
-                    let u = next.fetch_add(1, Ordering::Relaxed);
-                    if u >= units.len() {
-                        break;
-                    }
-                    series(units[u].clone(), &mut |i, r| {
-                        let _ = tx.send((i, r));
-                    });
-                });
-            }
-            drop(tx);
-            for (done, (i, r)) in rx.iter().enumerate() {
-                results[i] = r;
-                progress(done + 1, total);
-            }
-        });
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let mut done = 0;
-        for u in units {
-            series(u, &mut |i, r| {
-                results[i] = r;
-                done += 1;
-                progress(done, total);
-            });
-        }
-    }
-    results.into_iter().map(|r| r.transpose()).collect()
+    run_parallel(units.len(), total, &series, progress).into_iter().flatten().map(|r| r.transpose()).collect()
 }
 
 /// Groups results into series (in job order); skipped points are left out.
@@ -237,104 +184,35 @@ fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
     out
 }
 
-/// Highest offered load that did not saturate, and the highest accepted throughput.
-pub fn saturation(points: &[(f64, Summary)]) -> (f64, f64) {
-    let ok = points.iter().filter(|(_, s)| !s.saturated).map(|(l, _)| *l).fold(0.0, f64::max);
-    let best = points.iter().map(|(_, s)| s.accepted).fold(0.0, f64::max);
-    (ok, best)
-}
-
-/// Average latency at an offered load (NaN if not measured or saturated).
-pub fn latency_at(series: &FigureSeries, load: f64) -> f64 {
-    series.points.iter().find(|(l, s)| (l - load).abs() < 1e-9 && !s.saturated).map_or(f64::NAN, |(_, s)| s.avg_latency)
-}
-
-fn csv(series: &[FigureSeries]) -> String {
-    let mut out = String::from("panel,series,load,accepted,avg_latency,p50_latency,p99_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated\n");
-    for s in series {
-        for (load, p) in &s.points {
-            let _ = writeln!(
-                out,
-                "{},{},{},{:.5},{:.3},{},{},{:.3},{:.4},{:.3},{:.3},{}",
-                s.panel, s.name, load, p.accepted, p.avg_latency, p.p50_latency, p.p99_latency, p.avg_hops, p.nonminimal_fraction, p.avg_latency_minimal, p.avg_latency_nonminimal, p.saturated
-            );
-        }
-    }
-    out
-}
-
-/// Latency-vs-load plot of the series of one panel (saturated points left out).
-fn latency_plot(title: &str, series: &[FigureSeries], panel: &str, y_max: Option<f64>) -> Plot {
-    let mut p = Plot::new(title, "offered load (fraction of capacity)", "average latency (cycles)");
-    for s in series.iter().filter(|s| s.panel == panel) {
-        p.series.push(Series::new(&s.name, s.points.iter().filter(|(_, x)| !x.saturated).map(|(l, x)| (*l, x.avg_latency)).collect()));
-    }
-    if let Some(y) = y_max {
-        let x_max = series.iter().filter(|s| s.panel == panel).flat_map(|s| s.points.iter().map(|p| p.0)).fold(0.0, f64::max);
-        p.x_range = Some((0.0, x_max));
-        p.y_range = Some((0.0, y));
-    }
-    p
-}
-
-/// Accepted-vs-offered plot of one panel.
-fn throughput_plot(title: &str, series: &[FigureSeries], panel: &str) -> Plot {
-    let mut p = Plot::new(title, "offered load", "accepted throughput (flits/cycle/terminal)");
-    for s in series.iter().filter(|s| s.panel == panel) {
-        p.series.push(Series::new(&s.name, s.points.iter().map(|(l, x)| (*l, x.accepted)).collect()));
-    }
-    p
-}
-
-/// Markdown table: one row per series with saturation and latencies at chosen loads.
-fn table(series: &[FigureSeries], at: &[f64]) -> String {
-    let mut out = String::from("| panel | series | highest unsaturated load | max accepted |");
-    for l in at {
-        let _ = write!(out, " latency @{l} |");
-    }
-    out += "\n|---|---|---|---|";
-    out += &"---|".repeat(at.len());
-    out += "\n";
-    for s in series {
-        let (ok, best) = saturation(&s.points);
-        let _ = write!(out, "| {} | {} | {ok:.2} | {best:.3} |", s.panel, s.name);
-        for &l in at {
-            let v = latency_at(s, l);
-            if v.is_nan() {
-                out += " – |";
-            } else {
-                let _ = write!(out, " {v:.1} |");
-            }
-        }
-        out += "\n";
-    }
-    out
-}
-
 fn setup_text(quick: bool) -> String {
     let net = if quick { "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)" } else { "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)" };
     format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1).\n")
 }
 
-/// Runs a figure preset. `quick` uses the 72-node network and fewer loads.
-pub fn run_figure(name: &str, quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+/// Runs a figure preset. `opts.quick` uses the 72-node network and fewer loads;
+/// `opts.set` overrides every run's configuration (`opts.loads` is not supported here).
+pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
+    if opts.loads.is_some() {
+        return Err("the dragonfly presets have their own loads per pattern; --loads applies to the HyperX-family presets".into());
+    }
     let title = DRAGONFLY_FIGURES.iter().find(|f| f.0 == name).map(|f| f.1).ok_or_else(|| {
         let names: Vec<&str> = DRAGONFLY_FIGURES.iter().map(|f| f.0).collect();
         format!("unknown dragonfly figure '{name}'; one of: {}", names.join(", "))
     })?;
     let mut fig = match name {
-        "df-fig8" => fig_compare(quick, progress, &["min", "val", "ugal_l", "ugal_g"], 16, PAPER_FIG8)?,
-        "df-fig10" => fig_compare(quick, progress, &["ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch"], 16, PAPER_FIG10)?,
-        "df-fig16" => fig16(quick, progress)?,
-        "df-fig9" => fig9(quick, progress)?,
-        "df-fig11" => fig11(quick, progress)?,
-        "df-fig12" => fig12(quick, progress)?,
-        "df-fig14" => fig14(quick, progress)?,
+        "df-fig8" => fig_compare(opts, progress, &["min", "val", "ugal_l", "ugal_g"], 16, PAPER_FIG8)?,
+        "df-fig10" => fig_compare(opts, progress, &["ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch"], 16, PAPER_FIG10)?,
+        "df-fig16" => fig16(opts, progress)?,
+        "df-fig9" => fig9(opts, progress)?,
+        "df-fig11" => fig11(opts, progress)?,
+        "df-fig12" => fig12(opts, progress)?,
+        "df-fig14" => fig14(opts, progress)?,
         _ => unreachable!(),
     };
     fig.name = name.into();
     fig.title = title.into();
-    fig.markdown = format!("### {title}\n\n{}\n{}", setup_text(quick), fig.markdown);
+    fig.markdown = format!("### {title}\n\n{}{}\n{}", opts.note(), setup_text(quick), fig.markdown);
     Ok(fig)
 }
 
@@ -342,7 +220,8 @@ const PAPER_FIG8: &str = "Paper (Fig. 8): on UR, MIN reaches ≈ 100 % and VAL �
 const PAPER_FIG10: &str = "Paper (Fig. 10): UGAL-L_VC matches UGAL-G's throughput on WC but loses ≈ 30 % of throughput on UR; UGAL-L_VCH keeps the WC throughput and matches UGAL-G's throughput on UR, with ≈ 2× higher latency than UGAL-G near saturation (load 0.8), and still a higher intermediate latency than UGAL-G on WC.";
 
 /// Figs. 8 and 10: a set of algorithms on UR and WC.
-fn fig_compare(quick: bool, progress: &dyn Fn(usize, usize), algorithms: &[&str], depth: u32, paper: &str) -> Result<Figure, String> {
+fn fig_compare(opts: &FigureOptions, progress: &dyn Fn(usize, usize), algorithms: &[&str], depth: u32, paper: &str) -> Result<Figure, String> {
+    let quick = opts.quick;
     let mut specs = Vec::new();
     for (panel, pattern) in [("UR", "uniform"), ("WC", "group_shift")] {
         for &a in algorithms {
@@ -350,20 +229,21 @@ fn fig_compare(quick: bool, progress: &dyn Fn(usize, usize), algorithms: &[&str]
         }
     }
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, progress)?;
+    let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
     let plots = vec![
-        ("ur".to_string(), latency_plot("(a) uniform random", &series, "UR", Some(100.0))),
-        ("wc".to_string(), latency_plot("(b) worst case (group shift)", &series, "WC", Some(100.0))),
-        ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", &series, "UR")),
-        ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", &series, "WC")),
+        ("ur".to_string(), latency_plot("(a) uniform random", LOAD_AXIS, &series, "UR", Some(100.0))),
+        ("wc".to_string(), latency_plot("(b) worst case (group shift)", LOAD_AXIS, &series, "WC", Some(100.0))),
+        ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
+        ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, &series, "WC")),
     ];
-    let markdown = format!("{}\n{paper}\n", table(&series, &[0.2, 0.4, 0.8]));
-    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series), markdown, series })
+    let markdown = format!("{}\n{paper}\n", table(&series, &[0.2, 0.4, 0.8], false));
+    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
 /// Fig. 16: UGAL-L_CR against UGAL-L, UGAL-L_VCH and UGAL-G, WC and UR, 16 and 256 flits.
-fn fig16(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fig16(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let algorithms = ["ugal_l", "ugal_l_vch", "ugal_l_cr", "ugal_g"];
     let panels = [("WC-16", "group_shift", 16), ("WC-256", "group_shift", 256), ("UR-16", "uniform", 16), ("UR-256", "uniform", 256)];
     let mut specs = Vec::new();
@@ -373,16 +253,16 @@ fn fig16(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String>
         }
     }
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, progress)?;
+    let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
     let titles = ["(a) WC, 16-flit buffers", "(b) WC, 256-flit buffers", "(c) UR, 16-flit buffers", "(d) UR, 256-flit buffers"];
     let plots = panels
         .iter()
         .zip(titles)
-        .map(|(&(panel, _, depth), t)| (panel.to_lowercase(), latency_plot(t, &series, panel, Some(if depth > 64 { 400.0 } else { 100.0 }))))
+        .map(|(&(panel, _, depth), t)| (panel.to_lowercase(), latency_plot(t, LOAD_AXIS, &series, panel, Some(if depth > 64 { 400.0 } else { 100.0 }))))
         .collect();
     // The latency reduction of CR over UGAL-L on WC, per load.
-    let mut markdown = table(&series, &[0.2, 0.3, 0.8]);
+    let mut markdown = table(&series, &[0.2, 0.3, 0.8], false);
     markdown += "\nLatency reduction of UGAL-L_CR relative to UGAL-L (and to UGAL-L_VCH) per load:\n\n| panel | load | UGAL-L | UGAL-L_VCH | UGAL-L_CR | UGAL-G | CR vs L | CR vs VCH |\n|---|---|---|---|---|---|---|---|\n";
     for &(panel, _, _) in &panels {
         let get = |name: &str| series.iter().find(|s| s.panel == panel && s.name == name).expect("series");
@@ -397,14 +277,15 @@ fn fig16(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String>
         }
     }
     markdown += "\nPaper (Fig. 16): on WC, UGAL-L_CR cuts UGAL-L's latency by up to 35 % with 16-flit buffers and by over 20× at intermediate load with 256-flit buffers, approaching UGAL-G; its intermediate latency does not depend on the buffer size. On UR, UGAL-L_CR reduces latency near saturation by up to 50 % compared with UGAL-L_VCH; both fall short of UGAL-G's UR throughput.\n";
-    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series), markdown, series })
+    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
 /// Fig. 9: per-channel global utilization under WC at load 0.2, UGAL-L vs UGAL-G.
-fn fig9(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let load = 0.2;
     let jobs: Vec<Job> = ["ugal_l", "ugal_g"].iter().map(|a| job("WC", label(a), quick, 16, a, "group_shift", load)).collect();
-    let results = execute(&jobs, progress)?;
+    let results = execute(&jobs, opts, progress)?;
     let df = dragonfly_of(&jobs[0].cfg)?;
     let mut plot = Plot::new("Global channel utilization, WC at load 0.2", "global channel of a group (minimal, same router, others)", "utilization (flits/cycle)");
     let mut markdown = String::from("| algorithm | minimal channel | same-router non-minimal (mean) | other non-minimal (mean) | same-router / other |\n|---|---|---|---|---|\n");
@@ -432,10 +313,11 @@ fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
 }
 
 /// Fig. 11: UGAL-L on WC, overall / minimal / non-minimal latency, 16 and 256 flits.
-fn fig11(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fig11(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let specs = [("16", "UGAL-L", "ugal_l", "group_shift", 16), ("256", "UGAL-L", "ugal_l", "group_shift", 256), ("16", "UGAL-G", "ugal_g", "group_shift", 16)];
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, progress)?;
+    let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
     let mut plots = Vec::new();
     let mut markdown = String::from("| buffers | load | average | minimal | non-minimal | non-minimal fraction | UGAL-G average |\n|---|---|---|---|---|---|---|\n");
@@ -455,14 +337,15 @@ fn fig11(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String>
         }
     }
     markdown += "\nPaper (Fig. 11): non-minimally routed packets see a latency close to UGAL-G's, minimally routed ones a much higher latency that grows with the buffer depth (they must fill the buffers up to the congested global channel before the source router senses it).\n";
-    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series), markdown, series })
+    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
 /// Fig. 12: UGAL-L on WC at load 0.25, latency histograms for 16- and 256-flit buffers.
-fn fig12(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let load = 0.25;
     let jobs = vec![job("16", "16-flit buffers", quick, 16, "ugal_l", "group_shift", load), job("256", "256-flit buffers", quick, 256, "ugal_l", "group_shift", load)];
-    let results = execute(&jobs, progress)?;
+    let results = execute(&jobs, opts, progress)?;
     let mut plots = Vec::new();
     let mut out = String::from("buffers,latency_bin_start,fraction\n");
     let mut markdown = String::from("| buffers | average | p50 | p99 | max | minimal avg | non-minimal avg | non-minimal fraction |\n|---|---|---|---|---|---|---|---|\n");
@@ -486,17 +369,18 @@ fn fig12(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String>
 }
 
 /// Fig. 14: UGAL-L on WC for several buffer depths.
-fn fig14(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fig14(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let depths: &[u32] = if quick { &[4, 16, 64, 256] } else { &[4, 8, 16, 32, 64, 128, 256] };
     let names: Vec<String> = depths.iter().map(|d| format!("{d} flits")).collect();
     let specs: Vec<(&str, &str, &str, &str, u32)> = depths.iter().zip(&names).map(|(&d, n)| ("WC", n.as_str(), "ugal_l", "group_shift", d)).collect();
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, progress)?;
+    let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
-    let plots = vec![("latency".to_string(), latency_plot("UGAL-L, WC, by buffer depth", &series, "WC", Some(300.0)))];
+    let plots = vec![("latency".to_string(), latency_plot("UGAL-L, WC, by buffer depth", LOAD_AXIS, &series, "WC", Some(300.0)))];
     let markdown = format!(
         "{}\nPaper (Fig. 14): smaller buffers lower the intermediate-load latency (stiffer backpressure) but also the saturation throughput.\n",
-        table(&series, &[0.1, 0.2, 0.3])
+        table(&series, &[0.1, 0.2, 0.3], false)
     );
-    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series), markdown, series })
+    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }

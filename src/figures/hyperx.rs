@@ -27,7 +27,7 @@
 //! parallel on the machine's cores (std threads; sequential on wasm). Offered load and
 //! accepted throughput are fractions of the terminal bandwidth.
 
-use super::dragonfly::{latency_at, saturation, Figure, FigureSeries};
+use super::{csv, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table, throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries};
 use crate::config::{AllocatorMode, InjectionMode, SimConfig, SwitchAllocator, TopologyConfig};
 use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
@@ -80,6 +80,8 @@ struct Sweep {
     jobs: Vec<Job>,
     /// Stop after this many saturated points (0 = run every point).
     stop_after: usize,
+    /// The x values are offered loads (`FigureOptions::loads` may replace them).
+    loads: bool,
 }
 
 fn measurement(c: &mut SimConfig, quick: bool) {
@@ -100,16 +102,35 @@ fn load_sweep(panel: &str, series: &str, base: &SimConfig, algorithm: &str, patt
             Job { panel: panel.into(), series: series.into(), x: l, cfg }
         })
         .collect();
-    Sweep { jobs, stop_after: 2 }
+    Sweep { jobs, stop_after: 2, loads: true }
 }
 
-/// Runs the sweeps (series in parallel where threads exist); returns every finished
-/// (job, result) in sweep order. `progress(done, total)` counts planned runs; runs skipped
-/// past saturation count as done.
-fn execute(sweeps: &[Sweep], progress: &dyn Fn(usize, usize)) -> Result<Vec<(Job, RunResult)>, String> {
+/// Runs the sweeps (series in parallel where threads exist) with the options' overrides
+/// (`opts.loads` replaces the x values of load sweeps, `opts.set` applies to every run);
+/// returns every finished (job, result) in sweep order. `progress(done, total)` counts
+/// planned runs; runs skipped past saturation count as done.
+fn execute(sweeps: &[Sweep], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Vec<(Job, RunResult)>, String> {
+    let mut planned = Vec::with_capacity(sweeps.len());
+    for s in sweeps {
+        let jobs = match (&opts.loads, s.loads, s.jobs.first()) {
+            (Some(loads), true, Some(first)) => loads
+                .iter()
+                .map(|&l| {
+                    let mut j = first.clone();
+                    j.x = l;
+                    j.cfg.traffic.load = l;
+                    j
+                })
+                .collect(),
+            _ => s.jobs.clone(),
+        };
+        let jobs = jobs.into_iter().map(|mut j| opts.apply(&j.cfg).map(|c| { j.cfg = c; j })).collect::<Result<Vec<Job>, String>>()?;
+        planned.push(Sweep { jobs, stop_after: s.stop_after, loads: s.loads });
+    }
+    let sweeps = planned;
     let total: usize = sweeps.iter().map(|s| s.jobs.len()).sum();
-    progress(0, total);
-    let one_sweep = |s: &Sweep, tick: &dyn Fn(usize)| -> Result<Vec<(Job, RunResult)>, String> {
+    let one_sweep = |i: usize, tick: &dyn Fn(usize)| -> Result<Vec<(Job, RunResult)>, String> {
+        let s = &sweeps[i];
         let mut out = Vec::new();
         let mut saturated = 0;
         for (i, j) in s.jobs.iter().enumerate() {
@@ -126,65 +147,8 @@ fn execute(sweeps: &[Sweep], progress: &dyn Fn(usize, usize)) -> Result<Vec<(Job
         }
         Ok(out)
     };
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use std::sync::mpsc;
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(sweeps.len().max(1));
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<Result<(usize, Option<Vec<(Job, RunResult)>>, usize), String>>();
-        let mut results: Vec<Option<Vec<(Job, RunResult)>>> = (0..sweeps.len()).map(|_| None).collect();
-        let mut first_error = None;
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let (tx, next, one_sweep) = (tx.clone(), &next, &one_sweep);
-                scope.spawn(move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= sweeps.len() {
-                        break;
-                    }
-                    let tick = |n: usize| {
-                        let _ = tx.send(Ok((i, None, n)));
-                    };
-                    let r = one_sweep(&sweeps[i], &tick).map(|v| (i, Some(v), 0));
-                    let failed = r.is_err();
-                    if tx.send(r).is_err() || failed {
-                        break;
-                    }
-                });
-            }
-            drop(tx);
-            let mut done = 0;
-            for msg in rx.iter() {
-                match msg {
-                    Ok((_, None, n)) => {
-                        done += n;
-                        progress(done, total);
-                    }
-                    Ok((i, Some(v), _)) => results[i] = Some(v),
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
-                }
-            }
-        });
-        if let Some(e) = first_error {
-            return Err(e);
-        }
-        Ok(results.into_iter().flatten().flatten().collect())
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let done = std::cell::Cell::new(0);
-        let mut out = Vec::new();
-        for s in sweeps {
-            out.extend(one_sweep(s, &|n| {
-                done.set(done.get() + n);
-                progress(done.get(), total);
-            })?);
-        }
-        Ok(out)
-    }
+    let results = run_parallel(sweeps.len(), total, &one_sweep, progress);
+    Ok(results.into_iter().collect::<Result<Vec<_>, String>>()?.into_iter().flatten().collect())
 }
 
 /// Groups results into series, in order of first appearance.
@@ -200,71 +164,20 @@ fn collect(results: &[(Job, RunResult)]) -> Vec<FigureSeries> {
     out
 }
 
-fn csv(series: &[FigureSeries], x_name: &str) -> String {
-    let mut out = format!("panel,series,{x_name},accepted,avg_latency,p50_latency,p99_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated\n");
-    for s in series {
-        for (x, p) in &s.points {
-            let _ = writeln!(
-                out,
-                "{},{},{},{:.5},{:.3},{},{},{:.3},{:.4},{:.3},{:.3},{}",
-                s.panel, s.name, x, p.accepted, p.avg_latency, p.p50_latency, p.p99_latency, p.avg_hops, p.nonminimal_fraction, p.avg_latency_minimal, p.avg_latency_nonminimal, p.saturated
-            );
-        }
-    }
-    out
-}
-
 /// Latency vs offered load of one panel (saturated points left out).
 fn latency_plot(title: &str, series: &[FigureSeries], panel: &str, y_max: f64) -> Plot {
-    let mut p = Plot::new(title, "offered load (fraction of terminal bandwidth)", "average latency (cycles)");
-    for s in series.iter().filter(|s| s.panel == panel) {
-        p.series.push(Series::new(&s.name, s.points.iter().filter(|(_, x)| !x.saturated).map(|(l, x)| (*l, x.avg_latency)).collect()));
-    }
-    let x_max = series.iter().filter(|s| s.panel == panel).flat_map(|s| s.points.iter().map(|p| p.0)).fold(0.0, f64::max);
-    p.x_range = Some((0.0, x_max));
-    p.y_range = Some((0.0, y_max));
-    p
+    plot_latency(title, "offered load (fraction of terminal bandwidth)", series, panel, Some(y_max))
 }
 
 /// Accepted vs offered load of one panel.
 fn throughput_plot(title: &str, series: &[FigureSeries], panel: &str) -> Plot {
-    let mut p = Plot::new(title, "offered load", "accepted throughput (fraction of terminal bandwidth)");
-    for s in series.iter().filter(|s| s.panel == panel) {
-        p.series.push(Series::new(&s.name, s.points.iter().map(|(l, x)| (*l, x.accepted)).collect()));
-    }
-    p
+    plot_throughput(title, "accepted throughput (fraction of terminal bandwidth)", series, panel)
 }
 
 /// Markdown table: per series the highest unsaturated load, the highest accepted
-/// throughput, the zero-load-ish latency and latencies at chosen loads.
+/// throughput, the hop count at the lowest load and latencies at chosen loads.
 fn table(series: &[FigureSeries], at: &[f64]) -> String {
-    let mut out = String::from("| panel | series | highest unsaturated load | max accepted | hops (lowest load) |");
-    for l in at {
-        let _ = write!(out, " latency @{l} |");
-    }
-    out += "\n|---|---|---|---|---|";
-    out += &"---|".repeat(at.len());
-    out += "\n";
-    for s in series {
-        let (ok, best) = saturation(&s.points);
-        let hops = s.points.first().map_or(f64::NAN, |p| p.1.avg_hops);
-        let _ = write!(out, "| {} | {} | {ok:.2} | {best:.3} | {hops:.2} |", s.panel, s.name);
-        for &l in at {
-            let v = latency_at(s, l);
-            if v.is_nan() {
-                out += " – |";
-            } else {
-                let _ = write!(out, " {v:.1} |");
-            }
-        }
-        out += "\n";
-    }
-    out
-}
-
-/// Highest accepted throughput of a series (the saturation throughput estimate).
-fn max_accepted(series: &[FigureSeries], panel: &str, name: &str) -> f64 {
-    series.iter().find(|s| s.panel == panel && s.name == name).map_or(f64::NAN, |s| saturation(&s.points).1)
+    summary_table(series, at, true)
 }
 
 fn steps(from: f64, to: f64, step: f64) -> Vec<f64> {
@@ -276,26 +189,28 @@ fn finish(plots: Vec<(String, Plot)>, series: Vec<FigureSeries>, x_name: &str, m
     Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, x_name), markdown, series }
 }
 
-/// Runs a figure preset. `quick` uses small networks and fewer points.
-pub fn run_figure(name: &str, quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+/// Runs a figure preset. `opts.quick` uses small networks and fewer points; `opts.set`
+/// and `opts.loads` override the preset (and are named in the Markdown).
+pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let title = HYPERX_FIGURES.iter().find(|f| f.0 == name).map(|f| f.1).ok_or_else(|| {
         let names: Vec<&str> = HYPERX_FIGURES.iter().map(|f| f.0).collect();
         format!("unknown HyperX-family figure '{name}'; one of: {}", names.join(", "))
     })?;
     let mut fig = match name {
-        "fb-fig4" => fb_fig4(quick, progress)?,
-        "fb-fig5" => fb_fig5(quick, progress)?,
-        "fb-fig6" => fb_fig6(quick, progress)?,
-        "fb-fig12" => fb_fig12(quick, progress)?,
-        "hx-fig6" => hx_fig6(quick, progress)?,
-        "hx-fig7" => hx_fig7(quick, progress)?,
-        "dfb-fig4" | "dfb-fig6" => dfb(false, name == "dfb-fig4", quick, progress)?,
-        "dfb-fig5" | "dfb-fig7" => dfb(true, name == "dfb-fig5", quick, progress)?,
+        "fb-fig4" => fb_fig4(opts, progress)?,
+        "fb-fig5" => fb_fig5(opts, progress)?,
+        "fb-fig6" => fb_fig6(opts, progress)?,
+        "fb-fig12" => fb_fig12(opts, progress)?,
+        "hx-fig6" => hx_fig6(opts, progress)?,
+        "hx-fig7" => hx_fig7(opts, progress)?,
+        "dfb-fig4" | "dfb-fig6" => dfb(false, name == "dfb-fig4", opts, progress)?,
+        "dfb-fig5" | "dfb-fig7" => dfb(true, name == "dfb-fig5", opts, progress)?,
         _ => unreachable!(),
     };
     fig.name = name.into();
     fig.title = title.into();
-    fig.markdown = format!("### {title}{}\n\n{}", if quick { " (quick: reduced size)" } else { "" }, fig.markdown);
+    fig.markdown = format!("### {title}{}\n\n{}{}", if quick { " (quick: reduced size)" } else { "" }, opts.note(), fig.markdown);
     Ok(fig)
 }
 
@@ -317,7 +232,8 @@ fn fb_k(quick: bool) -> u32 {
     if quick { 8 } else { 32 }
 }
 
-fn fb_fig4(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fb_fig4(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let k = fb_k(quick);
     let base = fb_base(k, 2, quick);
     let algorithms = ["min_ad", "val", "ugal", "ugal_s", "clos_ad"];
@@ -327,7 +243,7 @@ fn fb_fig4(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
         sweeps.push(load_sweep("UR", label(a), &base, a, "uniform", &ur));
         sweeps.push(load_sweep("WC", label(a), &base, a, "router_shift", &wc));
     }
-    let series = collect(&execute(&sweeps, progress)?);
+    let series = collect(&execute(&sweeps, opts, progress)?);
     let plots = vec![
         ("ur".into(), latency_plot("(a) uniform random", &series, "UR", 50.0)),
         ("wc".into(), latency_plot("(b) worst case (router shift)", &series, "WC", 50.0)),
@@ -357,7 +273,8 @@ fn fb_fig4(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
     Ok(finish(plots, series, "load", md))
 }
 
-fn fb_fig5(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fb_fig5(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let k = fb_k(quick);
     let algorithms = ["val", "ugal", "ugal_s", "clos_ad", "min_ad"];
     let batches: Vec<u32> = if quick { vec![1, 2, 4, 8, 16, 32, 64, 128] } else { vec![1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000] };
@@ -377,9 +294,9 @@ fn fb_fig5(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
                 jobs.push(Job { panel: "WC".into(), series: label(a).into(), x: b as f64, cfg });
             }
         }
-        sweeps.push(Sweep { jobs, stop_after: 0 });
+        sweeps.push(Sweep { jobs, stop_after: 0, loads: false });
     }
-    let results = execute(&sweeps, progress)?;
+    let results = execute(&sweeps, opts, progress)?;
     // Mean normalized latency over the seeds, per (series, batch).
     let mut curves: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for (j, r) in &results {
@@ -428,7 +345,8 @@ fn fb_fig5(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
     Ok(Figure { name: String::new(), title: String::new(), plots: vec![("batch".into(), plot)], csv: csv_text, markdown: md, series })
 }
 
-fn fb_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fb_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let k = fb_k(quick);
     let n_log2 = if quick { 6 } else { 10 };
     let nets: Vec<(&str, TopologyConfig, &str, u32)> = vec![
@@ -446,7 +364,7 @@ fn fb_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
         sweeps.push(load_sweep("UR", name, &base, algo, "uniform", &ur));
         sweeps.push(load_sweep("WC", name, &base, algo, "router_shift", &wc));
     }
-    let series = collect(&execute(&sweeps, progress)?);
+    let series = collect(&execute(&sweeps, opts, progress)?);
     let plots = vec![
         ("ur".into(), latency_plot("(a) uniform random", &series, "UR", 50.0)),
         ("wc".into(), latency_plot("(b) worst case (router shift)", &series, "WC", 50.0)),
@@ -464,7 +382,8 @@ fn fb_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
     Ok(finish(plots, series, "load", md))
 }
 
-fn fb_fig12(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn fb_fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     // Table 4 (N = 4K): (k, n) with n' = n − 1; quick: N = 256.
     let shapes: Vec<(u32, u32)> = if quick { vec![(16, 2), (4, 4), (2, 8)] } else { vec![(64, 2), (16, 3), (8, 4), (4, 6), (2, 12)] };
     let loads = if quick { steps(0.1, 1.0, 0.1) } else { steps(0.1, 1.0, 0.1) };
@@ -478,7 +397,7 @@ fn fb_fig12(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Stri
         min_ad.router.vcs = n - 1;
         sweeps.push(load_sweep("MIN AD", &name, &min_ad, "min_ad", "uniform", &loads));
     }
-    let series = collect(&execute(&sweeps, progress)?);
+    let series = collect(&execute(&sweeps, opts, progress)?);
     let plots = vec![("val".into(), latency_plot("(a) VAL, uniform random", &series, "VAL", 100.0)), ("min-ad".into(), latency_plot("(b) MIN AD, uniform random", &series, "MIN AD", 100.0))];
     let mut md = format!("N = {}: the k-ary n-flats of Table 4, 64 flits per port (VAL: 2 VCs; MIN AD: n' VCs, so the depth per VC shrinks as n' grows), UR.\n\n", if quick { 256 } else { 4096 });
     md += &table(&series, &[0.1, 0.4]);
@@ -509,7 +428,8 @@ fn hx_base(topology: TopologyConfig, quick: bool) -> SimConfig {
 
 const HX_PATTERNS: [(&str, &str); 4] = [("bit complement", "bit_complement"), ("bit rotate", "bit_rotate"), ("transpose", "transpose"), ("Swap2", "swap2")];
 
-fn hx_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn hx_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let topo = if quick { TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 } } else { TopologyConfig::Hyperx { s: vec![8, 8, 8], k: vec![1], t: 8 } };
     let base = hx_base(topo, quick);
     let algorithms = ["min_ad", "val", "clos_ad_hx", "clos_ad", "dal"];
@@ -520,7 +440,7 @@ fn hx_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
             sweeps.push(load_sweep(panel, label(a), &base, a, pattern, &loads));
         }
     }
-    let series = collect(&execute(&sweeps, progress)?);
+    let series = collect(&execute(&sweeps, opts, progress)?);
     let plots = HX_PATTERNS.iter().zip(["a", "b", "c", "d"]).map(|((panel, pattern), l)| (pattern.replace('_', "-"), latency_plot(&format!("({l}) {panel}"), &series, panel, 150.0))).collect();
     let mut md = format!(
         "{}: 6 VCs × 32 flits (DAL: 3 adaptive + 3 escape), 4-cycle switches, 1-cycle channels, iSLIP with speedup 2, sequential route allocation. β = {}.\n\n",
@@ -546,7 +466,8 @@ fn hx_fig6(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
     Ok(finish(plots, series, "load", md))
 }
 
-fn hx_fig7(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     // (name, topology, routing, β)
     let nets: Vec<(&str, TopologyConfig, &str)> = if quick {
         vec![
@@ -575,7 +496,7 @@ fn hx_fig7(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
             sweeps.push(load_sweep(panel, name, &base, algo, pattern, &loads));
         }
     }
-    let series = collect(&execute(&sweeps, progress)?);
+    let series = collect(&execute(&sweeps, opts, progress)?);
     let plots = HX_PATTERNS.iter().zip(["a", "b", "c", "d"]).map(|((panel, pattern), l)| (pattern.replace('_', "-"), latency_plot(&format!("({l}) {panel}"), &series, panel, 150.0))).collect();
     let mut md = String::from(if quick {
         "Quick (N = 256): HyperX 4×4×4 T = 4 (β = 0.5) and 4×4 K = 2 T = 16 (β = 0.25) with DAL; folded Clos `down = [4, 4, 4, 4]` with `up = [2, 4, 4]` (β = 0.5) or `[1, 4, 4]` (β = 0.25).\n\n"
@@ -605,7 +526,8 @@ fn hx_fig7(quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, Strin
 
 /// Figs. 4–7: Minimal and adaptive 2DFB on the 8-ary 2DFB, adaptive Clos on a folded
 /// Clos of the same size; `two_d` selects N = 512, `throughput` the figure's emphasis.
-fn dfb(two_d: bool, throughput: bool, quick: bool, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+fn dfb(two_d: bool, throughput: bool, opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
     let (n, dims) = if two_d { (3, 2) } else { (2, 1) };
     let k = 8;
     let mut dfb = SimConfig::default();
@@ -625,7 +547,7 @@ fn dfb(two_d: bool, throughput: bool, quick: bool, progress: &dyn Fn(usize, usiz
         sweeps.push(load_sweep(panel, "Adaptive 2DFB", &dfb, "adaptive_2dfb", pattern, &loads));
         sweeps.push(load_sweep(panel, "Adaptive Clos (folded Clos)", &clos, "updown_ad", pattern, &loads));
     }
-    let series = collect(&execute(&sweeps, progress)?);
+    let series = collect(&execute(&sweeps, opts, progress)?);
     let mut plots: Vec<(String, Plot)> = Vec::new();
     for (panel, _) in patterns {
         if throughput {

@@ -3,7 +3,7 @@
 
 use crate::{bad_input, failure, Failure};
 use clap::Args;
-use hiradix::figures::dragonfly::{self, Figure};
+use hiradix::figures::{dragonfly, Figure, FigureOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -20,9 +20,17 @@ pub struct FigureArgs {
     /// Directory for `<name>.csv`, `<name>-*.svg` and `<name>.md`.
     #[arg(long, default_value = "docs/figures")]
     pub out_dir: PathBuf,
+    /// Override a field of every run of the preset, e.g. `--set measurement.measure=1000`
+    /// (named in the figure's Markdown).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// Replace the offered loads of every load sweep (HyperX-family presets):
+    /// `start:stop:step` or a comma-separated list (named in the figure's Markdown).
+    #[arg(long)]
+    pub loads: Option<String>,
 }
 
-type Runner = fn(&str, bool, &dyn Fn(usize, usize)) -> Result<Figure, String>;
+type Runner = fn(&str, &FigureOptions, &dyn Fn(usize, usize)) -> Result<Figure, String>;
 
 /// Every figure preset: (name, description, runner).
 fn presets() -> Vec<(&'static str, &'static str, Runner)> {
@@ -45,12 +53,14 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
     } else {
         vec![presets.iter().find(|p| p.0 == name).ok_or_else(|| bad_input(format!("unknown figure '{name}'; see `hiradix figure --list`")))?]
     };
+    let loads = args.loads.as_deref().map(crate::sweep::parse_loads).transpose()?;
+    let opts = FigureOptions { quick: args.quick, set: args.set.clone(), loads };
     std::fs::create_dir_all(&args.out_dir).map_err(|e| failure(format!("cannot create {}: {e}", args.out_dir.display())))?;
     for (name, desc, runner) in selected {
         eprintln!("{name}: {desc}");
         let bar = ProgressBar::new(0);
         bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
-        let fig = runner(name, args.quick, &|done, total| {
+        let fig = runner(name, &opts, &|done, total| {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
         })
