@@ -52,6 +52,12 @@ native_tests() {
     "$cargo" test --release
 }
 
+checked_tests() {
+    local cargo=cargo
+    command -v cargo >/dev/null || cargo=/usr/bin/cargo
+    "$cargo" test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing
+}
+
 browser_tests() {
     node --test tests/browser/*.test.mjs
 }
@@ -59,6 +65,7 @@ browser_tests() {
 stage "install dependencies" install_deps
 stage "pkg/ freshness check" scripts/check-pkg.sh
 stage "native tests (cargo test --release)" native_tests
+stage "engine tests with debug assertions (cargo test --profile checked)" checked_tests
 stage "browser tests (node --test)" browser_tests
 
 if [ ${#FAILED[@]} -gt 0 ]; then

@@ -26,6 +26,7 @@ mod check;
 mod credit_rtt;
 mod packet;
 mod router;
+mod table;
 mod terminal;
 mod view;
 
@@ -39,6 +40,7 @@ use crate::stats::Stats;
 use crate::topology::{LinkClass, Network, Topology};
 use crate::traffic::Pattern;
 use std::collections::VecDeque;
+use table::Table;
 
 /// Marker for "no port" in port-indexed tables.
 const NO_PORT: u32 = u32::MAX;
@@ -97,46 +99,46 @@ pub struct Simulation {
     packet_size: u16,
 
     /// Per router: its first port id (the network's port offsets, kept here for the hot loop).
-    first_port: Vec<u32>,
+    first_port: Table<u32>,
     // Per port id.
-    port_router: Vec<u32>,
-    downstream: Vec<u32>,
-    latency: Vec<u32>,
+    port_router: Table<u32>,
+    downstream: Table<u32>,
+    latency: Table<u32>,
     /// Upstream output port id of each input port (`NO_PORT` for terminal inputs).
-    upstream: Vec<u32>,
+    upstream: Table<u32>,
     /// Queue estimate of each output port: flits downstream (depth − credits) plus
     /// committed flits, summed over its VCs; what routing reads as `port_queue`.
-    port_queues: Vec<u32>,
-    chan_free_at: Vec<u64>,
-    outq: Vec<OutEntry>,
-    outq_head: Vec<u16>,
-    outq_len: Vec<u16>,
-    sent_flits: Vec<u64>,
-    in_rr: Vec<u16>,
-    out_rr: Vec<u16>,
+    port_queues: Table<u32>,
+    chan_free_at: Table<u64>,
+    outq: Table<OutEntry>,
+    outq_head: Table<u16>,
+    outq_len: Table<u16>,
+    sent_flits: Table<u64>,
+    in_rr: Table<u16>,
+    out_rr: Table<u16>,
 
     // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
     // cycle each arrived.
-    buf: Vec<Slot>,
-    buf_head: Vec<u16>,
-    buf_len: Vec<u16>,
-    buf_flits: Vec<u16>,
-    credits: Vec<u16>,
-    committed: Vec<u16>,
+    buf: Table<Slot>,
+    buf_head: Table<u16>,
+    buf_len: Table<u16>,
+    buf_flits: Table<u16>,
+    credits: Table<u16>,
+    committed: Table<u16>,
     /// The head packet of each input VC and its route.
-    heads: Vec<Head>,
+    heads: Table<Head>,
     /// Per router, over its input VCs: non-empty, and head not yet routed.
     nonempty: router::VcBits,
     unrouted: router::VcBits,
 
     // Per router.
-    load: Vec<u32>,
-    rc_start: Vec<u32>,
+    load: Table<u32>,
+    rc_start: Table<u32>,
     notes: Vec<RouteNote>,
 
     // Per terminal.
     source: Vec<VecDeque<u32>>,
-    inject_free_at: Vec<u64>,
+    inject_free_at: Table<u64>,
     batch_left: Vec<u32>,
 
     // Timing wheels: packet arrivals, and credits as (input VC index, flits).
@@ -154,7 +156,7 @@ pub struct Simulation {
     cr: Option<credit_rtt::CreditRtt>,
 
     /// Router-local input VC index → (local port, VC).
-    local_vc: Vec<(u16, u16)>,
+    local_vc: Table<(u16, u16)>,
     // Scratch of the allocators, reused every cycle.
     scratch: router::Scratch,
 }
@@ -233,34 +235,34 @@ impl Simulation {
             packet_size: cfg.traffic.packet_size as u16,
             first_port: (0..=routers).map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 }).collect(),
             port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
-            downstream,
-            upstream,
-            port_queues: vec![0; ports],
-            latency,
-            chan_free_at: vec![0; ports],
-            outq: vec![OutEntry::default(); ports * outq_cap as usize],
-            outq_head: vec![0; ports],
-            outq_len: vec![0; ports],
-            sent_flits: vec![0; ports],
-            in_rr: vec![0; ports],
-            out_rr: vec![0; ports],
-            buf: vec![Slot::default(); nvc * depth as usize],
-            buf_head: vec![0; nvc],
-            buf_len: vec![0; nvc],
-            buf_flits: vec![0; nvc],
-            credits: vec![depth as u16; nvc],
-            committed: vec![0; nvc],
-            heads: vec![Head::default(); nvc],
+            downstream: downstream.into(),
+            upstream: upstream.into(),
+            port_queues: vec![0; ports].into(),
+            latency: latency.into(),
+            chan_free_at: vec![0; ports].into(),
+            outq: vec![OutEntry::default(); ports * outq_cap as usize].into(),
+            outq_head: vec![0; ports].into(),
+            outq_len: vec![0; ports].into(),
+            sent_flits: vec![0; ports].into(),
+            in_rr: vec![0; ports].into(),
+            out_rr: vec![0; ports].into(),
+            buf: vec![Slot::default(); nvc * depth as usize].into(),
+            buf_head: vec![0; nvc].into(),
+            buf_len: vec![0; nvc].into(),
+            buf_flits: vec![0; nvc].into(),
+            credits: vec![depth as u16; nvc].into(),
+            committed: vec![0; nvc].into(),
+            heads: vec![Head::default(); nvc].into(),
             nonempty: router::VcBits::new(routers, net.max_radix() as usize * vcs as usize),
             unrouted: router::VcBits::new(routers, net.max_radix() as usize * vcs as usize),
-            load: vec![0; routers],
-            rc_start: vec![0; routers],
-            notes: vec![RouteNote::default(); routers],
-            source: vec![VecDeque::new(); terminals],
-            inject_free_at: vec![0; terminals],
-            batch_left: vec![batch; terminals],
-            arrivals: vec![Vec::new(); wheel],
-            credit_wheel: vec![Vec::new(); wheel],
+            load: vec![0; routers].into(),
+            rc_start: vec![0; routers].into(),
+            notes: vec![RouteNote::default(); routers].into(),
+            source: vec![VecDeque::new(); terminals].into(),
+            inject_free_at: vec![0; terminals].into(),
+            batch_left: vec![batch; terminals].into(),
+            arrivals: vec![Vec::new(); wheel].into(),
+            credit_wheel: vec![Vec::new(); wheel].into(),
             wheel_mask: wheel as u64 - 1,
             packets: PacketStore::default(),
             stats: Stats::default(),
