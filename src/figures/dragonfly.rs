@@ -20,7 +20,7 @@ use crate::config::{GlobalArrangement, SimConfig, TopologyConfig};
 use crate::dragonfly_stats::{global_channel_utilization, histogram_bins};
 use crate::experiment::{run, RunResult};
 use super::{csv, latency_plot, run_parallel, table, throughput_plot};
-pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
+pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries, ACCEPTED_FRACTION};
 use crate::plot::{Plot, Series};
 use crate::stats::Summary;
 use crate::topology::Dragonfly;
@@ -119,9 +119,6 @@ fn sweeps(quick: bool, specs: &[(&str, &str, &str, &str, u32)]) -> Vec<Job> {
     jobs
 }
 
-/// A point counts as saturated when its accepted throughput is below this fraction of
-/// the offered load (or the run itself reported saturation).
-pub const ACCEPTED_FRACTION: f64 = 0.95;
 
 /// Saturated points a load sweep runs before it skips its remaining (higher) loads.
 const SATURATED_POINTS: usize = 2;

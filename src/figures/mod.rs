@@ -142,6 +142,10 @@ pub(crate) fn run_parallel<R: Send>(n: usize, total: usize, work: &(dyn Fn(usize
     results.into_iter().map(|r| r.expect("every unit ran")).collect()
 }
 
+/// A point of a load sweep counts as saturated when its accepted throughput is below this
+/// fraction of the offered load (or the run itself reported saturation).
+pub const ACCEPTED_FRACTION: f64 = 0.95;
+
 /// Highest offered load that did not saturate, and the highest accepted throughput.
 pub fn saturation(points: &[(f64, Summary)]) -> (f64, f64) {
     let ok = points.iter().filter(|(_, s)| !s.saturated).map(|(l, _)| *l).fold(0.0, f64::max);
