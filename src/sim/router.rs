@@ -7,6 +7,7 @@
 //! [`Head`] record, so both stages visit only VCs with work, and a packet's own record is
 //! read once per hop, to route it.
 
+use super::table::Table;
 use super::{Head, OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
 
@@ -23,10 +24,10 @@ pub(super) struct Scratch {
     /// Requests of the current round: (input port, index in `candidates`, output port).
     requests: Vec<(u32, u32, u32)>,
     /// Per local output port: best requesting input this round and its priority distance.
-    best_input: Vec<u32>,
-    best_dist: Vec<u32>,
-    in_cap: Vec<u32>,
-    out_cap: Vec<u32>,
+    best_input: Table<u32>,
+    best_dist: Table<u32>,
+    in_cap: Table<u32>,
+    out_cap: Table<u32>,
     /// Commitments of a greedy routing pass, applied after all inputs decided.
     pending: Vec<(u32, u16)>,
 }
@@ -36,10 +37,10 @@ impl Scratch {
         Scratch {
             candidates: Vec::with_capacity(radix * 4),
             requests: Vec::with_capacity(radix),
-            best_input: vec![u32::MAX; radix],
-            best_dist: vec![u32::MAX; radix],
-            in_cap: vec![0; radix],
-            out_cap: vec![0; radix],
+            best_input: vec![u32::MAX; radix].into(),
+            best_dist: vec![u32::MAX; radix].into(),
+            in_cap: vec![0; radix].into(),
+            out_cap: vec![0; radix].into(),
             pending: Vec::with_capacity(radix * 16),
         }
     }
@@ -49,13 +50,13 @@ impl Scratch {
 #[derive(Clone, Debug)]
 pub(super) struct VcBits {
     words_per_router: usize,
-    bits: Vec<u64>,
+    bits: Table<u64>,
 }
 
 impl VcBits {
     pub(super) fn new(routers: usize, vcs_per_router: usize) -> VcBits {
         let words_per_router = vcs_per_router.div_ceil(64).max(1);
-        VcBits { words_per_router, bits: vec![0; routers * words_per_router] }
+        VcBits { words_per_router, bits: vec![0; routers * words_per_router].into() }
     }
     #[inline]
     pub(super) fn set(&mut self, r: u32, local: usize) {
