@@ -46,7 +46,7 @@ const app = {
   sweep: null,
   lastPlot: 0,
   nextSample: 0,
-  perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0 },
+  perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0, simMs: 0, simCycles: 0, cappedTo: 0 },
   defaultConfig: DEFAULT_CONFIG,
 };
 
@@ -190,6 +190,7 @@ function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
   app.slowFrames = 0;
   app.nextSample = 0;
   app.rateWindow = null;
+  Object.assign(app.perf, { simMs: 0, simCycles: 0 }); // a new network: measure its cost afresh
   if (configChanged && !keepStats) resetSweep();
   for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
   syncUi();
@@ -224,6 +225,7 @@ function syncUi() {
   syncSpeed();
   syncMetric();
   $('vc-cells').checked = exp.view.vcCells;
+  $('smooth').checked = exp.view.smooth;
   $('preset').value = exp.preset || '';
   showStory(exp.preset);
   if (pane) {
@@ -464,6 +466,23 @@ function cyclesThisFrame() {
   return 0;
 }
 
+// With "hold 60 fps" on, a frame simulates at most as many cycles as fit in this many
+// milliseconds (measured cost per cycle), leaving the rest of the 16.7 ms for drawing.
+const FRAME_BUDGET_MS = 10;
+
+/** The cycles to simulate this frame: the speed asked for, capped by the frame budget. */
+function budgetedCycles(n) {
+  const { simMs, simCycles } = app.perf;
+  app.perf.cappedTo = 0;
+  if (n <= 1 || !app.experiment.view.smooth) return n;
+  if (simCycles === 0) return 1; // first measure what one cycle of this network costs
+  const perCycle = simMs / simCycles;
+  if (perCycle === 0) return n;
+  const fit = Math.max(1, Math.floor(FRAME_BUDGET_MS / perCycle));
+  app.perf.cappedTo = fit < n ? fit : 0;
+  return Math.min(n, fit);
+}
+
 function advanceAll(cycles) {
   for (const p of app.panes) {
     try {
@@ -485,8 +504,15 @@ function frame(t) {
     try {
       const t0 = performance.now();
       if (app.running && !app.stopped) {
-        const n = cyclesThisFrame();
+        const n = budgetedCycles(cyclesThisFrame());
         if (n > 0) advanceAll(n);
+        const spent = performance.now() - t0;
+        // Cost per cycle: time over cycles of the last frames, exponentially weighted
+        // (sums, so a coarse clock that reads 0 for a short frame still averages right).
+        if (n > 0) {
+          app.perf.simMs = 0.8 * app.perf.simMs + spent;
+          app.perf.simCycles = 0.8 * app.perf.simCycles + n;
+        }
       }
       const t1 = performance.now();
       if (!app.crashed) {
@@ -527,6 +553,9 @@ function sampleStats() {
   else if (t - w.t >= 1000) {
     $('stat-rate').textContent = Math.round(((now - w.now) * 1000) / (t - w.t));
     $('stat-fps').textContent = app.perf.fps.toFixed(0);
+    const capped = app.running && app.perf.cappedTo > 0;
+    $('stat-capped').hidden = !capped;
+    if (capped) $('stat-capped').textContent = `held at ${app.perf.cappedTo} cycles/frame for 60 fps`;
     app.rateWindow = { t, now };
   }
   if (t - app.lastPlot > 300) {
@@ -619,6 +648,10 @@ function wireControls() {
   $('link-metric').addEventListener('change', (e) => {
     app.experiment.view.metric = e.target.value;
     syncMetric();
+    writeUrlSoon();
+  });
+  $('smooth').addEventListener('change', (e) => {
+    app.experiment.view.smooth = e.target.checked;
     writeUrlSoon();
   });
   $('vc-cells').addEventListener('change', (e) => {

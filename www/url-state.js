@@ -27,6 +27,7 @@ export function encodeExperiment(model, exp, { paused = false } = {}) {
   const v = exp.view;
   if (v.metric !== 'occupancy') q.set('metric', v.metric);
   if (!v.vcCells) q.set('cells', '0');
+  if (v.smooth === false) q.set('smooth', '0');
   if (Math.abs(v.zoom - 1) > 1e-3 || Math.abs(v.cx - 0.5) > 1e-4 || Math.abs(v.cy - 0.5) > 1e-4) {
     q.set('zoom', String(round(v.zoom, 3)));
     q.set('center', `${round(v.cx, 4)},${round(v.cy, 4)}`);
@@ -101,6 +102,7 @@ export function decodeExperiment(model, search, presets) {
     else problems.push(`metric: unknown link colour '${m}'`);
   }
   if (params.has('cells')) exp.view.vcCells = params.get('cells') !== '0';
+  if (params.has('smooth')) exp.view.smooth = params.get('smooth') !== '0';
   if (params.has('zoom')) {
     const z = Number(params.get('zoom'));
     const c = (params.get('center') ?? '0.5,0.5').split(',').map(Number);

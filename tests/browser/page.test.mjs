@@ -1,6 +1,7 @@
 // The page in headless Chromium: it loads the wasm, animates the network, runs, pauses,
 // steps (buttons and keys), slows down to fractional speeds, reports bad input next to the
-// control that caused it, survives a Rust panic, and runs every topology of the catalog.
+// control that caused it, survives a Rust panic, runs every topology of the catalog, and
+// caps the cycles per frame to hold 60 fps.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { advanceBy, controlMessage, controlMessageVisible, now, paneDigest, setControl, setup } from './page-helpers.mjs';
@@ -157,6 +158,32 @@ test('every topology in the catalog runs with its default parameters', { timeout
     assert.deepEqual(algorithms, [...new Set(family)], `${topo.name}: routing options`);
     assert.equal(await page.isVisible('#error-banner'), false, `${topo.name} crashed the page`);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('"hold 60 fps" caps the cycles per frame on the 1K dragonfly; off, every frame simulates the speed asked for', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open('?preset=ugal-l-misjudges');
+  await page.fill('#cycles-per-frame', '1000');
+  await page.dispatchEvent('#cycles-per-frame', 'change');
+  assert.ok(await page.isChecked('#smooth'), 'on by default');
+  // Capped: frames keep coming, each with far fewer than 1000 cycles.
+  const a = await page.evaluate(() => [window.hiradix.frames, window.hiradix.sim.now()]);
+  await page.waitForFunction((f) => window.hiradix.frames >= f + 20, a[0], { timeout: 60_000 });
+  const b = await page.evaluate(() => [window.hiradix.frames, window.hiradix.sim.now()]);
+  const perFrame = (b[1] - a[1]) / (b[0] - a[0]);
+  assert.ok(perFrame >= 1 && perFrame < 1000, `capped cycles per frame: ${perFrame}`);
+  await page.waitForSelector('#stat-capped:not([hidden])', { timeout: 10_000 });
+  assert.match(await page.textContent('#stat-capped'), /held at \d+ cycles\/frame for 60 fps/);
+  // Off: the URL says so and a frame advances exactly the 1000 cycles asked for.
+  await page.click('#smooth');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('smooth') === '0');
+  const c = await now(page);
+  await page.waitForFunction((t) => window.hiradix.sim.now() >= t + 2000, c, { timeout: 60_000 });
+  const d = await now(page);
+  await page.waitForFunction((t) => window.hiradix.sim.now() > t, d, { timeout: 60_000 });
+  const e = await now(page);
+  assert.equal((e - d) % 1000, 0, `uncapped frames advance 1000 cycles each (${d} → ${e})`);
   assert.deepEqual(errors, []);
   await page.close();
 });
