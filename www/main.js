@@ -14,6 +14,7 @@ import { updateInspector as renderInspector, wireCanvasEvents } from './interact
 import { Sweep, parseLoads } from './sweep.js';
 import { renderPlots, renderStatsTable, statsCsv, statsJson } from './stats-view.js';
 import { canvasesToPng, download, downloadText } from './export.js';
+import { CostView, splitCostParams } from './cost-view.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -48,6 +49,8 @@ const app = {
   nextSample: 0,
   perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0, simMs: 0, simCycles: 0, cappedTo: 0 },
   defaultConfig: DEFAULT_CONFIG,
+  tab: 'sim', // or 'cost': the cost view (www/cost-view.js); the simulation idles meanwhile
+  cost: null,
 };
 
 // Exposed for tests, scripts/ and poking around in the console.
@@ -240,7 +243,8 @@ function syncUi() {
 function writeUrl() {
   if (!app.experiment) return;
   const q = encodeExperiment(app.model, app.experiment);
-  const url = `${location.pathname}?${q}`;
+  const costQ = app.cost?.urlParams();
+  const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
 }
 
@@ -500,7 +504,7 @@ function frame(t) {
   const last = app.lastFrameAt ?? t;
   app.lastFrameAt = t;
   if (t > last) app.perf.fps = 0.9 * app.perf.fps + 0.1 * (1000 / (t - last));
-  if (app.panes.length && !app.crashed) {
+  if (app.panes.length && !app.crashed && app.tab === 'sim') {
     try {
       const t0 = performance.now();
       if (app.running && !app.stopped) {
@@ -612,6 +616,19 @@ function startSweep() {
   app.sweep.start(variants, parsed.loads);
 }
 
+// ----------------------------------------------------------------- cost view
+
+function showTab(tab) {
+  app.tab = tab;
+  document.body.dataset.tab = tab;
+  $('tab-sim').setAttribute('aria-selected', String(tab === 'sim'));
+  $('tab-cost').setAttribute('aria-selected', String(tab === 'cost'));
+  app.lastFrameAt = null;
+  app.rateWindow = null;
+  app.cost?.show(tab === 'cost');
+  if (tab === 'sim') writeUrl();
+}
+
 // ----------------------------------------------------------------- wiring
 
 function wireControls() {
@@ -669,6 +686,8 @@ function wireControls() {
     updateInspector();
   });
   $('btn-sweep').addEventListener('click', startSweep);
+  $('tab-sim').addEventListener('click', () => showTab('sim'));
+  $('tab-cost').addEventListener('click', () => showTab('cost'));
   $('btn-sweep-stop').addEventListener('click', () => {
     app.sweep.stop();
     onSweepUpdate(app.sweep);
@@ -707,7 +726,7 @@ function onKey(ev) {
     updateInspector();
     return;
   }
-  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.ctrlKey || ev.metaKey || ev.altKey || app.tab !== 'sim') return;
   const speedIndex = Number($('speed-slider').value);
   switch (ev.key) {
     case ' ':
@@ -750,8 +769,11 @@ async function main() {
   app.presets = presetExperiments(app.model);
   app.controls = new Controls($('controls'), app.model, { onChange: onControlChange });
   resetSweep();
+  const costLink = splitCostParams(location.search);
+  app.cost = new CostView($('cost-view'), { onChange: writeUrlSoon, onCrash: showCrash });
+  app.cost.setValues(costLink.values);
   const fallback = newExperiment(app.model.complete(DEFAULT_CONFIG));
-  const decoded = decodeExperiment(app.model, location.search, app.presets);
+  const decoded = decodeExperiment(app.model, costLink.rest, app.presets);
   const problems = [...decoded.problems];
   let fromLink = false;
   if (decoded.experiment) {
@@ -782,6 +804,7 @@ async function main() {
   }
   if (!ok) setState('error');
   if (decoded.paused) setRunning(false);
+  if (costLink.open) showTab('cost');
   requestAnimationFrame(frame);
 }
 

@@ -36,7 +36,8 @@ function fmtTick(v, step) {
 }
 
 // Axes, grid and labels; returns the data → pixel mapping.
-function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true }) {
+// xTicks: true (nice steps), false, or an array of x values; xFormat labels them.
+function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true, xFormat }) {
   const m = { l: 46, r: 10, t: 8, b: 30 };
   const pw = Math.max(10, w - m.l - m.r);
   const ph = Math.max(10, h - m.t - m.b);
@@ -56,11 +57,15 @@ function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true
     ctx.stroke();
     ctx.fillText(fmtTick(y, ys), m.l - 4, Y(y));
   }
-  if (xTicks) {
+  if (Array.isArray(xTicks)) {
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const x of xTicks) if (x >= xMin - 1e-9 && x <= xMax + 1e-9) ctx.fillText(xFormat ? xFormat(x) : String(x), X(x), m.t + ph + 3);
+  } else if (xTicks) {
     const xs = niceStep(xMax - xMin, Math.max(2, Math.floor(pw / 70)));
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (let x = Math.ceil(xMin / xs) * xs; x <= xMax + xs * 1e-6; x += xs) ctx.fillText(fmtTick(x, xs), X(x), m.t + ph + 3);
+    for (let x = Math.ceil(xMin / xs) * xs; x <= xMax + xs * 1e-6; x += xs) ctx.fillText(xFormat ? xFormat(x) : fmtTick(x, xs), X(x), m.t + ph + 3);
   }
   ctx.strokeStyle = AXIS;
   ctx.beginPath();
@@ -120,14 +125,16 @@ function empty(ctx, w, h, text) {
 
 /**
  * Line chart. series: [{label, colour, dash, width, points: [[x, y]], markers, saturated:
- * Set of point indices drawn as ×}]; points with a non-finite y break the line.
+ * Set of point indices drawn as ×}]; points with a non-finite y break the line. Optional:
+ * xTicks (array of x values) with xFormat (x → label); markX with markLabel, a dotted
+ * vertical marker.
  */
-export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries }) {
+export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries, xTicks, xFormat, markX, markLabel }) {
   const { ctx, w, h } = prepare(canvas);
   const pts = series.flatMap((s) => s.points.filter((p) => Number.isFinite(p[1])));
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   if (!pts.length && !series.some((s) => s.saturated?.size)) {
-    axes(ctx, w, h, { xMin: xMin ?? 0, xMax: xMax ?? 1, yMin, yMax: yMax ?? 1, xLabel, yLabel });
+    axes(ctx, w, h, { xMin: xMin ?? 0, xMax: xMax ?? 1, yMin, yMax: yMax ?? 1, xLabel, yLabel, xTicks: xTicks ?? true, xFormat });
     empty(ctx, w, h, emptyText);
     return;
   }
@@ -136,11 +143,31 @@ export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0
   if (hi <= lo) hi = lo + 1;
   let top = yMax ?? Math.max(yMin + 1e-9, ...pts.map((p) => p[1])) * 1.08;
   if (!(top > yMin)) top = yMin + 1;
-  const { X, Y, m } = axes(ctx, w, h, { xMin: lo, xMax: hi, yMin, yMax: top, xLabel, yLabel });
+  const { X, Y, m } = axes(ctx, w, h, { xMin: lo, xMax: hi, yMin, yMax: top, xLabel, yLabel, xTicks: xTicks ?? true, xFormat });
   ctx.save();
   ctx.beginPath();
   ctx.rect(m.l, 0, w - m.l, h - m.b + 1);
   ctx.clip();
+  if (Number.isFinite(markX) && markX >= lo && markX <= hi) {
+    const px = Math.round(X(markX)) + 0.5;
+    ctx.strokeStyle = '#9aa3af';
+    ctx.lineWidth = 1;
+    ctx.setLineDash([3, 3]);
+    ctx.beginPath();
+    ctx.moveTo(px, m.t);
+    ctx.lineTo(px, Y(yMin));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (markLabel) {
+      ctx.font = `10px ${FONT}`;
+      ctx.fillStyle = AXIS;
+      ctx.textBaseline = 'bottom';
+      const tw = ctx.measureText(markLabel).width;
+      const right = px + 4 + tw <= w - m.r;
+      ctx.textAlign = right ? 'left' : 'right';
+      ctx.fillText(markLabel, right ? px + 4 : px - 4, Y(yMin) - 3);
+    }
+  }
   for (const s of series) {
     ctx.strokeStyle = s.colour;
     ctx.lineWidth = s.width ?? 1.8;

@@ -28,6 +28,28 @@ pub const DF_P: u64 = 16;
 pub const DF_A: u64 = 32;
 pub const DF_H: u64 = 16;
 
+/// The §5 group for radix-`R` routers, `(p, a, h)`: the balanced `a = 2p = 2h` of §3.1
+/// with `k = p + a − 1 + h ≤ R`, i.e. `p = h = ⌊R/4⌋` (16, 32, 16 at radix 64).
+pub fn group_params(radix: u32) -> (u64, u64, u64) {
+    let p = (radix / 4).max(1) as u64;
+    (p, 2 * p, p)
+}
+
+/// Largest network the dragonfly of [`dragonfly`] reaches with radix-`R` routers: one
+/// global channel between every pair of groups, `g ≤ ah + 1` (§3.1); 262 656 nodes at
+/// radix 64.
+pub fn dragonfly_max_nodes(radix: u32) -> u64 {
+    let (p, a, h) = group_params(radix);
+    (a * h + 1) * a * p
+}
+
+/// Up to this size (`⌊R/2⌋²`, 1K at radix 64) the dragonfly is the 1-D flattened
+/// butterfly (§5).
+pub fn dragonfly_flat_limit(radix: u32) -> u64 {
+    let half = (radix / 2) as u64;
+    half * half
+}
+
 /// The topologies of Fig. 19.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum DfPaperTopology {
@@ -60,24 +82,28 @@ impl DfPaperTopology {
     }
 }
 
-/// The dragonfly of §5 for `N` nodes.
+/// The dragonfly of §5 for `N` nodes with radix-`tech.router_radix` routers (radix 64:
+/// `p = h = 16`, `a = 32`, the 1-D flattened butterfly up to 1K; [`group_params`] and
+/// [`dragonfly_flat_limit`] for other radices). Beyond [`dragonfly_max_nodes`] the groups
+/// cannot all be connected pairwise; the inventory is then that of an unbuildable network.
 pub fn dragonfly(tech: &Technology, nodes: u64) -> Inventory {
-    if nodes <= 1024 {
+    let (df_p, df_a, df_h) = group_params(tech.router_radix);
+    if nodes <= dragonfly_flat_limit(tech.router_radix) {
         let mut inv = flattened_butterfly(tech, nodes);
         inv.topology = "dragonfly".into();
         inv.config = format!("1-D flattened butterfly ({})", inv.config);
         return inv;
     }
-    let group_nodes = DF_A * DF_P;
+    let group_nodes = df_a * df_p;
     let groups = nodes.div_ceil(group_nodes);
-    let routers = groups * DF_A;
+    let routers = groups * df_a;
     let e = tech.edge_length(nodes);
     let e_group = tech.edge_length(group_nodes);
     let n = nodes as f64;
     let inv_groups = vec![
         ChannelGroup::new("terminal", Placement::Terminal, 2.0 * n, 1.0, 0.0),
-        ChannelGroup::new("local (intra-group)", Placement::LocalCable, (routers * (DF_A - 1)) as f64, 1.0, e_group / 3.0),
-        ChannelGroup::new("global", Placement::Global, (routers * DF_H) as f64, 1.0, 2.0 * e / 3.0),
+        ChannelGroup::new("local (intra-group)", Placement::LocalCable, (routers * (df_a - 1)) as f64, 1.0, e_group / 3.0),
+        ChannelGroup::new("global", Placement::Global, (routers * df_h) as f64, 1.0, 2.0 * e / 3.0),
     ];
     Inventory {
         topology: "dragonfly".into(),
@@ -86,7 +112,7 @@ pub fn dragonfly(tech: &Technology, nodes: u64) -> Inventory {
         router_scale: 1.0,
         dedicated_serdes: true,
         groups: inv_groups,
-        config: format!("p = {DF_P}, a = {DF_A}, h = {DF_H}, g = {groups}"),
+        config: format!("p = {df_p}, a = {df_a}, h = {df_h}, g = {groups}"),
     }
 }
 

@@ -12,7 +12,8 @@
 //! - [`hyperx_search`]: the HyperX paper's fewest-switch design search (§3.1–3.2, Table 1)
 //!   and switch counts vs the folded Clos (§4.2, Fig. 8);
 //! - [`figures`]: tables (text, Markdown, CSV) and SVG plots of all of the above;
-//! - [`report`]: the `docs/cost.md` report with the papers' numbers next to ours.
+//! - [`report`]: the `docs/cost.md` report with the papers' numbers next to ours;
+//! - [`explore`]: the page's cost view: checked inputs and the data of its plots as JSON.
 //!
 //! Everything here is pure computation (no I/O), so it also runs in the browser. Modelling
 //! choices where the papers are silent are documented on each function and collected,
@@ -20,6 +21,7 @@
 
 pub mod cables;
 pub mod dragonfly;
+pub mod explore;
 pub mod fb;
 pub mod figures;
 pub mod hyperx_search;

@@ -15,8 +15,10 @@
 //! trapped call threw.
 //!
 //! - `websim.rs`: [`WebSim`] — construction, stepping, per-frame arrays, live counters;
-//! - `inspect.rs`: router and channel details, Fig. 9 utilization, latency histograms.
+//! - `inspect.rs`: router and channel details, Fig. 9 utilization, latency histograms;
+//! - `cost.rs`: the cost view's models (`costFigures`, and `costHyperx` for its worker).
 
+mod cost;
 mod inspect;
 mod websim;
 
