@@ -2,6 +2,7 @@
 //   page.png                 the default experiment
 //   preset-<id>.png          one per preset, after the story has had time to form
 //   bad-parameter.png        an invalid parameter, reported next to its control
+//   cost-view.png            the cost view at HyperX paper Table 1's N = 2^17, R = 128, β = 0.5
 //
 //   node scripts/screenshots.mjs [preset-id …]      (after `npm ci`; pkg/ must be built)
 import { mkdir } from 'node:fs/promises';
@@ -81,6 +82,11 @@ try {
       await page.dispatchEvent('#ctl-topology-s', 'change');
       await page.waitForSelector('#ctl-topology-s-msg', { state: 'visible' });
       await pause(page);
+    });
+  }
+  if (!only.length || only.includes('cost-view')) {
+    await shot('cost-view', '?view=cost&n=2%5E17&radix=128&beta=0.5', async (page) => {
+      await page.waitForSelector('#cost-view[data-search="done"]', { timeout: 60_000 });
     });
   }
 } finally {

@@ -11,7 +11,9 @@
 // - A bad input gets its message next to its control (`field: message` lines from Rust);
 //   the plots of the last good inputs stay, dimmed.
 // - State in the URL: view=cost&n=…&radix=…&beta=… (see splitCostParams / urlParams).
-import { costFigures } from '../pkg/hiradix.js';
+// The namespace, not named imports: a pkg/ built before the cost view existed leaves the
+// rest of the page working (the view then says so).
+import * as wasm from '../pkg/hiradix.js';
 import { lineChart } from './plots.js';
 
 export const COST_DEFAULTS = { nodes: '4096', radix: '64', beta: '0.5' };
@@ -248,7 +250,8 @@ export class CostView {
     const v = { ...this.values };
     let figures;
     try {
-      figures = JSON.parse(costFigures(v.nodes, v.radix, v.beta));
+      if (typeof wasm.costFigures !== 'function') throw new Error('nodes: the wasm module (pkg/) is older than the cost view; rebuild it with scripts/build-wasm.sh');
+      figures = JSON.parse(wasm.costFigures(v.nodes, v.radix, v.beta));
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError) {
         this.onCrash(e);

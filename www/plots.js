@@ -60,7 +60,12 @@ function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true
   if (Array.isArray(xTicks)) {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (const x of xTicks) if (x >= xMin - 1e-9 && x <= xMax + 1e-9) ctx.fillText(xFormat ? xFormat(x) : String(x), X(x), m.t + ph + 3);
+    for (const x of xTicks) {
+      if (x < xMin - 1e-9 || x > xMax + 1e-9) continue;
+      const label = xFormat ? xFormat(x) : String(x);
+      const half = ctx.measureText(label).width / 2;
+      ctx.fillText(label, Math.min(Math.max(X(x), half + 1), w - half - 1), m.t + ph + 3);
+    }
   } else if (xTicks) {
     const xs = niceStep(xMax - xMin, Math.max(2, Math.floor(pw / 70)));
     ctx.textAlign = 'center';

@@ -286,7 +286,7 @@ pub fn figures(q: &CostQuery) -> Value {
     plots.push(f15);
 
     // Fig. 13 at N.
-    let mut f13 = PlotData::new("fb-fig13", format!("FB paper Fig. 13: N = {} as k-ary n-flats", nodes_label(q.nodes)), "n' (dimensions)", "$");
+    let mut f13 = PlotData::new("fb-fig13", format!("FB paper Fig. 13: N = {} as k-ary n-flats", nodes_label(q.nodes)), "n' (dimensions)", "$ per node / per channel");
     let pts = fb::fig13(&tech, q.nodes);
     if pts.is_empty() {
         f13.empty = Some(format!("N = {} is not k^n (k ≥ 2, n ≥ 2): no k-ary n-flat has exactly N terminals; try 4096", q.nodes));
@@ -305,8 +305,8 @@ pub fn figures(q: &CostQuery) -> Value {
     }
     let (p, a, h) = dragonfly::group_params(q.radix);
     f19.note = format!(
-        "{radix_note}; dragonfly groups p = {p}, a = {a}, h = {h} (up to {} nodes); cables optical from 8 m.",
-        nodes_label(dragonfly::dragonfly_max_nodes(q.radix))
+        "{radix_note}; dragonfly groups p = {p}, a = {a}, h = {h} (at most {} nodes); cables optical from 8 m.",
+        dragonfly::dragonfly_max_nodes(q.radix)
     );
     plots.push(f19);
 
