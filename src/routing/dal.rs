@@ -82,10 +82,11 @@ impl Dal {
 /// number.
 #[inline]
 fn best_adaptive_vc(q: &QueueView, router: u32, port: u32) -> (u32, u32) {
+    let out = q.output(router, port);
     let mut best = (0, 0);
     let mut v = 0;
     while v < q.vcs() {
-        let free = q.depth().saturating_sub(q.vc_queue(router, port, v));
+        let free = out.unpromised(v);
         if free > best.1 || v == 0 {
             best = (v, free);
         }

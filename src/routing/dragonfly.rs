@@ -160,10 +160,11 @@ impl DragonflyRouting {
     #[inline]
     fn class_queue(&self, q: &QueueView, router: u32, port: u32, class: u32) -> u32 {
         let classes = self.classes();
+        let out = q.output(router, port);
         let mut v = class;
         let mut sum = 0;
         while v < q.vcs() {
-            sum += q.vc_queue(router, port, v);
+            sum += out.vc_queue(v);
             v += classes;
         }
         sum

@@ -15,11 +15,12 @@ use crate::topology::HyperX;
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
 #[inline]
 pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
+    let out = q.output(router, port);
     let mut best = class;
-    let mut best_credits = q.credits(router, port, class);
+    let mut best_credits = out.credits(class);
     let mut v = class + classes;
     while v < q.vcs() {
-        let c = q.credits(router, port, v);
+        let c = out.credits(v);
         if c > best_credits {
             best = v;
             best_credits = c;

@@ -69,25 +69,28 @@ pub struct QueueView<'a> {
 }
 
 impl<'a> QueueView<'a> {
+    /// Output `port` of `router`, to read several of its VCs.
     #[inline]
-    fn out_vc_index(&self, router: u32, port: u32, vc: u32) -> usize {
-        self.net.port_id(router, port) * self.vcs as usize + vc as usize
+    pub fn output(&self, router: u32, port: u32) -> Output<'a> {
+        let id = self.net.port_id(router, port);
+        let vcs = self.vcs as usize;
+        let down = self.downstream[id];
+        Output {
+            credits: (down != u32::MAX).then(|| &self.credits[down as usize * vcs..down as usize * vcs + vcs]),
+            committed: &self.committed[id * vcs..id * vcs + vcs],
+            depth: self.depth,
+        }
     }
     /// Credits (free downstream slots) of output VC `vc` of `port`; terminal outputs
     /// never run out.
     #[inline]
     pub fn credits(&self, router: u32, port: u32, vc: u32) -> u32 {
-        let down = self.downstream[self.net.port_id(router, port)];
-        if down == u32::MAX {
-            self.depth
-        } else {
-            self.credits[down as usize * self.vcs as usize + vc as usize] as u32
-        }
+        self.output(router, port).credits(vc)
     }
     /// Queue estimate of one output VC: downstream occupancy plus committed flits.
     #[inline]
     pub fn vc_queue(&self, router: u32, port: u32, vc: u32) -> u32 {
-        self.depth - self.credits(router, port, vc) + self.committed[self.out_vc_index(router, port, vc)] as u32
+        self.output(router, port).vc_queue(vc)
     }
     /// Queue estimate of a port: the sum of [`QueueView::vc_queue`] over its VCs (the
     /// engine maintains it as credits and commitments change, so it costs one load).
@@ -100,6 +103,34 @@ impl<'a> QueueView<'a> {
     }
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+}
+
+/// The VCs of one output port (see [`QueueView::output`]).
+#[derive(Clone, Copy)]
+pub struct Output<'a> {
+    /// Credits of each VC; `None` for a terminal port, which never runs out.
+    credits: Option<&'a [u16]>,
+    /// Flits routed to each VC that have not crossed the switch yet.
+    committed: &'a [u16],
+    depth: u32,
+}
+
+impl Output<'_> {
+    /// Free downstream slots of VC `vc`.
+    #[inline]
+    pub fn credits(&self, vc: u32) -> u32 {
+        self.credits.map_or(self.depth, |c| c[vc as usize] as u32)
+    }
+    /// Queue estimate of VC `vc`: downstream occupancy plus committed flits.
+    #[inline]
+    pub fn vc_queue(&self, vc: u32) -> u32 {
+        self.depth - self.credits(vc) + self.committed[vc as usize] as u32
+    }
+    /// Free slots of VC `vc` not yet promised to a routed packet.
+    #[inline]
+    pub fn unpromised(&self, vc: u32) -> u32 {
+        self.credits(vc).saturating_sub(self.committed[vc as usize] as u32)
     }
 }
 
