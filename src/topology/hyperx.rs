@@ -25,6 +25,9 @@ pub struct HyperX {
     pub t: u32,
     stride: Vec<u32>,
     dim_base: Vec<u32>,
+    /// Coordinate of every router in every dimension (`router · L + d`; S ≤ 256): routing
+    /// reads coordinates at every hop, and a table lookup beats two divisions.
+    coords: Vec<u8>,
     net: Network,
 }
 
@@ -81,7 +84,8 @@ impl HyperX {
             acc *= s[d];
             base += (s[d] - 1) * k[d];
         }
-        let mut hx = HyperX { s: s.to_vec(), k, t, stride, dim_base, net: NetworkBuilder::new(0).finish_empty() };
+        let coords = (0..routers as u32).flat_map(|r| s.iter().zip(&stride).map(move |(&sd, &st)| ((r / st) % sd) as u8)).collect();
+        let mut hx = HyperX { s: s.to_vec(), k, t, stride, dim_base, coords, net: NetworkBuilder::new(0).finish_empty() };
         hx.net = hx.build(routers as u32, radix);
         Ok(hx)
     }
@@ -128,7 +132,7 @@ impl HyperX {
     /// Coordinate of `router` in dimension `d` (0-based dimension index).
     #[inline]
     pub fn coord(&self, router: u32, d: usize) -> u32 {
-        (router / self.stride[d]) % self.s[d]
+        self.coords[router as usize * self.s.len() + d] as u32
     }
     /// The switch that equals `router` except for coordinate `m` in dimension `d`.
     #[inline]
