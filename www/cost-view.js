@@ -36,6 +36,16 @@ const colourOf = (name) => COLOURS[name] ?? (name.startsWith('HyperX') ? '#1f77b
 
 // The plots, in page order; hx-fig8 comes from the worker.
 const PLOT_ORDER = ['hx-fig8', 'fb-fig11', 'df-fig19', 'fb-fig15', 'fb-fig10a', 'fb-fig10b', 'fb-fig13', 'df-fig2'];
+const PLOT_NAMES = {
+  'hx-fig8': 'HyperX paper Fig. 8: switches per terminal',
+  'fb-fig11': 'FB paper Fig. 11: cost per node',
+  'df-fig19': 'Dragonfly paper Fig. 19: cost per node',
+  'fb-fig15': 'FB paper Fig. 15: network power per node',
+  'fb-fig10a': 'FB paper Fig. 10(a): link cost / total cost',
+  'fb-fig10b': 'FB paper Fig. 10(b): average global cable length',
+  'fb-fig13': 'FB paper Fig. 13: cost vs dimension',
+  'df-fig2': 'Dragonfly paper Fig. 2: cable cost',
+};
 
 const EXAMPLES = [
   { label: 'FB paper, 4K', nodes: '4K', radix: '64', beta: '1', title: 'FB paper Table 4 and Fig. 13: N = 4096, radix 64' },
@@ -178,7 +188,7 @@ export class CostView {
       <div id="cost-plots" class="cost-plots">
         ${PLOT_ORDER.map((id) => `
           <figure class="cost-plot" data-plot="${id}">
-            <figcaption></figcaption>
+            <figcaption>${PLOT_NAMES[id]}</figcaption>
             <canvas id="cost-plot-${id}"></canvas>
             <div class="cost-legend"></div>
             <p class="cost-note muted"></p>
@@ -258,6 +268,7 @@ export class CostView {
         return;
       }
       this.showErrors(fieldErrors(e?.message ?? e));
+      if (!this.figures) this.draw();
       this.onChange();
       return;
     }
@@ -294,7 +305,16 @@ export class CostView {
   // ------------------------------------------------------------- drawing
 
   draw() {
-    if (!this.open || !this.figures) return;
+    if (!this.open) return;
+    if (!this.figures) {
+      // Opened with bad inputs (e.g. from a link): empty axes that say what to do.
+      for (const id of PLOT_ORDER) {
+        const fig = this.root.querySelector(`[data-plot="${id}"]`);
+        fig.querySelector('figcaption').textContent = PLOT_NAMES[id];
+        lineChart(fig.querySelector('canvas'), { series: [], emptyText: 'enter a valid N, radix and β above' });
+      }
+      return;
+    }
     const plots = new Map(this.figures.plots.map((p) => [p.id, p]));
     const fig8 = this.search?.result?.plot;
     for (const id of PLOT_ORDER) {

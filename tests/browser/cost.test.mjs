@@ -166,6 +166,7 @@ test('a bad N, radix or β gets a message next to its control', { timeout: 120_0
   const { page: p2, errors: e2 } = await env.open('?view=cost&n=0&radix=64&beta=0.5');
   await p2.waitForSelector('#cost-nodes-msg', { state: 'visible' });
   assert.match(await p2.textContent('#cost-nodes-msg'), /between 2 and 16777216/);
+  assert.ok((await plotDigest(p2, 'fb-fig11')).painted > 1000, 'empty axes with a hint, not a blank box');
   await p2.close();
   assert.deepEqual(errors, []);
   assert.deepEqual(e2, []);
