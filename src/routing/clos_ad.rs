@@ -38,8 +38,8 @@
 //! h class `1 + h` (MIN AD) — `n' + 1` classes, as for UGAL (see `ugal.rs`); the HyperX
 //! variant's minimal packets use DOR on class 1, so it needs only 2.
 
-use super::hyperx_min::{dor_port, shortest_trunk, vc_in_class};
-use super::ugal::{min_ad_choice, route_minimal, PHASE_MINIMAL};
+use super::hyperx_min::{dor_port, min_ad_choice, shortest_trunk, vc_in_class};
+use super::ugal::{route_minimal, PHASE_MINIMAL};
 use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;

@@ -53,6 +53,34 @@ pub fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
     shortest_trunk(hx, q, router, d, hx.coord(target, d)).0
 }
 
+/// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random:
+/// (port, its queue estimate). `here` must differ from `dst`.
+pub fn min_ad_choice(hx: &HyperX, q: &QueueView, here: u32, dst: u32, rng: &mut SimRng) -> (u32, u32) {
+    let mut best = (u32::MAX, u32::MAX);
+    let mut ties = 0;
+    for d in 0..hx.dims() {
+        let m = hx.coord(dst, d);
+        if m == hx.coord(here, d) {
+            continue;
+        }
+        let first = hx.port_to(here, d, m, 0);
+        for p in first..first + hx.k[d] {
+            let len = q.port_queue(here, p);
+            if len < best.1 {
+                best = (p, len);
+                ties = 1;
+            } else if len == best.1 {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    best.0 = p;
+                }
+            }
+        }
+    }
+    debug_assert!(best.0 != u32::MAX, "min_ad_choice at the destination router");
+    best
+}
+
 /// MIN / DOR: correct offset dimensions in increasing order; among parallel links the
 /// shortest queue. One VC class suffices (a dimension is crossed in one hop).
 pub struct Dor {
@@ -96,31 +124,9 @@ impl Routing for MinAd {
         AllocatorMode::Greedy
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
-        let (hx, q, here) = (&self.hx, &ctx.queues, ctx.router);
-        let mut best = (u32::MAX, u32::MAX);
-        let mut ties = 0;
-        let mut remaining = 0;
-        for d in 0..hx.dims() {
-            let m = hx.coord(pkt.dst_router, d);
-            if m == hx.coord(here, d) {
-                continue;
-            }
-            remaining += 1;
-            let first = hx.port_to(here, d, m, 0);
-            for p in first..first + hx.k[d] {
-                let len = q.port_queue(here, p);
-                if len < best.1 {
-                    best = (p, len);
-                    ties = 1;
-                } else if len == best.1 {
-                    ties += 1;
-                    if rng.below(ties) == 0 {
-                        best.0 = p;
-                    }
-                }
-            }
-        }
-        let classes = hx.dims() as u32;
-        Decision::Forward { port: best.0, vc: vc_in_class(q, here, best.0, remaining - 1, classes) }
+        let (hx, here) = (&self.hx, ctx.router);
+        let (port, _) = min_ad_choice(hx, &ctx.queues, here, pkt.dst_router, rng);
+        let remaining = hx.distance(here, pkt.dst_router);
+        Decision::Forward { port, vc: vc_in_class(&ctx.queues, here, port, remaining - 1, hx.dims() as u32) }
     }
 }

@@ -21,9 +21,9 @@
 //! 1-D flattened butterfly this is 2 VCs, as for VAL. Spare VCs are shared per class
 //! (VC `v` belongs to class `v mod classes`).
 
-use super::hyperx_min::{dor_port, vc_in_class};
+use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class};
 use super::valiant::two_phase_dor;
-use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -32,34 +32,6 @@ use crate::topology::HyperX;
 /// `pkt.phase` of a packet routed minimally (adaptively) by a source-routed algorithm;
 /// phases 0 and 1 are the two Valiant phases.
 pub const PHASE_MINIMAL: u8 = 2;
-
-/// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random:
-/// (port, its queue estimate). `here` must differ from `dst`.
-pub fn min_ad_choice(hx: &HyperX, q: &QueueView, here: u32, dst: u32, rng: &mut SimRng) -> (u32, u32) {
-    let mut best = (u32::MAX, u32::MAX);
-    let mut ties = 0;
-    for d in 0..hx.dims() {
-        let m = hx.coord(dst, d);
-        if m == hx.coord(here, d) {
-            continue;
-        }
-        let first = hx.port_to(here, d, m, 0);
-        for p in first..first + hx.k[d] {
-            let len = q.port_queue(here, p);
-            if len < best.1 {
-                best = (p, len);
-                ties = 1;
-            } else if len == best.1 {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    best.0 = p;
-                }
-            }
-        }
-    }
-    debug_assert!(best.0 != u32::MAX, "min_ad_choice at the destination router");
-    best
-}
 
 /// A minimal packet's next hop: MIN AD on VC class `1 + hops` of `1 + dims` classes.
 pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng) -> Decision {
