@@ -21,19 +21,26 @@ pub struct Param {
     /// Allowed values of an `enum`.
     pub options: &'static [&'static str],
     pub help: &'static str,
+    /// Optional parameters (null in the config by default): what leaving it empty means,
+    /// e.g. `2·speedup`; `None` for parameters that always have a value.
+    pub unset: Option<&'static str>,
 }
 
 const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
-    Param { path, label, kind: "int", min, max, options: &[], help }
+    Param { path, label, kind: "int", min, max, options: &[], help, unset: None }
+}
+/// An optional integer (`null` by default); `unset` says what null means.
+const fn opt_int(path: &'static str, label: &'static str, min: f64, max: f64, unset: &'static str, help: &'static str) -> Param {
+    Param { path, label, kind: "int", min, max, options: &[], help, unset: Some(unset) }
 }
 const fn float(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
-    Param { path, label, kind: "float", min, max, options: &[], help }
+    Param { path, label, kind: "float", min, max, options: &[], help, unset: None }
 }
 const fn choice(path: &'static str, label: &'static str, options: &'static [&'static str], help: &'static str) -> Param {
-    Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help }
+    Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help, unset: None }
 }
 const fn list(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
-    Param { path, label, kind: "int_list", min, max, options: &[], help }
+    Param { path, label, kind: "int_list", min, max, options: &[], help, unset: None }
 }
 
 /// A topology family: its `topology.type` name, description, parameters and the default
@@ -153,10 +160,12 @@ fn params() -> Vec<Param> {
         int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G"),
         int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
         int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),
+        opt_int("router.buffer_per_port", "flits per port", 1.0, 65536.0, "flits per VC × VCs", "if set, the input port's flits, divided evenly among its VCs (replaces flits per VC)"),
         int("router.pipeline_delay", "router delay", 1.0, 64.0, "cycles from arrival until a flit can leave the router"),
         int("router.speedup", "internal speedup", 1.0, 8.0, "crossbar transfers per input/output per cycle"),
         choice("router.switch_allocator", "switch allocator", &["separable", "islip"], "separable input-first round-robin, or iSLIP"),
         int("router.islip_iterations", "iSLIP iterations", 1.0, 8.0, "iterations of iSLIP"),
+        opt_int("router.output_queue", "output queue", 1.0, 65535.0, "2 × speedup", "packets an output port holds between the switch and its channel; VCs × flits per VC = the dragonfly paper's output-buffered router"),
         int("router.terminal_latency", "terminal latency", 1.0, 1000.0, "cycles on terminal channels"),
         int("router.local_latency", "local latency", 1.0, 1000.0, "cycles on local / dimension channels"),
         int("router.global_latency", "global latency", 1.0, 1000.0, "cycles on dragonfly global channels"),
@@ -198,7 +207,10 @@ pub fn listing() -> String {
     }
     out += "\nOther parameters (--set path=value):\n";
     for p in &c.params {
-        out += &format!("  {:<32} {}\n", p.path, p.help);
+        match p.unset {
+            Some(unset) => out += &format!("  {:<32} {} (default: {unset})\n", p.path, p.help),
+            None => out += &format!("  {:<32} {}\n", p.path, p.help),
+        }
     }
     out
 }
@@ -222,6 +234,31 @@ mod tests {
             for part in p.path.split('.') {
                 node = node.get(part).unwrap_or_else(|| panic!("{} not in the config", p.path));
             }
+            assert_eq!(node.is_null(), p.unset.is_some(), "{}: null by default iff optional", p.path);
+        }
+    }
+
+    /// Every setting of the config has a control on the page: a catalog parameter, a
+    /// topology's parameter, or one of the three selects.
+    #[test]
+    fn every_setting_is_in_the_catalog() {
+        fn leaves(v: &serde_json::Value, prefix: String, out: &mut Vec<String>) {
+            match v.as_object() {
+                Some(obj) => obj.iter().for_each(|(k, v)| leaves(v, if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") }, out)),
+                None => out.push(prefix),
+            }
+        }
+        let c = catalog();
+        let mut paths = Vec::new();
+        leaves(&c.default_config, String::new(), &mut paths);
+        for t in &c.topologies {
+            leaves(&serde_json::json!({"topology": t.default}), String::new(), &mut paths);
+        }
+        for path in paths {
+            let listed = ["topology.type", "routing.algorithm", "traffic.pattern"].contains(&path.as_str())
+                || c.params.iter().any(|p| p.path == path)
+                || c.topologies.iter().any(|t| t.params.iter().any(|p| p.path == path));
+            assert!(listed, "{path} has no control on the page: add it to catalog::params()");
         }
     }
 }

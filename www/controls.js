@@ -30,7 +30,9 @@ function el(tag, attrs = {}, children = []) {
 
 /** Parses a control's raw text for a parameter kind; returns {value} or {error}. */
 export function parseControl(spec, raw) {
-  const text = String(raw).trim();
+  const text = raw === null || raw === undefined ? '' : String(raw).trim();
+  // Optional parameters (null by default): empty means "unset".
+  if (spec.unset && (text === '' || text === 'null')) return { value: null };
   switch (spec.kind) {
     case 'int':
     case 'float': {
@@ -114,7 +116,16 @@ export class Controls {
       input = el('input', { id, type: 'text', inputmode: 'numeric', 'aria-describedby': msg.id, placeholder: 'e.g. 8,8,8' });
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else {
-      input = el('input', { id, type: 'number', min: spec.min, max: spec.max, step: spec.kind === 'int' ? '1' : 'any', 'aria-describedby': msg.id });
+      input = el('input', {
+        id,
+        type: 'number',
+        min: spec.min,
+        max: spec.max,
+        step: spec.kind === 'int' ? '1' : 'any',
+        'aria-describedby': msg.id,
+        // Optional parameters: empty = the default the catalog describes.
+        placeholder: spec.unset ? `default: ${spec.unset}` : undefined,
+      });
       input.addEventListener('change', () => this.commit(spec, input.value));
       if (spec.path === 'traffic.load') {
         range = el('input', { id: `${id}-range`, type: 'range', min: spec.min, max: spec.max, step: '0.01', 'aria-label': 'offered load' });
@@ -124,7 +135,8 @@ export class Controls {
         range.addEventListener('change', () => this.commit(spec, range.value));
       }
     }
-    const label = el('label', { for: id, text: spec.label, title: spec.help ? `${spec.path}: ${spec.help}` : spec.path });
+    const help = spec.unset ? `${spec.help} (empty: ${spec.unset})` : spec.help;
+    const label = el('label', { for: id, text: spec.label, title: help ? `${spec.path}: ${help}` : spec.path });
     const field = el('div', { class: 'ctl-field' }, range ? [range, input] : [input]);
     const row = el('div', { class: 'ctl', 'data-path': spec.path }, [label, field, msg]);
     this.rows.set(spec.path, { row, input, msg, spec, range });
