@@ -3,6 +3,7 @@
 //   preset-<id>.png          one per preset, after the story has had time to form
 //   bad-parameter.png        an invalid parameter, reported next to its control
 //   cost-view.png            the cost view at HyperX paper Table 1's N = 2^17, R = 128, β = 0.5
+//   trace.png                a packet trace: one packet's hops on the canvas and listed
 //
 //   node scripts/screenshots.mjs [preset-id …]      (after `npm ci`; pkg/ must be built)
 import { mkdir } from 'node:fs/promises';
@@ -59,15 +60,32 @@ try {
   for (const [id, s] of Object.entries(SHOTS)) {
     if (only.length && !only.includes(id)) continue;
     await shot(`preset-${id}`, `?preset=${id}${s.speed ? `&speed=${s.speed}` : ''}`, async (page) => {
-      if (s.until) await page.waitForFunction(s.until, null, { timeout: 300_000 });
-      else await page.waitForFunction((n) => window.hiradix.sim.now() >= n, s.cycles, { timeout: 600_000, polling: 500 });
-      await pause(page);
-      // Pin a router so the inspector shows a routing decision (first pane, router 0).
+      // Pin a router so the inspector shows a routing decision (first pane, router 0);
+      // pinned from the start, so per-hop notes (DAL) are recorded while the story forms.
       if (s.pin !== false) {
         await page.evaluate(() => {
           window.hiradix.selection = { pane: 0, kind: 'router', index: 0 };
         });
       }
+      if (s.until) await page.waitForFunction(s.until, null, { timeout: 300_000 });
+      else await page.waitForFunction((n) => window.hiradix.sim.now() >= n, s.cycles, { timeout: 600_000, polling: 500 });
+      await pause(page);
+    });
+  }
+  if (!only.length || only.includes('trace')) {
+    // DAL vs MIN on Swap2: the next packet injected at router 5 in both panes.
+    await shot('trace', '?preset=dal-swap2&speed=2', async (page) => {
+      await page.waitForFunction(() => window.hiradix.sim.now() > 600, null, { timeout: 120_000 });
+      await page.keyboard.press('t');
+      const [x, y] = await page.evaluate(() => {
+        const p = window.hiradix.panes[0];
+        const [x, y] = p.view.routerPoint(5);
+        const rect = p.canvas.getBoundingClientRect();
+        return [rect.left + x / devicePixelRatio, rect.top + y / devicePixelRatio];
+      });
+      await page.mouse.click(x, y);
+      await page.waitForFunction(() => window.hiradix.trace.data.every((d) => d.trace?.delivered), null, { timeout: 120_000 });
+      await pause(page);
     });
   }
   if (!only.length || only.includes('bad-parameter')) {

@@ -44,6 +44,46 @@ function decision(d) {
   return html;
 }
 
+const RULES = {
+  minimal: ['an unblocked, uncongested minimal output', 'min'],
+  deroute: ['no minimal output was uncongested: one deroute in this dimension', 'nonmin'],
+  minimal_congested: ['nothing uncongested: a minimal output that is merely unblocked', 'min'],
+  escape: ['no output unblocked: the escape VC (dimension order from here on)', 'nonmin'],
+  in_escape: ['already in the escape VC: dimension order', 'nonmin'],
+};
+
+// DAL (HyperX §3.3): the last per-hop decision here, dimension by dimension.
+function dalDecision(d) {
+  const n = d.hop_note;
+  if (!n) {
+    return `<div class="decision dal-note"><span class="muted">${
+      d.recording_hop_notes ? 'Recording DAL’s decisions: the next packet routed at this router will show its numbers.' : 'DAL’s decisions are recorded while you inspect a router.'
+    }</span></div>`;
+  }
+  const [why, cls] = RULES[n.rule] ?? [n.rule, ''];
+  const escaped = n.rule === 'escape' || n.rule === 'in_escape';
+  const mark = (ok) => (ok ? '<span class="ok">✓</span>' : '<span class="no">✗</span>');
+  const cell = (free, queue, show) => (show ? `${free} free <span class="muted">(q ${queue})</span>` : '–');
+  let rows = '';
+  n.per_dim.forEach((x, dim) => {
+    const chosen = dim === n.dim;
+    if (!x.offset) {
+      rows += `<tr class="aligned"><td>${dim}</td><td colspan="4" class="muted">aligned with the destination</td></tr>`;
+      return;
+    }
+    const minState = x.min_free >= n.need_uncongested ? 'unblocked' : x.min_free >= n.need_free ? 'congested' : 'blocked';
+    const derOk = x.has_deroute && x.deroutable && x.der_free >= n.need_uncongested;
+    const derText = !x.has_deroute ? '<span class="muted">none</span>' : !x.deroutable ? `<span class="muted">already derouted</span>` : `${cell(x.der_free, x.der_queue, true)} ${mark(derOk)}`;
+    rows += `<tr class="${chosen ? 'chosen' : ''}"><td>${dim}${chosen ? ' ◂' : ''}</td>
+      <td class="dal-${minState}">${cell(x.min_free, x.min_queue, true)} ${minState}</td><td>${derText}</td></tr>`;
+  });
+  return `<div class="decision dal-note"><div class="decision-head">Last DAL decision — cycle ${n.cycle}, packet ${n.src} → ${n.dst} (after ${n.hops} hop${n.hops === 1 ? '' : 's'}), from port ${n.in_port} VC ${n.in_vc}:
+    <b class="${cls}">${n.rule.replace('_', ' ')}</b> → port ${n.port}, VC ${n.vc}, dimension ${n.dim}</div>
+    <div class="formula">Why: ${esc(why)}. Escape VC taken: <b>${escaped ? 'yes' : 'no'}</b>.</div>
+    <div class="formula">unblocked = ≥ <b>${n.need_free}</b> free slots; uncongested = ≥ <b>${n.need_uncongested}</b> free slots <span class="muted">(free = not promised to packets routed here, in the output's best adaptive VC; q = port queue, the tie-breaker)</span></div>
+    <table class="ports dal-dims"><thead><tr><th>dim</th><th>best minimal output</th><th>best deroute (uncongested?)</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
 // DAL (HyperX §3.3): which outputs pass the unblocked test right now.
 function dalCell(d, cfg, port) {
   if (port.class === 'terminal') return '<td></td>';
@@ -64,13 +104,22 @@ function twoDfbCell(d, cfg, port) {
   return `<td class="${ok ? 'dal-unblocked' : 'dal-blocked'}">${port.port_queue} ${ok ? '≤' : '>'} Th=${th}</td>`;
 }
 
+// The flits in each input VC of a port; a non-empty VC is a button that traces the packet
+// at its head.
+function traceableVcs(p) {
+  return p.in_flits
+    .map((f, v) => (f > 0 ? `<button type="button" class="vc-trace" data-port="${p.port}" data-vc="${v}" title="follow the packet at the head of VC ${v}">${f}</button>` : `${f}`))
+    .join(' / ');
+}
+
 export function routerHtml(d, cfg, info) {
   const where = d.group !== null ? `group ${d.group}, router ${d.router % (info.a ?? 1)} of ${info.a}` : d.coords ? `coordinates (${d.coords.join(', ')})` : '';
   const dal = d.algorithm === 'dal';
   const tdfb = d.algorithm === 'adaptive_2dfb';
   const cr = d.ports.some((p) => p.td !== null);
-  let html = `<h3>Router ${d.router} <span class="muted">${esc(where)} · cycle ${d.cycle} · ${d.load} packets inside</span></h3>`;
-  html += decision(d);
+  let html = `<h3>Router ${d.router} <span class="muted">${esc(where)} · cycle ${d.cycle} · ${d.load} packets inside</span>
+    <button type="button" class="trace-here" data-router="${d.router}" title="Follow the next packet injected at this router">trace next packet from here</button></h3>`;
+  html += dal ? dalDecision(d) : decision(d);
   if (dal) {
     const need = Math.max(cfg.routing.dal_unblocked_credits, cfg.traffic.packet_size, d.depth - cfg.routing.dal_queue_threshold);
     html += `<p class="muted">DAL takes an aligning output that is <i>unblocked</i> (≥ ${need} free slots in its best adaptive VC), else deroutes once per dimension, else takes a merely flowing aligning output, else the escape VC. The DAL column shows each output's state now.</p>`;
@@ -93,7 +142,7 @@ export function routerHtml(d, cfg, info) {
     const term = p.class === 'terminal';
     if (term) continue;
     const link = term ? `terminal ${p.terminal}` : `${p.class}${info.family === 'hyperx' ? ` d${p.dim}` : ''} → R${p.peer_router}`;
-    html += `<tr class="${p.class}"><td>${p.port}</td><td>${esc(link)}</td><td>${list(p.in_flits)}</td>
+    html += `<tr class="${p.class}"><td>${p.port}</td><td>${esc(link)}</td><td>${traceableVcs(p)}</td>
       <td>${term ? '–' : list(p.out.credits)}</td><td>${term ? '–' : list(p.out.flits)}</td><td>${term ? '–' : p.port_queue}</td>
       <td>${p.output_queue}</td><td>${p.sent}</td>${cr ? `<td>${p.td ?? '–'}</td>` : ''}${dal ? dalCell(d, cfg, p) : ''}${tdfb ? twoDfbCell(d, cfg, p) : ''}</tr>`;
   }

@@ -18,7 +18,7 @@ function devicePoint(canvas, ev) {
   return [(ev.clientX - rect.left) * dpr, (ev.clientY - rect.top) * dpr];
 }
 
-export function wireCanvasEvents(app, container, { setView, syncViewFrom, showCrash }) {
+export function wireCanvasEvents(app, container, { setView, syncViewFrom, showCrash, pickTrace }) {
   const update = () => updateInspector(app, { showCrash });
   let drag = null;
   container.addEventListener('pointerdown', (ev) => {
@@ -61,6 +61,10 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, showCr
     const pane = paneOf(app, ev.target);
     if (!pane) return;
     const hit = pane.view.hitTest(...devicePoint(ev.target, ev));
+    if (app.tracePicking && hit?.kind === 'router') {
+      pickTrace(hit.index);
+      return;
+    }
     app.selection = hit ? { pane: pane.index, ...hit } : null;
     update();
   });
@@ -94,6 +98,8 @@ export function updateInspector(app, { showCrash }) {
   let html = '';
   try {
     if (sel.kind === 'router') {
+      // DAL's per-hop numbers cost the engine time: recorded once someone looks.
+      if (pane.config.routing.algorithm === 'dal') pane.sim.recordHopNotes(true);
       const d = pane.sim.routerDetail(sel.index);
       if (d) html = routerHtml(JSON.parse(d), pane.config, pane.info);
     } else {

@@ -15,6 +15,7 @@ import { Sweep, parseLoads } from './sweep.js';
 import { renderPlots, renderStatsTable, statsCsv, statsJson } from './stats-view.js';
 import { canvasesToPng, download, downloadText } from './export.js';
 import { CostView, splitCostParams } from './cost-view.js';
+import { PacketTrace } from './trace-view.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -96,6 +97,7 @@ function showCrash(err) {
   // After a trap a simulation may be mid-update: forget it without calling into it.
   for (const p of app.panes) p.destroy(true);
   app.panes = [];
+  app.trace?.stop();
   let panic = null;
   try {
     panic = lastPanic();
@@ -180,6 +182,7 @@ function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
   const old = app.panes;
   app.panes = [];
   for (const p of old) p.destroy(app.crashed);
+  app.trace.stop();
   const container = $('panes');
   container.className = `panes n${sims.length}`;
   sims.forEach((sim, i) => app.panes.push(new Pane(container, i, variants[i], sim)));
@@ -367,6 +370,7 @@ function onCompareParam() {
   let other;
   if (spec?.options?.length) other = spec.options.find((o) => o !== cur) ?? cur;
   else if (typeof cur === 'number') other = param === 'traffic.load' ? Math.min(1, Number((cur / 2).toFixed(2))) : cur * 2;
+  else if (cur === null && spec?.spec?.unset) other = Math.max(spec.spec.min, 16); // optional: unset vs a value
   else other = cur;
   exp.compare = { param, values: [cur, other] };
   applyExperiment(exp);
@@ -523,7 +527,9 @@ function frame(t) {
         // The selected router or channel is highlighted in every pane (same network).
         const sel = app.selection ?? app.hover;
         const hl = sel ? { kind: sel.kind, index: sel.index } : null;
-        for (const p of app.panes) p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells);
+        app.trace.read();
+        app.panes.forEach((p, i) => p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i)));
+        app.trace.render();
         sampleStats();
       }
       const t2 = performance.now();
@@ -707,10 +713,21 @@ function wireControls() {
     const blob = await canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })));
     download('hiradix-network.png', blob);
   });
+  app.trace = new PacketTrace(app, { showCrash, notice });
+  $('btn-trace').addEventListener('click', () => app.trace.togglePicking());
+  $('trace-clear').addEventListener('click', () => app.trace.clear());
+  // Trace buttons in the (constantly refreshed) inspector act on pointerdown.
+  $('inspector-body').addEventListener('pointerdown', (ev) => {
+    const b = ev.target.closest?.('button');
+    const sel = app.selection;
+    if (!b || !sel || sel.kind !== 'router') return;
+    if (b.classList.contains('trace-here')) app.trace.armAt(sel.index);
+    else if (b.classList.contains('vc-trace')) app.trace.followQueueHead(sel.pane, sel.index, Number(b.dataset.port), Number(b.dataset.vc));
+  });
   document.addEventListener('keydown', onKey);
   for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
-  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, showCrash });
+  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, showCrash, pickTrace: (r) => app.trace.armAt(r) });
 }
 
 function step() {
@@ -722,6 +739,7 @@ function step() {
 function onKey(ev) {
   const tag = ev.target?.tagName;
   if (ev.key === 'Escape') {
+    if (app.trace.picking) app.trace.setPicking(false);
     app.selection = null;
     updateInspector();
     return;
@@ -753,6 +771,10 @@ function onKey(ev) {
     case 'f':
     case 'F':
       setView(1, 0.5, 0.5);
+      break;
+    case 't':
+    case 'T':
+      app.trace.togglePicking();
       break;
     default:
   }

@@ -82,8 +82,8 @@ export class Pane {
     };
   }
 
-  draw(metric, selection, vcCells) {
-    this.view.render(this.frameData(metric), selection, { vcCells });
+  draw(metric, selection, vcCells, trace = null) {
+    this.view.render(this.frameData(metric), selection, { vcCells, trace });
   }
 
   setNote(text) {

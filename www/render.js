@@ -59,6 +59,7 @@ export const COLOURS = {
   routerEdge: '#0f1720',
   queueHalo: '#c0162b',
   selection: '#2563eb',
+  trace: '#c026d3',
   emptyCell: '#e4e8ee',
 };
 
@@ -397,9 +398,10 @@ export class NetworkView {
    * Draws one frame. frame.links: per-channel value in [0, 1] (link colour); frame.vc:
    * per channel × VC flits with frame.vcs and frame.depth (VC cells); frame.routerFill:
    * per-router value in [0, 1]; frame.routerQueue: mean source-queue packets per terminal.
-   * selection: {kind: 'router' | 'channel', index} or null.
+   * selection: {kind: 'router' | 'channel', index} or null. trace: a traced packet's
+   * {channels, routers, current: {router} | {channel} | null, dst, armed} or null.
    */
-  render(frame, selection = null, { vcCells = true } = {}) {
+  render(frame, selection = null, { vcCells = true, trace = null } = {}) {
     this.resize();
     if (this.staticDirty) this.drawStatic();
     const ctx = this.canvas.getContext('2d');
@@ -488,7 +490,53 @@ export class NetworkView {
         }
       }
     }
+    if (trace) this.drawTrace(ctx, trace, radius, lineWidth, dpr);
     if (selection) this.drawSelection(ctx, selection, radius, lineWidth);
+  }
+
+  // A traced packet: the channels it took, the routers it visited, a ring where it is now
+  // (or a heavier stroke on the channel it is crossing) and a dashed ring at its
+  // destination; a dashed ring at the router a trace is armed at.
+  drawTrace(ctx, t, radius, lineWidth, dpr) {
+    const g = this.geo;
+    const ring = (r, rr, width, dash = []) => {
+      if (r === undefined || r === null || r >= g.routers) return;
+      const [x, y] = this.toScreen(g.x[r], g.y[r]);
+      ctx.setLineDash(dash);
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      ctx.arc(x, y, rr, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    };
+    ctx.save();
+    ctx.strokeStyle = COLOURS.trace;
+    ctx.lineCap = 'round';
+    if (t.channels.length) {
+      ctx.globalAlpha = 0.85;
+      ctx.lineWidth = Math.max(3 * dpr, lineWidth * 2.2);
+      ctx.beginPath();
+      for (const c of t.channels) if (c < g.channels) this.pathChannel(ctx, c);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
+    for (const r of t.routers) ring(r, radius + 2 * dpr, Math.max(2, dpr * 1.5));
+    ring(t.dst, radius + 6 * dpr, Math.max(2, dpr * 1.5), [4 * dpr, 3 * dpr]);
+    ring(t.armed, radius + 6 * dpr, Math.max(2, dpr * 2), [4 * dpr, 3 * dpr]);
+    if (t.current?.router !== undefined) {
+      ctx.fillStyle = COLOURS.trace;
+      const [x, y] = this.toScreen(g.x[t.current.router], g.y[t.current.router]);
+      ctx.beginPath();
+      ctx.arc(x, y, radius + 1, 0, 2 * Math.PI);
+      ctx.fill();
+      ring(t.current.router, radius + 7 * dpr, Math.max(3, dpr * 2.5));
+    } else if (t.current?.channel !== undefined && t.current.channel < g.channels) {
+      ctx.lineWidth = Math.max(6 * dpr, lineWidth * 4);
+      ctx.beginPath();
+      this.pathChannel(ctx, t.current.channel);
+      ctx.stroke();
+    }
+    ctx.restore();
   }
 
   // Counting sort of items 0..n by the bucket of values[i]; this.counts holds the starts.

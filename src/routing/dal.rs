@@ -41,7 +41,7 @@
 //! hops per dimension.
 
 use super::hyperx_min::{dor_port, vc_in_class};
-use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{Decision, HopNote, QueueView, RouteCtx, RouteNote, Routing, NOTE_DIMS};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -148,9 +148,24 @@ impl Routing for Dal {
         AllocatorMode::Sequential
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
+        let Some(cell) = ctx.hop_note else { return self.decide(ctx, pkt, rng).0 };
+        // Recording for the page's inspector: the same decision, then its numbers.
+        let before = *pkt;
+        let (decision, rule, dim) = self.decide(ctx, pkt, rng);
+        cell.set(self.explain(ctx, &before, decision, rule, dim));
+        decision
+    }
+}
+
+impl Dal {
+    /// The decision, which rule made it and the dimension of the chosen output
+    /// (`usize::MAX` for the escape VC's dimension order: the lowest offset dimension).
+    #[inline(always)]
+    fn decide(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> (Decision, &'static str, usize) {
         let hx = &self.hx;
         let q = &ctx.queues;
         let (here, dst) = (ctx.router, pkt.dst_router);
+        let mut rule = "in_escape";
         if pkt.route_bits & ESCAPE == 0 {
             let free = self.unblocked.max(pkt.size as u32);
             let uncongested = free.max(q.depth().saturating_sub(self.queue_threshold));
@@ -158,7 +173,7 @@ impl Routing for Dal {
             let mut best = None;
             self.offer_minimal(q, here, dst, uncongested, &mut best, rng);
             if let Some(b) = best {
-                return Decision::Forward { port: b.port, vc: b.vc };
+                return (Decision::Forward { port: b.port, vc: b.vc }, "minimal", b.dim);
             }
             // (3) a deroute in a deroutable offset dimension to a switch still offset.
             for d in 0..hx.dims() {
@@ -178,17 +193,78 @@ impl Routing for Dal {
             if let Some(b) = best {
                 pkt.route_bits |= 1 << b.dim;
                 pkt.nonminimal = true;
-                return Decision::Forward { port: b.port, vc: b.vc };
+                return (Decision::Forward { port: b.port, vc: b.vc }, "deroute", b.dim);
             }
             // (2') nothing uncongested: an aligning output that is merely unblocked.
             self.offer_minimal(q, here, dst, free, &mut best, rng);
             if let Some(b) = best {
-                return Decision::Forward { port: b.port, vc: b.vc };
+                return (Decision::Forward { port: b.port, vc: b.vc }, "minimal_congested", b.dim);
             }
             // (4) escape.
             pkt.route_bits |= ESCAPE;
+            rule = "escape";
         }
         let port = dor_port(hx, q, here, dst);
-        Decision::Forward { port, vc: vc_in_class(q, here, port, 1, 2) }
+        (Decision::Forward { port, vc: vc_in_class(q, here, port, 1, 2) }, rule, usize::MAX)
+    }
+
+    /// The numbers behind a decision, per dimension, from the queue state it was made on
+    /// (`pkt` as it was before the decision). Only called while recording.
+    #[cold]
+    fn explain(&self, ctx: &RouteCtx, pkt: &Packet, decision: Decision, rule: &'static str, dim: usize) -> HopNote {
+        let hx = &self.hx;
+        let q = &ctx.queues;
+        let (here, dst) = (ctx.router, pkt.dst_router);
+        let need_free = self.unblocked.max(pkt.size as u32);
+        let (port, vc) = match decision {
+            Decision::Forward { port, vc } => (port, vc),
+            Decision::Wait => (u32::MAX, u32::MAX),
+        };
+        let mut note = HopNote {
+            valid: true,
+            cycle: ctx.now,
+            packet_src: pkt.src,
+            packet_dst: pkt.dst,
+            packet_hops: pkt.hops as u32,
+            in_port: ctx.in_port,
+            in_vc: ctx.in_vc,
+            need_free,
+            need_uncongested: need_free.max(q.depth().saturating_sub(self.queue_threshold)),
+            rule,
+            port,
+            vc,
+            dim: if dim == usize::MAX { (0..hx.dims()).find(|&d| hx.coord(here, d) != hx.coord(dst, d)).unwrap_or(0) as u32 } else { dim as u32 },
+            dims: hx.dims().min(NOTE_DIMS) as u32,
+            per_dim: Default::default(),
+        };
+        // The output with the most free slots (shorter queue on ties) among `ports`.
+        let best_of = |ports: &mut dyn Iterator<Item = u32>| -> Option<(u32, u32)> {
+            let mut best: Option<(u32, u32)> = None;
+            for p in ports {
+                let (free, len) = (best_adaptive_vc(q, here, p).1, q.port_queue(here, p));
+                if best.is_none_or(|(f, l)| free > f || free == f && len < l) {
+                    best = Some((free, len));
+                }
+            }
+            best
+        };
+        for d in 0..hx.dims().min(NOTE_DIMS) {
+            let (own, target) = (hx.coord(here, d), hx.coord(dst, d));
+            let n = &mut note.per_dim[d];
+            n.offset = own != target;
+            n.deroutable = pkt.route_bits & (1 << d) == 0 && pkt.route_bits & ESCAPE == 0;
+            if !n.offset {
+                continue;
+            }
+            let direct = hx.port_to(here, d, target, 0);
+            if let Some((free, len)) = best_of(&mut (direct..direct + hx.k[d])) {
+                (n.min_free, n.min_queue) = (free, len);
+            }
+            let (base, count) = hx.dim_ports(d);
+            if let Some((free, len)) = best_of(&mut (base..base + count).filter(|p| !(direct..direct + hx.k[d]).contains(p))) {
+                (n.has_deroute, n.der_free, n.der_queue) = (true, free, len);
+            }
+        }
+        note
     }
 }

@@ -21,6 +21,8 @@ pub mod hyperx_min;
 pub mod ugal;
 pub mod valiant;
 
+use std::cell::Cell;
+
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -50,6 +52,55 @@ pub struct RouteNote {
     pub q_true: u32,
     pub chose_minimal: bool,
     pub valid: bool,
+}
+
+/// Most dimensions a [`HopNote`] records (the HyperX limit).
+pub const NOTE_DIMS: usize = 16;
+
+/// One dimension of a per-hop decision (DAL, HyperX §3.3): the best output of each kind
+/// in this dimension, as the algorithm saw it. "Free" = free downstream slots not promised
+/// to packets already routed here, of the output's best adaptive VC; "queue" = the port's
+/// queue estimate (the tie-breaker).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DimNote {
+    /// The packet still has to move in this dimension.
+    pub offset: bool,
+    /// Not derouted in this dimension yet (DAL allows one deroute per dimension).
+    pub deroutable: bool,
+    /// The aligning (minimal) output with the most free slots: its free slots and queue.
+    pub min_free: u32,
+    pub min_queue: u32,
+    /// The same for the deroute outputs (to a switch still offset); `has_deroute` false
+    /// when the dimension has none (aligned, or S = 2).
+    pub has_deroute: bool,
+    pub der_free: u32,
+    pub der_queue: u32,
+}
+
+/// The numbers behind the last per-hop adaptive decision at a router (DAL), recorded only
+/// while the page inspects ([`RouteCtx::hop_note`]); see `www/inspector.js`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HopNote {
+    pub valid: bool,
+    pub cycle: u64,
+    pub packet_src: u32,
+    pub packet_dst: u32,
+    /// Router-to-router hops the packet had taken before this one.
+    pub packet_hops: u32,
+    pub in_port: u32,
+    pub in_vc: u32,
+    /// Free slots an output needed: to be unblocked (flowing) and to be uncongested.
+    pub need_free: u32,
+    pub need_uncongested: u32,
+    /// Which rule decided: `minimal`, `deroute`, `minimal_congested`, `escape` (entered
+    /// the escape VC now) or `in_escape` (already there: dimension order).
+    pub rule: &'static str,
+    pub port: u32,
+    pub vc: u32,
+    /// Dimension of the chosen output.
+    pub dim: u32,
+    pub dims: u32,
+    pub per_dim: [DimNote; NOTE_DIMS],
 }
 
 /// Read-only view of every router's output queue state (credits and commitments).
@@ -142,6 +193,10 @@ pub struct RouteCtx<'a> {
     pub in_port: u32,
     pub in_vc: u32,
     pub queues: QueueView<'a>,
+    /// Where a per-hop algorithm (DAL) writes the numbers behind its decision; `None`
+    /// unless the simulation records them (the page, [`crate::sim::Simulation::record_hop_notes`]),
+    /// so the engine's speed is untouched otherwise.
+    pub hop_note: Option<&'a Cell<HopNote>>,
 }
 
 impl RouteCtx<'_> {

@@ -28,14 +28,16 @@ mod packet;
 mod router;
 mod table;
 mod terminal;
+mod trace;
 mod view;
 
 pub use check::{DeadlockReport, SimError};
 pub use packet::{Packet, PacketStore};
+pub use trace::{Trace, TraceEvent};
 
 use crate::config::{AllocatorMode, ConfigErrors, InjectionMode, SimConfig, SwitchAllocator};
 use crate::rng::Streams;
-use crate::routing::{self, QueueView, RouteNote, Routing};
+use crate::routing::{self, HopNote, QueueView, RouteNote, Routing};
 use crate::stats::Stats;
 use crate::topology::{LinkClass, Network, Topology};
 use crate::traffic::Pattern;
@@ -135,6 +137,8 @@ pub struct Simulation {
     load: Table<u32>,
     rc_start: Table<u32>,
     notes: Vec<RouteNote>,
+    /// Per-hop notes (DAL), only while recording (`trace.rs`); empty otherwise.
+    hop_notes: Vec<std::cell::Cell<HopNote>>,
 
     // Per terminal.
     source: Vec<VecDeque<u32>>,
@@ -154,6 +158,8 @@ pub struct Simulation {
     check_invariants: bool,
     /// UGAL-L_CR's credit round-trip registers and queues (`None` for other algorithms).
     cr: Option<credit_rtt::CreditRtt>,
+    /// The packet trace of the page (`trace.rs`); idle by default.
+    tracer: trace::Tracer,
 
     /// Router-local input VC index → (local port, VC).
     local_vc: Table<(u16, u16)>,
@@ -258,6 +264,7 @@ impl Simulation {
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers].into(),
+            hop_notes: Vec::new(),
             source: vec![VecDeque::new(); terminals].into(),
             inject_free_at: vec![0; terminals].into(),
             batch_left: vec![batch; terminals].into(),
@@ -271,6 +278,7 @@ impl Simulation {
             deadlock: None,
             check_invariants: cfg!(debug_assertions),
             cr,
+            tracer: trace::Tracer::default(),
             scratch: router::Scratch::new(net.max_radix() as usize),
             local_vc: (0..net.max_radix() as usize * vcs as usize).map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16)).collect(),
             cfg: cfg.clone(),

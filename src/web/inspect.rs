@@ -11,7 +11,7 @@ use crate::dragonfly_stats::global_channel_utilization;
 use crate::stats::HISTOGRAM_BINS;
 use crate::topology::{LinkClass, Topology};
 
-fn class_name(class: LinkClass) -> &'static str {
+pub(super) fn class_name(class: LinkClass) -> &'static str {
     match class {
         LinkClass::Terminal => "terminal",
         LinkClass::Local => "local",
@@ -42,7 +42,8 @@ impl WebSim {
     /// class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
     /// committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
     /// last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
-    /// chose_minimal, cycle, src, dst`) or null.
+    /// chose_minimal, cycle, src, dst`) or null, and `hop_note` the last per-hop decision
+    /// (DAL, while recording: see `recordHopNotes`) or null.
     #[wasm_bindgen(js_name = routerDetail)]
     pub fn router_detail(&self, r: u32) -> Option<String> {
         let sim = &self.sim;
@@ -87,6 +88,7 @@ impl WebSim {
                 "q_true": note.q_true, "chose_minimal": note.chose_minimal,
             })
         });
+        let hop_note = sim.hop_note(r).map(|n| super::trace::hop_note_json(&n));
         let (group, coords) = match sim.topology() {
             Topology::Dragonfly(df) => (Some(df.group(r)), None),
             Topology::HyperX(hx) => (None, Some((0..hx.dims()).map(|d| hx.coord(r, d)).collect::<Vec<_>>())),
@@ -101,6 +103,7 @@ impl WebSim {
             json!({
                 "router": r, "group": group, "coords": coords, "load": sim.router_load(r),
                 "cycle": sim.now(), "ports": ports, "note": note, "terminals": terminals,
+                "hop_note": hop_note, "recording_hop_notes": self.recording_hop_notes,
                 "credit_delay": cr,
                 "algorithm": sim.config().routing.algorithm,
                 "ugal_threshold": sim.config().routing.ugal_threshold,

@@ -16,10 +16,12 @@
 //!
 //! - `websim.rs`: [`WebSim`] — construction, stepping, per-frame arrays, live counters;
 //! - `inspect.rs`: router and channel details, Fig. 9 utilization, latency histograms;
-//! - `cost.rs`: the cost view's models (`costFigures`, and `costHyperx` for its worker).
+//! - `cost.rs`: the cost view's models (`costFigures`, and `costHyperx` for its worker);
+//! - `trace.rs`: the packet trace and DAL's per-hop notes.
 
 mod cost;
 mod inspect;
+mod trace;
 mod websim;
 
 pub use websim::WebSim;

@@ -42,6 +42,8 @@ pub struct WebSim {
     /// [`WebSim::global_channel_utilization`] call.
     pub(super) fig9_at: u64,
     pub(super) fig9_flits: Vec<u64>,
+    /// Whether the engine records per-hop notes (`trace.rs`).
+    pub(super) recording_hop_notes: bool,
 }
 
 /// Per-router ranges of a list grouped by router: `(items, start offsets)`.
@@ -101,6 +103,7 @@ impl WebSim {
             injecting_start,
             fig9_at: 0,
             fig9_flits: vec![0; ports],
+            recording_hop_notes: false,
         })
     }
 

@@ -1,0 +1,158 @@
+// Packet trace: follow one packet through the network. Arm it with the toolbar's Trace
+// button (or t) and a click on a router — the next packet injected there is followed in
+// every pane — or trace the packet at the head of an input VC from the inspector. Its
+// hops are drawn on the canvas and listed with their cycles and VCs. The engine only
+// compares packet ids while a trace is armed or running (sim/trace.rs); with no trace the
+// page does not read anything either.
+
+const $ = (id) => document.getElementById(id);
+const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
+
+export class PacketTrace {
+  constructor(app, { showCrash, notice }) {
+    this.app = app;
+    this.showCrash = showCrash;
+    this.notice = notice;
+    this.active = false; // some pane is armed or following a packet
+    this.picking = false; // the next router click arms the trace
+    this.data = []; // per pane: parsed traceJson()
+    this.lastHtml = '';
+    this.lastPanel = 0;
+  }
+
+  /** Toolbar button / t: the next click on a router arms the trace there. */
+  togglePicking() {
+    this.setPicking(!this.picking);
+  }
+
+  setPicking(on) {
+    this.picking = on;
+    this.app.tracePicking = on;
+    document.body.classList.toggle('trace-picking', on);
+    $('btn-trace').classList.toggle('active', on);
+    if (on) this.notice('Trace: click a router — the next packet injected there will be followed (in every pane).');
+    else this.notice(null);
+  }
+
+  /** Follows the next packet injected at `router`, in every pane. */
+  armAt(router) {
+    this.setPicking(false);
+    this.guard(() => this.app.panes.forEach((p) => p.sim.traceNextAt(router)));
+    this.start();
+  }
+
+  /** Follows the packet at the head of an input VC, in pane `pane` only. */
+  followQueueHead(pane, router, port, vc) {
+    this.setPicking(false);
+    let ok = false;
+    this.guard(() => {
+      this.app.panes.forEach((p, i) => (i === pane ? (ok = p.sim.traceQueueHead(router, port, vc)) : p.sim.traceClear()));
+    });
+    if (ok) this.start();
+  }
+
+  clear() {
+    this.setPicking(false);
+    if (this.active) this.guard(() => this.app.panes.forEach((p) => p.sim?.traceClear()));
+    this.stop();
+  }
+
+  /** The panes were rebuilt: nothing is followed any more. */
+  stop() {
+    this.active = false;
+    this.data = [];
+    this.lastHtml = '';
+    $('trace-box').hidden = true;
+  }
+
+  start() {
+    this.active = true;
+    this.lastPanel = 0;
+    $('trace-box').hidden = false;
+    this.read();
+    this.render(true);
+  }
+
+  guard(f) {
+    try {
+      f();
+    } catch (e) {
+      if (isTrap(e)) this.showCrash(e);
+      else throw e;
+    }
+  }
+
+  /** Reads every pane's trace (once per frame while active). */
+  read() {
+    if (!this.active) return;
+    this.data = this.app.panes.map((p) => JSON.parse(p.sim.traceJson()));
+  }
+
+  /** What pane `i` should highlight, or null. */
+  highlight(i) {
+    const d = this.data[i];
+    if (!this.active || !d) return null;
+    const t = d.trace;
+    if (!t) return d.armed !== null ? { channels: [], routers: [], armed: d.armed } : null;
+    const channels = [];
+    const routers = [];
+    for (const h of t.hops) {
+      routers.push(h.router);
+      if (h.channel !== undefined && h.channel !== null) channels.push(h.channel);
+    }
+    const last = t.hops.at(-1);
+    let current = null;
+    if (!t.delivered) {
+      const prev = t.hops.at(-2);
+      current = last.arrived > d.now && prev?.channel != null ? { channel: prev.channel } : { router: last.router };
+    }
+    return { channels, routers, current, dst: t.dst_router, delivered: t.delivered };
+  }
+
+  /** The hop list, refreshed a few times a second (or at once when `force`). */
+  render(force = false) {
+    if (!this.active) return;
+    const t = performance.now();
+    if (!force && t - this.lastPanel < 250) return;
+    this.lastPanel = t;
+    const many = this.app.panes.length > 1;
+    const html = this.data.map((d, i) => paneHtml(d, many ? this.app.panes[i] : null)).join('');
+    if (html !== this.lastHtml) {
+      $('trace-body').innerHTML = html;
+      this.lastHtml = html;
+    }
+  }
+}
+
+function paneHtml(d, pane) {
+  const who = pane ? `<span class="pane-swatch" style="background:${pane.colour}"></span><b>${pane.variant.name}</b> · ` : '';
+  const t = d.trace;
+  if (!t) {
+    return `<div class="trace-pane"><p>${who}${d.armed !== null ? `waiting for the next packet injected at router ${d.armed}…` : 'nothing traced'}</p></div>`;
+  }
+  const last = t.hops.at(-1);
+  let status;
+  if (t.delivered) {
+    const routerHops = t.hops.length - 1;
+    status = `delivered at cycle ${t.delivered_at}: latency <b>${t.delivered_at - t.created}</b> cycles, ${routerHops} router-to-router hop${routerHops === 1 ? '' : 's'}${t.nonminimal ? ', routed non-minimally' : ''}`;
+  } else if (last.arrived > d.now) {
+    status = `on the channel to router ${last.router} (usable there from cycle ${last.arrived})`;
+  } else {
+    status = `in router ${last.router}, input port ${last.in_port} VC ${last.in_vc}, for ${d.now - last.arrived} cycles`;
+  }
+  const rows = t.hops
+    .map((h, k) => {
+      const left = h.left ?? null;
+      const waited = left !== null ? left - h.arrived : h.arrived <= d.now ? d.now - h.arrived : null;
+      const out = left === null ? '<span class="muted">—</span>' : h.next_router === null ? `port ${h.out_port} → terminal ${t.dst}` : `port ${h.out_port} → R${h.next_router}`;
+      const link = left === null ? '' : `${h.class}${h.class !== 'terminal' && h.dim !== undefined ? ` d${h.dim}` : ''}`;
+      return `<tr${left === null && !t.delivered ? ' class="here"' : ''}><td>${k}</td><td>R${h.router}</td><td>${h.arrived}</td><td>${h.in_port} / ${h.in_vc}</td>
+        <td>${waited ?? '–'}</td><td>${left ?? '–'}</td><td>${out}</td><td>${h.out_vc ?? '–'}</td><td>${link}</td></tr>`;
+    })
+    .join('');
+  const start = t.hops[0].injected !== undefined ? `injected at cycle ${t.hops[0].injected}` : `picked up in a queue at cycle ${t.hops[0].found}`;
+  return `<div class="trace-pane"><p>${who}packet from terminal ${t.src} (router ${t.src_router}) to terminal ${t.dst} (router ${t.dst_router}), created at cycle ${t.created}, ${start} — ${status}.</p>
+    <table class="ports trace-hops"><thead><tr><th>hop</th><th>router</th><th title="cycle the packet was usable in the router's input buffer">arrived</th><th>in port / VC</th>
+    <th title="cycles spent in this router">waited</th><th title="cycle it left on the output channel">left</th><th>to</th><th title="VC at the next router">out VC</th><th>link</th></tr></thead>
+    <tbody>${rows}</tbody></table></div>`;
+}
