@@ -97,6 +97,12 @@ export class WebSim {
      */
     now(): number;
     /**
+     * Starts (or stops) recording the numbers behind every per-hop routing decision
+     * (DAL); `routerDetail` then shows the last one at each router as `hop_note`. Off by
+     * default: it costs the engine time.
+     */
+    recordHopNotes(on: boolean): void;
+    /**
      * Number of routers.
      */
     routerCount(): number;
@@ -105,7 +111,8 @@ export class WebSim {
      * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
      * committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
      * last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
-     * chose_minimal, cycle, src, dst`) or null.
+     * chose_minimal, cycle, src, dst`) or null, and `hop_note` the last per-hop decision
+     * (DAL, while recording: see `recordHopNotes`) or null.
      */
     routerDetail(r: number): string | undefined;
     /**
@@ -132,6 +139,27 @@ export class WebSim {
      * Number of terminals.
      */
     terminalCount(): number;
+    /**
+     * Stops following.
+     */
+    traceClear(): void;
+    /**
+     * The trace as JSON: `{armed, now, trace}`, where `armed` is the router whose next
+     * injected packet will be followed (or null) and `trace` null or `{src, dst,
+     * src_router, dst_router, created, delivered, delivered_at, nonminimal, hops: [{router,
+     * in_port, in_vc, arrived, injected, out_port, out_vc, left, next_router, channel,
+     * class, dim}]}` — one hop per router visited, `left` null while the packet is there.
+     */
+    traceJson(): string;
+    /**
+     * Follows the next packet injected at router `r`.
+     */
+    traceNextAt(r: number): boolean;
+    /**
+     * Follows the packet at the head of input VC `vc` of port `port` of router `r`;
+     * false if that VC is empty.
+     */
+    traceQueueHead(r: number, port: number, vc: number): boolean;
     /**
      * Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
      * channel `c`'s VC `v` at `c·V + v`.
@@ -164,6 +192,24 @@ export function catalogJson(): string;
 export function checkConfig(config_json: string): string;
 
 /**
+ * The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and
+ * every topology at `N`, as JSON (see [`explore::figures`]). Milliseconds: run it on the
+ * page's thread.
+ */
+export function costFigures(nodes: string, radix: string, beta: string): string;
+
+/**
+ * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
+ * [`explore::hyperx`]). Dozens of searches: the page runs it in `www/cost-worker.js`.
+ */
+export function costHyperx(nodes: string, radix: string, beta: string): string;
+
+/**
+ * Checks the inputs: `{nodes, radix, beta}` as JSON, or an exception (see the module docs).
+ */
+export function costQuery(nodes: string, radix: string, beta: string): string;
+
+/**
  * The message of the last Rust panic, if any (the page shows it in its error banner).
  */
 export function lastPanic(): string | undefined;
@@ -192,6 +238,9 @@ export interface InitOutput {
     readonly benchAdvance: (a: number, b: number, c: number, d: number, e: any) => [number, number, number, number];
     readonly catalogJson: () => [number, number];
     readonly checkConfig: (a: number, b: number) => [number, number];
+    readonly costFigures: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
+    readonly costHyperx: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
+    readonly costQuery: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly lastPanic: () => [number, number];
     readonly panicForTest: () => void;
     readonly runExperiment: (a: number, b: number) => [number, number, number, number];
@@ -212,6 +261,7 @@ export interface InitOutput {
     readonly websim_networkInfo: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
+    readonly websim_recordHopNotes: (a: number, b: number) => void;
     readonly websim_routerCount: (a: number) => number;
     readonly websim_routerDetail: (a: number, b: number) => [number, number];
     readonly websim_routerGroups: (a: number) => [number, number];
@@ -219,6 +269,10 @@ export interface InitOutput {
     readonly websim_routerPositions: (a: number) => [number, number];
     readonly websim_routerSourceQueues: (a: number) => [number, number];
     readonly websim_terminalCount: (a: number) => number;
+    readonly websim_traceClear: (a: number) => void;
+    readonly websim_traceJson: (a: number) => [number, number];
+    readonly websim_traceNextAt: (a: number, b: number) => number;
+    readonly websim_traceQueueHead: (a: number, b: number, c: number, d: number) => number;
     readonly websim_vcOccupancy: (a: number) => [number, number];
     readonly websim_vcs: (a: number) => number;
     readonly __wbindgen_exn_store: (a: number) => void;

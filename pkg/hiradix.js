@@ -219,6 +219,15 @@ export class WebSim {
         return ret;
     }
     /**
+     * Starts (or stops) recording the numbers behind every per-hop routing decision
+     * (DAL); `routerDetail` then shows the last one at each router as `hop_note`. Off by
+     * default: it costs the engine time.
+     * @param {boolean} on
+     */
+    recordHopNotes(on) {
+        wasm.websim_recordHopNotes(this.__wbg_ptr, on);
+    }
+    /**
      * Number of routers.
      * @returns {number}
      */
@@ -231,7 +240,8 @@ export class WebSim {
      * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
      * committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
      * last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
-     * chose_minimal, cycle, src, dst`) or null.
+     * chose_minimal, cycle, src, dst`) or null, and `hop_note` the last per-hop decision
+     * (DAL, while recording: see `recordHopNotes`) or null.
      * @param {number} r
      * @returns {string | undefined}
      */
@@ -295,6 +305,53 @@ export class WebSim {
     terminalCount() {
         const ret = wasm.websim_terminalCount(this.__wbg_ptr);
         return ret >>> 0;
+    }
+    /**
+     * Stops following.
+     */
+    traceClear() {
+        wasm.websim_traceClear(this.__wbg_ptr);
+    }
+    /**
+     * The trace as JSON: `{armed, now, trace}`, where `armed` is the router whose next
+     * injected packet will be followed (or null) and `trace` null or `{src, dst,
+     * src_router, dst_router, created, delivered, delivered_at, nonminimal, hops: [{router,
+     * in_port, in_vc, arrived, injected, out_port, out_vc, left, next_router, channel,
+     * class, dim}]}` — one hop per router visited, `left` null while the packet is there.
+     * @returns {string}
+     */
+    traceJson() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.websim_traceJson(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Follows the next packet injected at router `r`.
+     * @param {number} r
+     * @returns {boolean}
+     */
+    traceNextAt(r) {
+        const ret = wasm.websim_traceNextAt(this.__wbg_ptr, r);
+        return ret !== 0;
+    }
+    /**
+     * Follows the packet at the head of input VC `vc` of port `port` of router `r`;
+     * false if that VC is empty.
+     * @param {number} r
+     * @param {number} port
+     * @param {number} vc
+     * @returns {boolean}
+     */
+    traceQueueHead(r, port, vc) {
+        const ret = wasm.websim_traceQueueHead(this.__wbg_ptr, r, port, vc);
+        return ret !== 0;
     }
     /**
      * Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
@@ -379,6 +436,129 @@ export function checkConfig(config_json) {
         return getStringFromWasm0(ret[0], ret[1]);
     } finally {
         wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
+ * The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and
+ * every topology at `N`, as JSON (see [`explore::figures`]). Milliseconds: run it on the
+ * page's thread.
+ * @param {string} nodes
+ * @param {string} radix
+ * @param {string} beta
+ * @returns {string}
+ */
+export function costFigures(nodes, radix, beta) {
+    let deferred5_0;
+    let deferred5_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.costFigures(ptr0, len0, ptr1, len1, ptr2, len2);
+        var ptr4 = ret[0];
+        var len4 = ret[1];
+        if (ret[3]) {
+            ptr4 = 0; len4 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred5_0 = ptr4;
+        deferred5_1 = len4;
+        return getStringFromWasm0(ptr4, len4);
+    } finally {
+        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+    }
+}
+
+/**
+ * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
+ * [`explore::hyperx`]). Dozens of searches: the page runs it in `www/cost-worker.js`.
+ * @param {string} nodes
+ * @param {string} radix
+ * @param {string} beta
+ * @returns {string}
+ */
+export function costHyperx(nodes, radix, beta) {
+    let deferred5_0;
+    let deferred5_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.costHyperx(ptr0, len0, ptr1, len1, ptr2, len2);
+        var ptr4 = ret[0];
+        var len4 = ret[1];
+        if (ret[3]) {
+            ptr4 = 0; len4 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred5_0 = ptr4;
+        deferred5_1 = len4;
+        return getStringFromWasm0(ptr4, len4);
+    } finally {
+        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+    }
+}
+
+/**
+ * Checks the inputs: `{nodes, radix, beta}` as JSON, or an exception (see the module docs).
+ * @param {string} nodes
+ * @param {string} radix
+ * @param {string} beta
+ * @returns {string}
+ */
+export function costQuery(nodes, radix, beta) {
+    let deferred5_0;
+    let deferred5_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.costQuery(ptr0, len0, ptr1, len1, ptr2, len2);
+        var ptr4 = ret[0];
+        var len4 = ret[1];
+        if (ret[3]) {
+            ptr4 = 0; len4 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred5_0 = ptr4;
+        deferred5_1 = len4;
+        return getStringFromWasm0(ptr4, len4);
+    } finally {
+        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
     }
 }
 
