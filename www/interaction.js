@@ -112,6 +112,11 @@ export function updateInspector(app, { showCrash }) {
   }
   const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
   $('inspector-mode').textContent = `${who}${app.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
-  $('inspector-body').innerHTML = html;
+  // Unchanged content (a paused simulation) keeps its DOM, so a button under the pointer
+  // stays the one the user presses.
+  if (html !== app.inspectorHtml) {
+    $('inspector-body').innerHTML = html;
+    app.inspectorHtml = html;
+  }
   box.hidden = !html;
 }

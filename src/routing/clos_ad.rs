@@ -142,9 +142,9 @@ impl Routing for ClosAd {
             Some((d, _, len)) => (len, h_min + if hx.coord(here, d) != hx.coord(dst, d) { 1 } else { 2 }),
             None => (q_min, h_min),
         };
-        let minimal = up.is_none() || (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
-        *note = RouteNote { cycle: ctx.now, packet_src: pkt.src, packet_dst: pkt.dst, q_min, h_min, q_nonmin: q_nm, h_nonmin: h_nm, q_true: 0, chose_minimal: minimal, valid: true };
-        if minimal {
+        *note = RouteNote::ugal(ctx.now, pkt, (q_min, h_min), (q_nm, h_nm), 0, self.threshold);
+        note.chose_minimal |= up.is_none();
+        if note.chose_minimal {
             pkt.intermediate = dst;
             pkt.phase = PHASE_MINIMAL;
             return Decision::Forward { port: min_port, vc: vc_in_class(q, here, min_port, 1, self.classes()) };
@@ -191,9 +191,8 @@ impl Routing for ClosAdHx {
             let h_nm = hx.distance(here, via) + hx.distance(via, dst);
             let q_min = q.port_queue(here, dor_port(hx, q, here, dst));
             let q_nm = q.port_queue(here, dor_port(hx, q, here, if via == here { dst } else { via }));
-            let minimal = (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
-            *note = RouteNote { cycle: ctx.now, packet_src: pkt.src, packet_dst: pkt.dst, q_min, h_min, q_nonmin: q_nm, h_nonmin: h_nm, q_true: 0, chose_minimal: minimal, valid: true };
-            if minimal {
+            *note = RouteNote::ugal(ctx.now, pkt, (q_min, h_min), (q_nm, h_nm), 0, self.threshold);
+            if note.chose_minimal {
                 pkt.intermediate = dst;
                 pkt.phase = 1;
             } else {

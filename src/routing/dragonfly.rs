@@ -222,20 +222,8 @@ impl DragonflyRouting {
             }
             DfAlgorithm::Min | DfAlgorithm::Val => unreachable!(),
         };
-        let minimal = (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
-        *note = RouteNote {
-            cycle: ctx.now,
-            packet_src: pkt.src,
-            packet_dst: pkt.dst,
-            q_min,
-            h_min,
-            q_nonmin: q_nm,
-            h_nonmin: h_nm,
-            q_true: if gs == gd { 0 } else { global_min },
-            chose_minimal: minimal,
-            valid: true,
-        };
-        if minimal {
+        *note = RouteNote::ugal(ctx.now, pkt, (q_min, h_min), (q_nm, h_nm), if gs == gd { 0 } else { global_min }, self.threshold);
+        if note.chose_minimal {
             (min.port, min_class)
         } else {
             go_nonminimal(pkt)

@@ -54,6 +54,15 @@ pub struct RouteNote {
     pub valid: bool,
 }
 
+impl RouteNote {
+    /// UGAL's comparison (FB paper §3.1, dragonfly paper §4.2): route minimally iff
+    /// `q_min·H_min ≤ q_nm·H_nm + threshold`; the note keeps the numbers and the outcome.
+    pub fn ugal(now: u64, pkt: &Packet, (q_min, h_min): (u32, u32), (q_nonmin, h_nonmin): (u32, u32), q_true: u32, threshold: i64) -> RouteNote {
+        let chose_minimal = (q_min as i64) * (h_min as i64) <= (q_nonmin as i64) * (h_nonmin as i64) + threshold;
+        RouteNote { cycle: now, packet_src: pkt.src, packet_dst: pkt.dst, q_min, h_min, q_nonmin, h_nonmin, q_true, chose_minimal, valid: true }
+    }
+}
+
 /// Most dimensions a [`HopNote`] records (the HyperX limit).
 pub const NOTE_DIMS: usize = 16;
 

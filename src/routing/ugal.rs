@@ -82,20 +82,8 @@ impl Routing for Ugal {
             let h_nm = hx.distance(here, via) + hx.distance(via, dst);
             let first_target = if via == here { dst } else { via };
             let q_nm = ctx.queues.port_queue(here, dor_port(hx, &ctx.queues, here, first_target));
-            let minimal = (q_min as i64) * (h_min as i64) <= (q_nm as i64) * (h_nm as i64) + self.threshold;
-            *note = RouteNote {
-                cycle: ctx.now,
-                packet_src: pkt.src,
-                packet_dst: pkt.dst,
-                q_min,
-                h_min,
-                q_nonmin: q_nm,
-                h_nonmin: h_nm,
-                q_true: 0,
-                chose_minimal: minimal,
-                valid: true,
-            };
-            if minimal {
+            *note = RouteNote::ugal(ctx.now, pkt, (q_min, h_min), (q_nm, h_nm), 0, self.threshold);
+            if note.chose_minimal {
                 pkt.intermediate = dst;
                 pkt.phase = PHASE_MINIMAL;
                 let vc = vc_in_class(&ctx.queues, here, min_port, 1 + pkt.hops as u32, classes);
