@@ -28,7 +28,7 @@ pub(super) struct Scratch {
     best_dist: Table<u32>,
     in_cap: Table<u32>,
     out_cap: Table<u32>,
-    /// Commitments of a greedy routing pass, applied after all inputs decided.
+    /// Commitments of a greedy routing pass (output port id, VC), applied after all inputs decided.
     pending: Vec<(u32, u16)>,
 }
 
@@ -116,8 +116,8 @@ impl Simulation {
             }
         }
         let mut pending = std::mem::take(&mut self.scratch.pending);
-        for &(ov, size) in &pending {
-            self.commit(ov as usize, size);
+        for &(op, vc) in &pending {
+            self.commit(op as usize, vc as usize, self.packet_size);
         }
         pending.clear();
         self.scratch.pending = pending;
@@ -126,11 +126,10 @@ impl Simulation {
     /// Routes the head packet of input VC `iv` (local index `local`) at router `r`.
     #[inline]
     fn route_head(&mut self, r: u32, iv: usize, local: usize, now: u64) {
-        let vcs = self.vcs as usize;
         let pid = self.heads[iv].pid;
-        let mut pkt = self.packets[pid];
         let net = self.topo.network();
         let first_port = self.first_port[r as usize] as usize;
+        let pkt = &mut self.packets[pid];
         let decision = if pkt.dst_router == r {
             Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
         } else {
@@ -142,7 +141,7 @@ impl Simulation {
                 queues: QueueView { net, credits: &self.credits, committed: &self.committed, downstream: &self.downstream, port_queues: &self.port_queues, vcs: self.vcs, depth: self.depth },
                 hop_note: self.hop_notes.get(r as usize),
             };
-            self.routing.route(&ctx, &mut pkt, &mut self.rng.routing, &mut self.notes[r as usize])
+            self.routing.route(&ctx, pkt, &mut self.rng.routing, &mut self.notes[r as usize])
         };
         if let Decision::Forward { port, vc } = decision {
             debug_assert!(port < net.radix(r) && vc < self.vcs, "routing chose port {port} vc {vc} at router {r}");
@@ -153,21 +152,19 @@ impl Simulation {
             self.heads[iv].out_port = port as u16;
             self.heads[iv].out_vc = vc as u16;
             self.unrouted.clear(r, local);
-            let ov = (op * vcs + vc as usize) as u32;
             if self.sequential {
-                self.commit(ov as usize, self.packet_size);
+                self.commit(op, vc as usize, self.packet_size);
             } else {
-                self.scratch.pending.push((ov, self.packet_size));
+                self.scratch.pending.push((op as u32, vc as u16));
             }
         }
-        self.packets[pid] = pkt;
     }
 
-    /// `size` flits are routed to output VC `ov`.
+    /// `size` flits are routed to VC `vc` of output port id `op`.
     #[inline]
-    fn commit(&mut self, ov: usize, size: u16) {
-        self.committed[ov] += size;
-        self.port_queues[ov / self.vcs as usize] += size as u32;
+    fn commit(&mut self, op: usize, vc: usize, size: u16) {
+        self.committed[op * self.vcs as usize + vc] += size;
+        self.port_queues[op] += size as u32;
     }
 
     /// Whether the routed, pipeline-ready head of input VC `iv` can cross the switch now.
