@@ -46,6 +46,8 @@ use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
 use crate::topology::HyperX;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// `route_bits` flag: the packet is in the escape (dimension-order) network.
 pub const ESCAPE: u32 = 1 << 31;
@@ -57,6 +59,9 @@ pub struct Dal {
     unblocked: u32,
     /// Largest queue estimate of an unblocked adaptive output VC.
     queue_threshold: u32,
+    /// Per-hop notes for the page's inspector, per router, while `recording`.
+    recording: AtomicBool,
+    notes: Mutex<Vec<HopNote>>,
 }
 
 /// Builds DAL from a configuration, rejecting the settings that would void its deadlock
@@ -74,7 +79,7 @@ pub fn build(cfg: &crate::config::RoutingConfig, hx: &HyperX) -> Result<Box<dyn 
 
 impl Dal {
     pub fn new(hx: &HyperX, unblocked_credits: u32, queue_threshold: u32) -> Self {
-        Dal { hx: hx.clone(), unblocked: unblocked_credits.max(1), queue_threshold }
+        Dal { hx: hx.clone(), unblocked: unblocked_credits.max(1), queue_threshold, recording: AtomicBool::new(false), notes: Mutex::new(Vec::new()) }
     }
 }
 
@@ -148,12 +153,24 @@ impl Routing for Dal {
         AllocatorMode::Sequential
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
-        let Some(cell) = ctx.hop_note else { return self.decide(ctx, pkt, rng).0 };
+        if !self.recording.load(Ordering::Relaxed) {
+            return self.decide(ctx, pkt, rng).0;
+        }
         // Recording for the page's inspector: the same decision, then its numbers.
         let before = *pkt;
         let (decision, rule, dim) = self.decide(ctx, pkt, rng);
-        cell.set(self.explain(ctx, &before, decision, rule, dim));
+        let note = self.explain(ctx, &before, decision, rule, dim);
+        if let Some(slot) = self.notes.lock().expect("not poisoned").get_mut(ctx.router as usize) {
+            *slot = note;
+        }
         decision
+    }
+    fn record_hop_notes(&self, routers: usize, on: bool) {
+        *self.notes.lock().expect("not poisoned") = if on { vec![HopNote::default(); routers] } else { Vec::new() };
+        self.recording.store(on, Ordering::Relaxed);
+    }
+    fn hop_note(&self, router: u32) -> Option<HopNote> {
+        self.notes.lock().expect("not poisoned").get(router as usize).copied().filter(|n| n.valid)
     }
 }
 

@@ -21,8 +21,6 @@ pub mod hyperx_min;
 pub mod ugal;
 pub mod valiant;
 
-use std::cell::Cell;
-
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -87,7 +85,7 @@ pub struct DimNote {
 }
 
 /// The numbers behind the last per-hop adaptive decision at a router (DAL), recorded only
-/// while the page inspects ([`RouteCtx::hop_note`]); see `www/inspector.js`.
+/// while the page inspects ([`Routing::record_hop_notes`]); see `www/inspector.js`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HopNote {
     pub valid: bool,
@@ -202,10 +200,6 @@ pub struct RouteCtx<'a> {
     pub in_port: u32,
     pub in_vc: u32,
     pub queues: QueueView<'a>,
-    /// Where a per-hop algorithm (DAL) writes the numbers behind its decision; `None`
-    /// unless the simulation records them (the page, [`crate::sim::Simulation::record_hop_notes`]),
-    /// so the engine's speed is untouched otherwise.
-    pub hop_note: Option<&'a Cell<HopNote>>,
 }
 
 impl RouteCtx<'_> {
@@ -230,6 +224,14 @@ pub trait Routing: Send + Sync {
     /// UGAL-L_CR (dragonfly §4.3.2): routers measure credit round trips and delay upstream
     /// credits with these parameters; `None` (the default) for every other algorithm.
     fn credit_round_trip(&self) -> Option<CrParams> {
+        None
+    }
+    /// Starts or stops recording the numbers behind every per-hop decision, the last one
+    /// per router ([`HopNote`]; DAL). Off by default: the page turns it on while it
+    /// inspects, so the engine never pays for it otherwise. Others ignore it.
+    fn record_hop_notes(&self, _routers: usize, _on: bool) {}
+    /// The last per-hop decision recorded at `router`, if any.
+    fn hop_note(&self, _router: u32) -> Option<HopNote> {
         None
     }
 }

@@ -37,7 +37,7 @@ pub use trace::{Trace, TraceEvent};
 
 use crate::config::{AllocatorMode, ConfigErrors, InjectionMode, SimConfig, SwitchAllocator};
 use crate::rng::Streams;
-use crate::routing::{self, HopNote, QueueView, RouteNote, Routing};
+use crate::routing::{self, QueueView, RouteNote, Routing};
 use crate::stats::Stats;
 use crate::topology::{LinkClass, Network, Topology};
 use crate::traffic::Pattern;
@@ -137,8 +137,6 @@ pub struct Simulation {
     load: Table<u32>,
     rc_start: Table<u32>,
     notes: Vec<RouteNote>,
-    /// Per-hop notes (DAL), only while recording (`trace.rs`); empty otherwise.
-    hop_notes: Vec<std::cell::Cell<HopNote>>,
 
     // Per terminal.
     source: Vec<VecDeque<u32>>,
@@ -264,7 +262,6 @@ impl Simulation {
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers].into(),
-            hop_notes: Vec::new(),
             source: vec![VecDeque::new(); terminals].into(),
             inject_free_at: vec![0; terminals].into(),
             batch_left: vec![batch; terminals].into(),
@@ -303,6 +300,9 @@ impl Simulation {
                 self.allocate_switch(r, now);
                 self.send_outputs(r, now);
             }
+        }
+        if self.tracer.active {
+            self.trace_step(now);
         }
         if self.check_invariants {
             if let Err(msg) = self.verify_invariants() {

@@ -139,7 +139,6 @@ impl Simulation {
                 in_port: self.local_vc[local].0 as u32,
                 in_vc: self.local_vc[local].1 as u32,
                 queues: QueueView { net, credits: &self.credits, committed: &self.committed, downstream: &self.downstream, port_queues: &self.port_queues, vcs: self.vcs, depth: self.depth },
-                hop_note: self.hop_notes.get(r as usize),
             };
             self.routing.route(&ctx, pkt, &mut self.rng.routing, &mut self.notes[r as usize])
         };
@@ -345,9 +344,6 @@ impl Simulation {
             self.chan_free_at[op] = now + busy;
             self.sent_flits[op] += size;
             let at = now + self.latency[op] as u64;
-            if pid == self.tracer.pid {
-                self.trace_sent(r, op, vc, if self.downstream[op] == NO_PORT { at + busy - 1 } else { at });
-            }
             match self.downstream[op] {
                 NO_PORT => self.deliver(pid, at + busy - 1),
                 down => self.schedule_arrival(at, down, vc, pid),

@@ -70,9 +70,6 @@ impl Simulation {
                 self.inject_free_at[ti] = now + size as u64 * period;
                 self.in_network += 1;
                 let port = iv / self.vcs as usize;
-                if router == self.tracer.armed {
-                    self.trace_injected(pid, router, iv, now + self.latency[port] as u64);
-                }
                 self.schedule_arrival(now + self.latency[port] as u64, port as u32, (iv % self.vcs as usize) as u32, pid);
             }
         }

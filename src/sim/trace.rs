@@ -1,14 +1,13 @@
 //! Following one packet through the network for the page (a "packet trace"), and the
-//! per-hop routing notes of [`crate::routing::HopNote`]. Both are off by default and cost
-//! the engine one comparison per injected and per sent packet (the trace) and one
-//! `Option` test per routing decision (the notes).
+//! per-hop routing notes of [`crate::routing::HopNote`]. Both are off by default: the
+//! trace costs the engine one test per cycle (and nothing per packet: while a trace runs,
+//! the packet is looked for at the end of each cycle); the notes are the routing
+//! algorithm's (DAL tests one flag per decision).
 //!
 //! A trace is *armed* at a router: the next packet injected there is followed
 //! ([`Simulation::trace_next_injected`]), or it starts on the packet at the head of an
 //! input VC ([`Simulation::trace_queue_head`]). Every channel the packet leaves on is
 //! recorded with the cycle and the downstream VC, until it is delivered.
-
-use std::cell::Cell;
 
 use super::{Simulation, NO_PORT};
 use crate::routing::HopNote;
@@ -41,26 +40,41 @@ pub struct Trace {
     pub nonminimal: bool,
 }
 
+/// Where the followed packet is, as of the end of the last cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Where {
+    /// On a channel into input VC `vc` of port id `port`, usable there from `arrives`.
+    Channel { port: usize, vc: u32, arrives: u64 },
+    /// In input VC index `iv`.
+    Buffer { iv: usize },
+    /// Through the switch, in the output queue of port id `op`, for VC `vc` downstream.
+    OutQueue { op: usize, vc: u32 },
+    Delivered,
+}
+
 /// Trace state kept by the simulation.
 #[derive(Clone, Debug)]
 pub(super) struct Tracer {
+    /// A trace is armed or running: [`Simulation::step`] calls [`Simulation::trace_step`].
+    pub(super) active: bool,
     /// Router whose next injected packet will be followed (`NO_PORT`: none).
-    pub(super) armed: u32,
-    /// Packet id followed (`NO_PORT`: none, or delivered).
-    pub(super) pid: u32,
-    pub(super) trace: Option<Trace>,
+    armed: u32,
+    /// Packet id followed.
+    pid: u32,
+    at: Where,
+    trace: Option<Trace>,
 }
 
 impl Default for Tracer {
     fn default() -> Self {
-        Tracer { armed: NO_PORT, pid: NO_PORT, trace: None }
+        Tracer { active: false, armed: NO_PORT, pid: NO_PORT, at: Where::Delivered, trace: None }
     }
 }
 
 impl Simulation {
     /// Follows the next packet injected at router `router` (replacing any trace).
     pub fn trace_next_injected(&mut self, router: u32) {
-        self.tracer = Tracer { armed: router, ..Tracer::default() };
+        self.tracer = Tracer { active: true, armed: router, ..Tracer::default() };
     }
 
     /// Follows the packet at the head of input VC `vc` of port id `port`; false if that
@@ -73,7 +87,7 @@ impl Simulation {
         let slot = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
         let router = self.port_router[port];
         let local = (port - self.first_port[router as usize] as usize) as u32;
-        self.start_trace(slot.pid, TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived });
+        self.start_trace(slot.pid, Where::Buffer { iv }, TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived });
         true
     }
 
@@ -92,50 +106,140 @@ impl Simulation {
         (self.tracer.armed != NO_PORT).then_some(self.tracer.armed)
     }
 
-    fn start_trace(&mut self, pid: u32, first: TraceEvent) {
+    fn start_trace(&mut self, pid: u32, at: Where, first: TraceEvent) {
         let p = self.packets[pid];
         self.tracer = Tracer {
+            active: true,
             armed: NO_PORT,
             pid,
+            at,
             trace: Some(Trace { src: p.src, dst: p.dst, src_router: p.src_router, dst_router: p.dst_router, created: p.created, events: vec![first], delivered: false, nonminimal: p.nonminimal }),
         };
     }
 
-    /// Hook: packet `pid` was injected at `router` into input VC index `iv`.
+    /// Called at the end of every cycle while a trace is active: finds where the packet
+    /// went, without any hook in the per-packet paths. In one cycle a packet moves at
+    /// most from an input buffer through the switch onto its next channel (it cannot
+    /// leave a router in the cycle it arrives: the router delay is at least 1), so looking
+    /// in its buffer, its router's output queues and the arrival wheel finds it; a packet
+    /// found nowhere was delivered (its id is free until the next cycle's generation).
     #[cold]
     #[inline(never)]
-    pub(super) fn trace_injected(&mut self, pid: u32, router: u32, iv: usize, arrives: u64) {
+    pub(super) fn trace_step(&mut self, now: u64) {
+        if self.tracer.armed != NO_PORT {
+            self.trace_find_injected(now);
+            return;
+        }
+        let pid = self.tracer.pid;
         let vcs = self.vcs as usize;
-        let port = (iv / vcs - self.first_port[router as usize] as usize) as u32;
-        self.start_trace(pid, TraceEvent::Injected { cycle: self.now, router, port, vc: (iv % vcs) as u32, arrives });
+        loop {
+            match self.tracer.at {
+                Where::Delivered => {
+                    self.tracer.active = false;
+                    return;
+                }
+                Where::Channel { port, vc, arrives } => {
+                    if arrives > now {
+                        return;
+                    }
+                    self.tracer.at = Where::Buffer { iv: port * vcs + vc as usize };
+                }
+                Where::Buffer { iv } => {
+                    let depth = self.depth as usize;
+                    let (head, len) = (self.buf_head[iv] as usize, self.buf_len[iv] as usize);
+                    if (0..len).any(|k| self.buf[iv * depth + super::router::wrap(head + k, depth)].pid == pid) {
+                        return;
+                    }
+                    // Through the switch this cycle: in an output queue, or already sent.
+                    let router = self.port_router[iv / vcs] as usize;
+                    let cap = self.outq_cap as usize;
+                    let ports = self.first_port[router] as usize..self.first_port[router + 1] as usize;
+                    let queued = ports.clone().find_map(|op| {
+                        (0..self.outq_len[op] as usize).map(|k| self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)]).find(|e| e.pid == pid).map(|e| (op, e.vc))
+                    });
+                    if let Some((op, vc)) = queued {
+                        self.tracer.at = Where::OutQueue { op, vc };
+                        return;
+                    }
+                    let sent = ports.clone().find_map(|op| {
+                        let down = self.downstream[op];
+                        if down == NO_PORT {
+                            return None;
+                        }
+                        let at = now + self.latency[op] as u64;
+                        self.arrivals[(at & self.wheel_mask) as usize].iter().find(|a| a.pid == pid && a.port == down).map(|a| (op, a.vc))
+                    });
+                    match sent {
+                        Some((op, vc)) => self.trace_sent(now, op, vc),
+                        None => {
+                            let dst = self.tracer.trace.as_ref().map_or(0, |t| t.dst);
+                            let (r, p) = self.topo.network().terminal_port(dst);
+                            let op = self.first_port[r as usize] as usize + p as usize;
+                            self.trace_sent(now, op, 0);
+                        }
+                    }
+                }
+                Where::OutQueue { op, vc } => {
+                    let cap = self.outq_cap as usize;
+                    if (0..self.outq_len[op] as usize).any(|k| self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)].pid == pid) {
+                        return;
+                    }
+                    self.trace_sent(now, op, vc);
+                }
+            }
+        }
     }
 
-    /// Hook: the followed packet left `router` on port id `op` for VC `vc` downstream.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn trace_sent(&mut self, router: u32, op: usize, vc: u32, arrives: u64) {
-        let delivered = self.downstream[op] == NO_PORT;
+    /// The armed router's injection this cycle, if any, starts the trace. Injections are
+    /// found on the arrival wheel: the router's terminal input ports receive nothing else,
+    /// and everything due at `now + latency` was sent this cycle.
+    fn trace_find_injected(&mut self, now: u64) {
+        let router = self.tracer.armed;
+        let (first, end) = (self.first_port[router as usize] as usize, self.first_port[router as usize + 1] as usize);
+        for port in (first..end).filter(|&p| self.downstream[p] == NO_PORT) {
+            let arrives = now + self.latency[port] as u64;
+            let slot = (arrives & self.wheel_mask) as usize;
+            if let Some(a) = self.arrivals[slot].iter().find(|a| a.port as usize == port) {
+                let (pid, vc) = (a.pid, a.vc);
+                self.start_trace(pid, Where::Channel { port, vc, arrives }, TraceEvent::Injected { cycle: now, router, port: (port - first) as u32, vc, arrives });
+                return;
+            }
+        }
+    }
+
+    /// The followed packet left on output port id `op` at cycle `now`, for VC `vc`
+    /// downstream (a terminal port: delivered).
+    fn trace_sent(&mut self, now: u64, op: usize, vc: u32) {
+        let router = self.port_router[op];
         let port = (op - self.first_port[router as usize] as usize) as u32;
+        let down = self.downstream[op];
+        let at = now + self.latency[op] as u64;
+        let (arrives, next) = if down == NO_PORT {
+            let busy = self.packet_size as u64 * self.cfg.router.terminal_period as u64;
+            (at + busy - 1, Where::Delivered)
+        } else {
+            (at, Where::Channel { port: down as usize, vc, arrives: at })
+        };
+        let delivered = down == NO_PORT;
+        // The record is still the packet's: its id is released at delivery but only
+        // reused by the next cycle's generation.
         let nonminimal = self.packets[self.tracer.pid].nonminimal;
         if let Some(t) = &mut self.tracer.trace {
-            t.events.push(TraceEvent::Sent { cycle: self.now, router, port, vc, arrives });
+            t.events.push(TraceEvent::Sent { cycle: now, router, port, vc, arrives });
             t.delivered = delivered;
             t.nonminimal = nonminimal;
         }
-        if delivered {
-            // The id is released now and may be reused by another packet.
-            self.tracer.pid = NO_PORT;
-        }
+        self.tracer.at = next;
     }
 
     /// Records (or stops recording) the numbers behind every per-hop routing decision
     /// (DAL's [`HopNote`]), one per router: the last decision made there.
     pub fn record_hop_notes(&mut self, on: bool) {
-        self.hop_notes = if on { vec![Cell::new(HopNote::default()); self.load.len()] } else { Vec::new() };
+        self.routing.record_hop_notes(self.load.len(), on);
     }
 
     /// The last per-hop decision recorded at router `r`, if any.
     pub fn hop_note(&self, r: u32) -> Option<HopNote> {
-        self.hop_notes.get(r as usize).map(Cell::get).filter(|n| n.valid)
+        self.routing.hop_note(r)
     }
 }
