@@ -73,7 +73,7 @@ try {
     });
   }
   if (!only.length || only.includes('trace')) {
-    // DAL vs MIN on Swap2: the next packet injected at router 5 in both panes.
+    // DAL vs CLOS AD vs MIN on Swap2: the next packet generated at router 5, in every pane.
     await shot('trace', '?preset=dal-swap2&speed=2', async (page) => {
       await page.waitForFunction(() => window.hiradix.sim.now() > 600, null, { timeout: 120_000 });
       await page.keyboard.press('t');

@@ -28,7 +28,7 @@ fn recording_notes_or_tracing_changes_nothing() {
     let mut plain = Simulation::new(&c).unwrap();
     let mut watched = Simulation::new(&c).unwrap();
     watched.record_hop_notes(true);
-    watched.trace_next_injected(3);
+    watched.trace_next_generated(3);
     plain.advance(1500).unwrap();
     watched.advance(1500).unwrap();
     assert_eq!(fingerprint(&plain), fingerprint(&watched));
@@ -86,7 +86,7 @@ fn dal_notes_explain_the_decision() {
 fn a_trace_follows_one_packet_to_its_destination() {
     let mut sim = Simulation::new(&dal("uniform", 0.5)).unwrap();
     sim.advance(200).unwrap();
-    sim.trace_next_injected(9);
+    sim.trace_next_generated(9);
     assert_eq!(sim.trace_armed_at(), Some(9));
     for _ in 0..2000 {
         sim.advance(1).unwrap();
@@ -94,7 +94,7 @@ fn a_trace_follows_one_packet_to_its_destination() {
             break;
         }
     }
-    let t = sim.trace().expect("a packet was injected at router 9").clone();
+    let t = sim.trace().expect("a packet was generated at router 9").clone();
     assert!(t.delivered);
     assert_eq!(sim.trace_armed_at(), None);
     let net = sim.network();
@@ -122,4 +122,28 @@ fn a_trace_follows_one_packet_to_its_destination() {
     let (p, v) = found.expect("a loaded network buffers packets");
     assert!(sim.trace_queue_head(p, v));
     assert!(matches!(sim.trace().unwrap().events[0], TraceEvent::Found { .. }));
+}
+
+/// Simulations that differ only in routing see the same traffic, so the next packet
+/// generated at a router is the same packet in each: a trace compares its paths.
+#[test]
+fn the_same_packet_is_traced_under_each_routing() {
+    let mut seen = Vec::new();
+    for algo in ["dal", "min", "clos_ad_hx"] {
+        let mut c = dal("swap2", 0.6);
+        c.routing.algorithm = algo.into();
+        let mut sim = Simulation::new(&c).unwrap();
+        sim.advance(400).unwrap();
+        sim.trace_next_generated(5);
+        for _ in 0..3000 {
+            sim.advance(1).unwrap();
+            if sim.trace().is_some_and(|t| t.delivered) {
+                break;
+            }
+        }
+        let t = sim.trace().unwrap();
+        assert!(t.delivered, "{algo}");
+        seen.push((t.src, t.dst, t.created));
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:?}");
 }

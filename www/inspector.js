@@ -118,7 +118,7 @@ export function routerHtml(d, cfg, info) {
   const tdfb = d.algorithm === 'adaptive_2dfb';
   const cr = d.ports.some((p) => p.td !== null);
   let html = `<h3>Router ${d.router} <span class="muted">${esc(where)} · cycle ${d.cycle} · ${d.load} packets inside</span>
-    <button type="button" class="trace-here" data-router="${d.router}" title="Follow the next packet injected at this router">trace next packet from here</button></h3>`;
+    <button type="button" class="trace-here" data-router="${d.router}" title="Follow the next packet generated at this router">trace next packet from here</button></h3>`;
   html += dal ? dalDecision(d) : decision(d);
   if (dal) {
     const need = Math.max(cfg.routing.dal_unblocked_credits, cfg.traffic.packet_size, d.depth - cfg.routing.dal_queue_threshold);

@@ -65,7 +65,7 @@ export const PRESETS = [
       'MIN: the minimal channels turn red and the routers grow red rings (source queues backing up); accepted throughput stays at 0.5.',
       'DAL: the load spreads over all channels of each dimension; its accepted throughput tracks the offered 0.8.',
       'Click a router under DAL: its last decision dimension by dimension (free slots of the best minimal and deroute outputs against the unblocked and uncongested thresholds, escape VC or not), and which outputs count as unblocked right now.',
-      'Press t (Trace) and click a router: the next packet injected there is followed in all three panes, hop by hop, with the cycle and VC of each hop.',
+      'Press t (Trace) and click a router: the next packet generated there — the same packet in all three panes — is followed hop by hop, with the cycle and VC of each hop.',
     ],
   },
   {

@@ -1,9 +1,9 @@
 // Packet trace: follow one packet through the network. Arm it with the toolbar's Trace
-// button (or t) and a click on a router — the next packet injected there is followed in
-// every pane — or trace the packet at the head of an input VC from the inspector. Its
-// hops are drawn on the canvas and listed with their cycles and VCs. The engine only
-// compares packet ids while a trace is armed or running (sim/trace.rs); with no trace the
-// page does not read anything either.
+// button (or t) and a click on a router — the next packet generated there is followed in
+// every pane (the same packet: side-by-side panes share their traffic) — or trace the
+// packet at the head of an input VC from the inspector. Its hops are drawn on the canvas
+// and listed with their cycles and VCs. The engine looks for the packet once per cycle
+// only while a trace runs (sim/trace.rs); with no trace the page reads nothing either.
 
 const $ = (id) => document.getElementById(id);
 const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
@@ -30,11 +30,11 @@ export class PacketTrace {
     this.app.tracePicking = on;
     document.body.classList.toggle('trace-picking', on);
     $('btn-trace').classList.toggle('active', on);
-    if (on) this.notice('Trace: click a router — the next packet injected there will be followed (in every pane).');
+    if (on) this.notice('Trace: click a router — the next packet generated there will be followed (the same packet in every pane).');
     else this.notice(null);
   }
 
-  /** Follows the next packet injected at `router`, in every pane. */
+  /** Follows the next packet generated at `router`, in every pane. */
   armAt(router) {
     this.setPicking(false);
     this.guard(() => this.app.panes.forEach((p) => p.sim.traceNextAt(router)));
@@ -94,6 +94,7 @@ export class PacketTrace {
     if (!this.active || !d) return null;
     const t = d.trace;
     if (!t) return d.armed !== null ? { channels: [], routers: [], armed: d.armed } : null;
+    if (!t.hops.length) return { channels: [], routers: [], current: t.delivered ? null : { router: t.src_router }, dst: t.dst_router };
     const channels = [];
     const routers = [];
     for (const h of t.hops) {
@@ -128,7 +129,10 @@ function paneHtml(d, pane) {
   const who = pane ? `<span class="pane-swatch" style="background:${pane.colour}"></span><b>${pane.variant.name}</b> · ` : '';
   const t = d.trace;
   if (!t) {
-    return `<div class="trace-pane"><p>${who}${d.armed !== null ? `waiting for the next packet injected at router ${d.armed}…` : 'nothing traced'}</p></div>`;
+    return `<div class="trace-pane"><p>${who}${d.armed !== null ? `waiting for the next packet generated at router ${d.armed}…` : 'nothing traced'}</p></div>`;
+  }
+  if (!t.hops.length) {
+    return `<div class="trace-pane"><p>${who}packet from terminal ${t.src} (router ${t.src_router}) to terminal ${t.dst} (router ${t.dst_router}), created at cycle ${t.created} — waiting in its source queue for ${d.now - t.created} cycles.</p></div>`;
   }
   const last = t.hops.at(-1);
   let status;

@@ -4,9 +4,10 @@
 //! the packet is looked for at the end of each cycle); the notes are the routing
 //! algorithm's (DAL tests one flag per decision).
 //!
-//! A trace is *armed* at a router: the next packet injected there is followed
-//! ([`Simulation::trace_next_injected`]), or it starts on the packet at the head of an
-//! input VC ([`Simulation::trace_queue_head`]). Every channel the packet leaves on is
+//! A trace is *armed* at a router: the next packet generated at one of its terminals is
+//! followed ([`Simulation::trace_next_generated`]) — the same packet in simulations that
+//! differ only in routing, since their traffic is drawn identically — or it starts on the
+//! packet at the head of an input VC ([`Simulation::trace_queue_head`]). Every channel the packet leaves on is
 //! recorded with the cycle and the downstream VC, until it is delivered.
 
 use super::{Simulation, NO_PORT};
@@ -43,6 +44,8 @@ pub struct Trace {
 /// Where the followed packet is, as of the end of the last cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Where {
+    /// Waiting in terminal `t`'s source queue.
+    Source { t: u32 },
     /// On a channel into input VC `vc` of port id `port`, usable there from `arrives`.
     Channel { port: usize, vc: u32, arrives: u64 },
     /// In input VC index `iv`.
@@ -57,8 +60,10 @@ enum Where {
 pub(super) struct Tracer {
     /// A trace is armed or running: [`Simulation::step`] calls [`Simulation::trace_step`].
     pub(super) active: bool,
-    /// Router whose next injected packet will be followed (`NO_PORT`: none).
+    /// Router whose next generated packet will be followed (`NO_PORT`: none), and its
+    /// terminals.
     armed: u32,
+    terminals: Vec<u32>,
     /// Packet id followed.
     pid: u32,
     at: Where,
@@ -67,14 +72,17 @@ pub(super) struct Tracer {
 
 impl Default for Tracer {
     fn default() -> Self {
-        Tracer { active: false, armed: NO_PORT, pid: NO_PORT, at: Where::Delivered, trace: None }
+        Tracer { active: false, armed: NO_PORT, terminals: Vec::new(), pid: NO_PORT, at: Where::Delivered, trace: None }
     }
 }
 
 impl Simulation {
-    /// Follows the next packet injected at router `router` (replacing any trace).
-    pub fn trace_next_injected(&mut self, router: u32) {
-        self.tracer = Tracer { active: true, armed: router, ..Tracer::default() };
+    /// Follows the next packet generated at a terminal of router `router` (the lowest
+    /// such terminal if several generate in the same cycle), replacing any trace.
+    pub fn trace_next_generated(&mut self, router: u32) {
+        let net = self.topo.network();
+        let terminals = (0..net.terminals() as u32).filter(|&t| net.inject_router(t) == router).collect();
+        self.tracer = Tracer { active: true, armed: router, terminals, ..Tracer::default() };
     }
 
     /// Follows the packet at the head of input VC `vc` of port id `port`; false if that
@@ -87,7 +95,7 @@ impl Simulation {
         let slot = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
         let router = self.port_router[port];
         let local = (port - self.first_port[router as usize] as usize) as u32;
-        self.start_trace(slot.pid, Where::Buffer { iv }, TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived });
+        self.start_trace(slot.pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived }));
         true
     }
 
@@ -101,19 +109,20 @@ impl Simulation {
         self.tracer.trace.as_ref()
     }
 
-    /// The router a trace is armed at, waiting for its next injected packet.
+    /// The router a trace is armed at, waiting for its next generated packet.
     pub fn trace_armed_at(&self) -> Option<u32> {
         (self.tracer.armed != NO_PORT).then_some(self.tracer.armed)
     }
 
-    fn start_trace(&mut self, pid: u32, at: Where, first: TraceEvent) {
+    fn start_trace(&mut self, pid: u32, at: Where, first: Option<TraceEvent>) {
         let p = self.packets[pid];
         self.tracer = Tracer {
             active: true,
             armed: NO_PORT,
+            terminals: Vec::new(),
             pid,
             at,
-            trace: Some(Trace { src: p.src, dst: p.dst, src_router: p.src_router, dst_router: p.dst_router, created: p.created, events: vec![first], delivered: false, nonminimal: p.nonminimal }),
+            trace: Some(Trace { src: p.src, dst: p.dst, src_router: p.src_router, dst_router: p.dst_router, created: p.created, events: first.into_iter().collect(), delivered: false, nonminimal: p.nonminimal }),
         };
     }
 
@@ -127,8 +136,10 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn trace_step(&mut self, now: u64) {
         if self.tracer.armed != NO_PORT {
-            self.trace_find_injected(now);
-            return;
+            self.trace_find_generated(now);
+            if self.tracer.armed != NO_PORT {
+                return;
+            }
         }
         let pid = self.tracer.pid;
         let vcs = self.vcs as usize;
@@ -137,6 +148,23 @@ impl Simulation {
                 Where::Delivered => {
                     self.tracer.active = false;
                     return;
+                }
+                Where::Source { t } => {
+                    if self.source[t as usize].contains(&pid) {
+                        return;
+                    }
+                    // Injected this cycle: on the terminal channel.
+                    let (router, local) = self.topo.network().inject_port(t);
+                    let port = self.first_port[router as usize] as usize + local as usize;
+                    let arrives = now + self.latency[port] as u64;
+                    let Some(a) = self.arrivals[(arrives & self.wheel_mask) as usize].iter().find(|a| a.pid == pid && a.port as usize == port).copied() else {
+                        self.tracer.at = Where::Delivered; // not found: give up (cannot happen)
+                        continue;
+                    };
+                    if let Some(tr) = &mut self.tracer.trace {
+                        tr.events.push(TraceEvent::Injected { cycle: now, router, port: local, vc: a.vc, arrives });
+                    }
+                    self.tracer.at = Where::Channel { port, vc: a.vc, arrives };
                 }
                 Where::Channel { port, vc, arrives } => {
                     if arrives > now {
@@ -190,18 +218,25 @@ impl Simulation {
         }
     }
 
-    /// The armed router's injection this cycle, if any, starts the trace. Injections are
-    /// found on the arrival wheel: the router's terminal input ports receive nothing else,
-    /// and everything due at `now + latency` was sent this cycle.
-    fn trace_find_injected(&mut self, now: u64) {
-        let router = self.tracer.armed;
-        let (first, end) = (self.first_port[router as usize] as usize, self.first_port[router as usize + 1] as usize);
-        for port in (first..end).filter(|&p| self.downstream[p] == NO_PORT) {
+    /// A packet generated this cycle at one of the armed router's terminals starts the
+    /// trace: at the back of the terminal's source queue, or — injected at once — on the
+    /// arrival wheel (the router's terminal input ports receive nothing else).
+    fn trace_find_generated(&mut self, now: u64) {
+        for i in 0..self.tracer.terminals.len() {
+            let t = self.tracer.terminals[i];
+            if let Some(&pid) = self.source[t as usize].back() {
+                if self.packets[pid].created == now {
+                    self.start_trace(pid, Where::Source { t }, None);
+                    return;
+                }
+            }
+            let (router, local) = self.topo.network().inject_port(t);
+            let port = self.first_port[router as usize] as usize + local as usize;
             let arrives = now + self.latency[port] as u64;
             let slot = (arrives & self.wheel_mask) as usize;
-            if let Some(a) = self.arrivals[slot].iter().find(|a| a.port as usize == port) {
-                let (pid, vc) = (a.pid, a.vc);
-                self.start_trace(pid, Where::Channel { port, vc, arrives }, TraceEvent::Injected { cycle: now, router, port: (port - first) as u32, vc, arrives });
+            let found = self.arrivals[slot].iter().find(|a| a.port as usize == port && self.packets[a.pid].created == now).copied();
+            if let Some(a) = found {
+                self.start_trace(a.pid, Where::Channel { port, vc: a.vc, arrives }, Some(TraceEvent::Injected { cycle: now, router, port: local, vc: a.vc, arrives }));
                 return;
             }
         }

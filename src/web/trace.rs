@@ -41,13 +41,14 @@ impl WebSim {
         }
     }
 
-    /// Follows the next packet injected at router `r`.
+    /// Follows the next packet generated at a terminal of router `r` (the same packet in
+    /// panes that differ only in routing).
     #[wasm_bindgen(js_name = traceNextAt)]
     pub fn trace_next_at(&mut self, r: u32) -> bool {
         if r as usize >= self.sim.network().routers() {
             return false;
         }
-        self.sim.trace_next_injected(r);
+        self.sim.trace_next_generated(r);
         true
     }
 
@@ -70,10 +71,11 @@ impl WebSim {
     }
 
     /// The trace as JSON: `{armed, now, trace}`, where `armed` is the router whose next
-    /// injected packet will be followed (or null) and `trace` null or `{src, dst,
+    /// generated packet will be followed (or null) and `trace` null or `{src, dst,
     /// src_router, dst_router, created, delivered, delivered_at, nonminimal, hops: [{router,
     /// in_port, in_vc, arrived, injected, out_port, out_vc, left, next_router, channel,
-    /// class, dim}]}` — one hop per router visited, `left` null while the packet is there.
+    /// class, dim}], in_source}` — one hop per router visited, `left` null while the packet
+    /// is there; no hops while it waits in its source queue (`in_source`).
     #[wasm_bindgen(js_name = traceJson)]
     pub fn trace_json(&self) -> String {
         let sim = &self.sim;
@@ -118,7 +120,7 @@ impl WebSim {
             json!({
                 "src": t.src, "dst": t.dst, "src_router": t.src_router, "dst_router": t.dst_router,
                 "created": t.created, "delivered": t.delivered, "delivered_at": delivered_at,
-                "nonminimal": t.nonminimal, "hops": hops,
+                "nonminimal": t.nonminimal, "hops": hops, "in_source": t.events.is_empty(),
             })
         });
         json!({"armed": sim.trace_armed_at(), "now": sim.now(), "trace": trace}).to_string()

@@ -87,7 +87,7 @@ test('the inspector shows DAL’s last decision with its per-dimension numbers',
   await page.close();
 });
 
-test('trace: the next packet injected at a clicked router is followed to its destination', { timeout: 120_000 }, async () => {
+test('trace: the next packet generated at a clicked router is followed to its destination', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open(DAL);
   await page.waitForFunction(() => window.hiradix.sim.now() > 100);
   assert.equal(await page.isVisible('#trace-box'), false);
@@ -150,6 +150,14 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
   // Run on: the packet moves on.
   await page.click('#btn-run');
   await page.waitForFunction(() => /delivered at cycle/.test(document.getElementById('trace-body').textContent), null, { timeout: 30_000 });
+  // Armed at a router, both panes follow the same packet (they share their traffic).
+  await page.keyboard.press('t');
+  const [x, y] = await routerPoint(page, 9);
+  await page.mouse.click(x, y);
+  await page.waitForFunction(() => window.hiradix.trace.data.length === 2 && window.hiradix.trace.data.every((d) => d.trace?.delivered), null, { timeout: 30_000 });
+  const who = await page.$$eval('.trace-pane > p', (ps) => ps.map((p) => p.textContent.match(/packet from terminal \d+ \(router 9\) to terminal \d+ \(router \d+\), created at cycle \d+/)?.[0]));
+  assert.equal(who.length, 2);
+  assert.ok(who[0] && who[0] === who[1], JSON.stringify(who));
   // A new experiment ends the trace.
   await setControl(page, 'traffic.load', 0.3);
   await page.waitForSelector('#trace-box', { state: 'hidden' });
