@@ -72,10 +72,11 @@ function dalDecision(d) {
       return;
     }
     const minState = x.min_free >= n.need_uncongested ? 'unblocked' : x.min_free >= n.need_free ? 'congested' : 'blocked';
+    const minLabel = { unblocked: 'uncongested', congested: 'unblocked but congested', blocked: 'blocked' }[minState];
     const derOk = x.has_deroute && x.deroutable && x.der_free >= n.need_uncongested;
     const derText = !x.has_deroute ? '<span class="muted">none</span>' : !x.deroutable ? `<span class="muted">already derouted</span>` : `${cell(x.der_free, x.der_queue, true)} ${mark(derOk)}`;
     rows += `<tr class="${chosen ? 'chosen' : ''}"><td>${dim}${chosen ? ' ◂' : ''}</td>
-      <td class="dal-${minState}">${cell(x.min_free, x.min_queue, true)} ${minState}</td><td>${derText}</td></tr>`;
+      <td class="dal-${minState}">${cell(x.min_free, x.min_queue, true)} ${minLabel}</td><td>${derText}</td></tr>`;
   });
   return `<div class="decision dal-note"><div class="decision-head">Last DAL decision — cycle ${n.cycle}, packet ${n.src} → ${n.dst} (after ${n.hops} hop${n.hops === 1 ? '' : 's'}), from port ${n.in_port} VC ${n.in_vc}:
     <b class="${cls}">${n.rule.replace('_', ' ')}</b> → port ${n.port}, VC ${n.vc}, dimension ${n.dim}</div>
