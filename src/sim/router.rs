@@ -208,6 +208,7 @@ impl Simulation {
             // Request phase, port by port over the candidates.
             self.scratch.requests.clear();
             let (mut cur_port, mut best_ci, mut best_d) = (usize::MAX, 0usize, usize::MAX);
+            let mut ready = 0;
             for (ci, &local) in cands.iter().enumerate() {
                 if local == u32::MAX {
                     continue;
@@ -223,6 +224,7 @@ impl Simulation {
                 if self.scratch.in_cap[p] == 0 || !self.head_ready(first_port * vcs + local as usize, first_port) {
                     continue;
                 }
+                ready += 1;
                 let d = wrap(v + vcs - self.in_rr[first_port + p] as usize, vcs);
                 if d < best_d {
                     (best_ci, best_d) = (ci, d);
@@ -236,6 +238,7 @@ impl Simulation {
             }
             // Grant phase.
             let move_pointers = !self.islip || round % iterations == 0;
+            let mut granted = 0;
             for i in 0..self.scratch.requests.len() {
                 let (p, ci, out) = self.scratch.requests[i];
                 if self.scratch.best_input[out as usize] != p {
@@ -244,6 +247,7 @@ impl Simulation {
                 let local = cands[ci as usize] as usize;
                 let v = self.local_vc[local].1;
                 self.traverse(r, first_port * vcs + local, now);
+                granted += 1;
                 cands[ci as usize] = u32::MAX;
                 self.scratch.in_cap[p as usize] -= 1;
                 self.scratch.out_cap[out as usize] -= 1;
@@ -256,6 +260,12 @@ impl Simulation {
                 let out = self.scratch.requests[i].2 as usize;
                 self.scratch.best_dist[out] = u32::MAX;
                 self.scratch.best_input[out] = u32::MAX;
+            }
+            // Every VC that could cross this cycle did: a VC that could not cannot later
+            // (its input's or output's grants, output-queue slots and credits only shrink
+            // while the switch is allocated), so another round would find no request.
+            if granted == ready {
+                break;
             }
         }
         self.scratch.candidates = cands;
