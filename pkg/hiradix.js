@@ -314,10 +314,11 @@ export class WebSim {
     }
     /**
      * The trace as JSON: `{armed, now, trace}`, where `armed` is the router whose next
-     * injected packet will be followed (or null) and `trace` null or `{src, dst,
+     * generated packet will be followed (or null) and `trace` null or `{src, dst,
      * src_router, dst_router, created, delivered, delivered_at, nonminimal, hops: [{router,
      * in_port, in_vc, arrived, injected, out_port, out_vc, left, next_router, channel,
-     * class, dim}]}` — one hop per router visited, `left` null while the packet is there.
+     * class, dim}], in_source}` — one hop per router visited, `left` null while the packet
+     * is there; no hops while it waits in its source queue (`in_source`).
      * @returns {string}
      */
     traceJson() {
@@ -333,7 +334,8 @@ export class WebSim {
         }
     }
     /**
-     * Follows the next packet injected at router `r`.
+     * Follows the next packet generated at a terminal of router `r` (the same packet in
+     * panes that differ only in routing).
      * @param {number} r
      * @returns {boolean}
      */
