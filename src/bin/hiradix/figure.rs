@@ -64,7 +64,8 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
         })
-        .map_err(failure)?;
+        // A bad `--set` is the user's input (exit status 2); anything else is a failed run.
+        .map_err(|e| if e.starts_with("--set ") { bad_input(e) } else { failure(e) })?;
         bar.finish_and_clear();
         let write = |file: String, text: &str| {
             let path = args.out_dir.join(file);
