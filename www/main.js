@@ -48,7 +48,7 @@ const app = {
   sweep: null,
   lastPlot: 0,
   nextSample: 0,
-  perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0, simMs: 0, simCycles: 0, cappedTo: 0 },
+  perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0, simMs: 0, simCycles: 0, cappedTo: 0, budgetMs: 8, budgetFrames: 0 },
   defaultConfig: DEFAULT_CONFIG,
   tab: 'sim', // or 'cost': the cost view (www/cost-view.js); the simulation idles meanwhile
   cost: null,
@@ -474,9 +474,19 @@ function cyclesThisFrame() {
   return 0;
 }
 
-// With "hold 60 fps" on, a frame simulates at most as many cycles as fit in this many
-// milliseconds (measured cost per cycle), leaving the rest of the 16.7 ms for drawing.
-const FRAME_BUDGET_MS = 10;
+// With "smooth" on, a frame simulates at most as many cycles as fit in a time budget
+// (measured cost per cycle). The budget adapts to what else the browser does per frame
+// (drawing, compositing, the plots): every 10 frames it shrinks while frames come slower
+// than 50 per second and grows back while they come faster than 55, within 2–12 ms.
+const BUDGET_MS = { min: 2, max: 12 };
+
+function adaptBudget() {
+  const perf = app.perf;
+  if (++perf.budgetFrames < 10) return;
+  perf.budgetFrames = 0;
+  if (perf.fps < 50) perf.budgetMs = Math.max(BUDGET_MS.min, perf.budgetMs * 0.8);
+  else if (perf.fps > 55) perf.budgetMs = Math.min(BUDGET_MS.max, perf.budgetMs * 1.1);
+}
 
 /** The cycles to simulate this frame: the speed asked for, capped by the frame budget. */
 function budgetedCycles(n) {
@@ -486,7 +496,8 @@ function budgetedCycles(n) {
   if (simCycles === 0) return 1; // first measure what one cycle of this network costs
   const perCycle = simMs / simCycles;
   if (perCycle === 0) return n;
-  const fit = Math.max(1, Math.floor(FRAME_BUDGET_MS / perCycle));
+  adaptBudget();
+  const fit = Math.max(1, Math.floor(app.perf.budgetMs / perCycle));
   app.perf.cappedTo = fit < n ? fit : 0;
   return Math.min(n, fit);
 }
@@ -565,7 +576,7 @@ function sampleStats() {
     $('stat-fps').textContent = app.perf.fps.toFixed(0);
     const capped = app.running && app.perf.cappedTo > 0;
     $('stat-capped').hidden = !capped;
-    if (capped) $('stat-capped').textContent = `held at ${app.perf.cappedTo} cycles/frame for 60 fps`;
+    if (capped) $('stat-capped').textContent = `held at ${app.perf.cappedTo} cycles/frame to stay smooth`;
     app.rateWindow = { t, now };
   }
   if (t - app.lastPlot > 300) {
