@@ -49,7 +49,6 @@ struct Ctq {
 
 /// The per-router registers and queues of the mechanism, for the whole network.
 pub(super) struct CreditRtt {
-    vcs: usize,
     granularity: u16,
     /// Timestamps per CTQ (one CTQ per credit counter = per downstream input VC index), a
     /// power of two.
@@ -84,7 +83,6 @@ impl CreditRtt {
         let nvc = ports * vcs as usize;
         let class = |id: usize| net.port_by_id(id).class;
         CreditRtt {
-            vcs: vcs as usize,
             granularity,
             cap,
             ts: vec![0; nvc * cap],
@@ -117,16 +115,10 @@ impl CreditRtt {
         self.ts[ci * self.cap + pos] = now as u32;
     }
 
-    /// The credit of counter `ci` (a downstream input VC index) came back upstream.
-    /// `downstream` maps a port id to its peer's (channels are symmetric, so the peer of a
-    /// downstream input port is the upstream output port); terminal ports have no peer.
+    /// The credit of counter `ci` (a downstream input VC index) came back upstream, to
+    /// output port id `out` of `router`.
     #[inline]
-    pub(super) fn on_credit(&mut self, ci: usize, now: u64, downstream: &[u32], port_router: &[u32]) {
-        let out = downstream[ci / self.vcs];
-        if out == u32::MAX {
-            return; // an injection credit, back at a terminal
-        }
-        let (out, router) = (out as usize, port_router[out as usize] as usize);
+    pub(super) fn on_credit(&mut self, ci: usize, out: usize, router: usize, now: u64) {
         let q = &mut self.ctq[ci];
         let n = q.returned;
         q.returned = if n + 1 == self.granularity { 0 } else { n + 1 };

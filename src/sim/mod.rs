@@ -386,11 +386,12 @@ impl Simulation {
     fn return_credit(&mut self, iv: u32, n: u16, now: u64) {
         self.credits[iv as usize] += n;
         let up = self.upstream[iv as usize / self.vcs as usize];
-        if up != NO_PORT {
-            self.port_queues[up as usize] -= n as u32;
+        if up == NO_PORT {
+            return; // an injection credit, back at a terminal
         }
+        self.port_queues[up as usize] -= n as u32;
         if let Some(cr) = &mut self.cr {
-            cr.on_credit(iv as usize, now, &self.downstream, &self.port_router);
+            cr.on_credit(iv as usize, up as usize, self.port_router[up as usize] as usize, now);
         }
     }
 

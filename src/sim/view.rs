@@ -11,6 +11,12 @@ impl Simulation {
         &self.buf_flits
     }
 
+    /// Flits buffered in all input VCs of port id `port`.
+    pub fn port_buffered_flits(&self, port: usize) -> u32 {
+        let vcs = self.vcs as usize;
+        self.buffered_flits()[port * vcs..(port + 1) * vcs].iter().map(|&f| f as u32).sum()
+    }
+
     /// Packets waiting in terminal `terminal`'s source queue.
     pub fn source_queue_len(&self, terminal: u32) -> usize {
         self.source[terminal as usize].len()

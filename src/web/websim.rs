@@ -246,16 +246,8 @@ impl WebSim {
     /// port the channel feeds (all its VCs) over that port's buffer capacity.
     #[wasm_bindgen(js_name = channelOccupancy)]
     pub fn channel_occupancy(&self) -> Vec<f32> {
-        let vcs = self.sim.vcs() as usize;
-        let capacity = (vcs as u32 * self.sim.buffer_depth()) as f32;
-        let flits = self.sim.buffered_flits();
-        self.downstream_port
-            .iter()
-            .map(|&port| {
-                let base = port as usize * vcs;
-                flits[base..base + vcs].iter().map(|&f| f as u32).sum::<u32>() as f32 / capacity
-            })
-            .collect()
+        let capacity = (self.sim.vcs() * self.sim.buffer_depth()) as f32;
+        self.downstream_port.iter().map(|&port| self.sim.port_buffered_flits(port as usize) as f32 / capacity).collect()
     }
 
     /// Per-channel utilization in `[0, 1]`: flits sent per cycle, smoothed exponentially
@@ -284,14 +276,12 @@ impl WebSim {
     /// It rises when a router cannot accept its terminals' traffic.
     #[wasm_bindgen(js_name = routerInjectionOccupancy)]
     pub fn router_injection_occupancy(&self) -> Vec<f32> {
-        let vcs = self.sim.vcs() as usize;
-        let per_port = (vcs as u32 * self.sim.buffer_depth()) as f32;
-        let flits = self.sim.buffered_flits();
+        let per_port = (self.sim.vcs() * self.sim.buffer_depth()) as f32;
         self.terminal_port_start
             .windows(2)
             .map(|w| {
                 let ports = &self.terminal_ports[w[0] as usize..w[1] as usize];
-                let sum: u32 = ports.iter().map(|&p| flits[p as usize * vcs..(p as usize + 1) * vcs].iter().map(|&f| f as u32).sum::<u32>()).sum();
+                let sum: u32 = ports.iter().map(|&p| self.sim.port_buffered_flits(p as usize)).sum();
                 if ports.is_empty() { 0.0 } else { sum as f32 / (per_port * ports.len() as f32) }
             })
             .collect()

@@ -3,7 +3,7 @@
 // search in a Web Worker, messages next to a bad input, and the view's state in the URL.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './page-helpers.mjs';
+import { canvasDigest, setup } from './page-helpers.mjs';
 
 let env;
 before(async () => {
@@ -14,21 +14,7 @@ after(async () => {
 });
 
 /** Pixel digest of one of the cost view's canvases, e.g. 'fb-fig11'. */
-const plotDigest = (page, id) =>
-  page.evaluate((id) => {
-    const c = document.getElementById(`cost-plot-${id}`);
-    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let h = 0x811c9dc5;
-    let painted = 0;
-    for (let k = 0; k < data.length; k += 4) {
-      if (data[k + 3] !== 0) painted++;
-      h = Math.imul(h ^ data[k], 16777619);
-      h = Math.imul(h ^ data[k + 1], 16777619);
-      h = Math.imul(h ^ data[k + 2], 16777619);
-      h = Math.imul(h ^ data[k + 3], 16777619);
-    }
-    return { hash: h >>> 0, painted };
-  }, id);
+const plotDigest = (page, id) => canvasDigest(page, `#cost-plot-${id}`);
 
 /** Types a value into one of the view's inputs (nodes, radix, beta) and commits it. */
 async function setInput(page, name, value) {

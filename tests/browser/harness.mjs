@@ -96,10 +96,10 @@ export async function openPage(context, url) {
   return { page, errors };
 }
 
-// A hash of the network canvas's pixels plus the count of non-blank pixels.
-export function canvasDigest(page) {
-  return page.evaluate(() => {
-    const c = document.getElementById('network');
+// A hash of a canvas's pixels (CSS selector) plus the count of non-transparent pixels.
+export function canvasDigest(page, selector) {
+  return page.evaluate((selector) => {
+    const c = document.querySelector(selector);
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let h = 0x811c9dc5;
     let painted = 0;
@@ -111,5 +111,5 @@ export function canvasDigest(page) {
       h = Math.imul(h ^ data[i + 3], 16777619);
     }
     return { hash: h >>> 0, painted, width: c.width, height: c.height };
-  });
+  }, selector);
 }
