@@ -80,14 +80,15 @@ impl Simulation {
     ///   flight back + flits in flight towards it + flits in the upstream output queue for it
     ///   + flits buffered in it = buffer depth;
     /// - live packets = packets in source queues + packets in the network;
-    /// - committed flits of each output VC = flits of routed head packets waiting for it.
+    /// - committed flits of each output VC = flits of routed head packets waiting for it;
+    /// - the per-router bitsets and queue estimates agree with the queues they summarise.
     pub fn verify_invariants(&self) -> Result<(), String> {
         let vcs = self.vcs as usize;
         let nvc = self.credits.len();
         let mut held = vec![0u64; nvc];
         for slot in &self.credit_wheel {
-            for &(iv, n) in slot {
-                held[iv as usize] += n as u64;
+            for c in slot {
+                held[c.iv as usize] += c.flits as u64;
             }
         }
         for (iv, n) in self.cr.iter().flat_map(|cr| cr.held()) {
@@ -103,6 +104,11 @@ impl Simulation {
         let cap = self.outq_cap as usize;
         let mut queued = 0u64;
         for op in 0..self.outq_len.len() {
+            let r = self.port_router[op];
+            let out = op - self.first_port[r as usize] as usize;
+            if self.queued_outputs.get(r, out) != (self.outq_len[op] > 0) {
+                return Err(format!("output port {op}: {} packets queued but its bit is {}", self.outq_len[op], self.queued_outputs.get(r, out)));
+            }
             for i in 0..self.outq_len[op] as usize {
                 let entry = self.outq[op * cap + (self.outq_head[op] as usize + i) % cap];
                 queued += 1;

@@ -22,6 +22,7 @@
 //! UGAL-G, which reads other routers' queues by design. Idle routers are skipped and
 //! nothing in `step` allocates once the queues reached their steady-state capacity.
 
+mod allocator;
 mod check;
 mod credit_rtt;
 mod packet;
@@ -58,11 +59,24 @@ struct Head {
     out_vc: u16,
 }
 
-/// One slot of an input buffer: a packet and the cycle it arrived.
+/// One slot of an input buffer: a packet and the low 32 bits of the cycle it arrived
+/// (8 bytes, so buffers stay small in cache; see [`Slot::arrived`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    arrived: u64,
+    arrived_low: u32,
     pid: u32,
+}
+
+impl Slot {
+    fn new(now: u64, pid: u32) -> Slot {
+        Slot { arrived_low: now as u32, pid }
+    }
+    /// The arrival cycle, given the current cycle (a packet waits far less than 2^32
+    /// cycles in one buffer: the deadlock watchdog trips long before).
+    #[inline]
+    fn arrived(&self, now: u64) -> u64 {
+        now - (now as u32).wrapping_sub(self.arrived_low) as u64
+    }
 }
 
 /// A packet on its way over a channel into input VC `vc` of port id `port`.
@@ -71,6 +85,15 @@ struct Arrival {
     pid: u32,
     port: u32,
     vc: u32,
+}
+
+/// Credits on their way back over a channel: `flits` of input VC `iv`, for the upstream
+/// output port id `up` (`NO_PORT` when the upstream is a terminal).
+#[derive(Clone, Copy, Debug)]
+struct CreditReturn {
+    iv: u32,
+    up: u32,
+    flits: u16,
 }
 
 /// A packet in an output queue and the downstream VC it was allocated.
@@ -99,6 +122,8 @@ pub struct Simulation {
     sequential: bool,
     outq_cap: u32,
     packet_size: u16,
+    /// Cycles per flit on terminal channels.
+    terminal_period: u64,
 
     /// Per router: its first port id (the network's port offsets, kept here for the hot loop).
     first_port: Table<u32>,
@@ -130,8 +155,10 @@ pub struct Simulation {
     /// The head packet of each input VC and its route.
     heads: Table<Head>,
     /// Per router, over its input VCs: non-empty, and head not yet routed.
-    nonempty: router::VcBits,
-    unrouted: router::VcBits,
+    nonempty: router::RouterBits,
+    unrouted: router::RouterBits,
+    /// Per router, over its ports: output queue non-empty.
+    queued_outputs: router::RouterBits,
 
     // Per router.
     load: Table<u32>,
@@ -143,9 +170,9 @@ pub struct Simulation {
     inject_free_at: Table<u64>,
     batch_left: Vec<u32>,
 
-    // Timing wheels: packet arrivals, and credits as (input VC index, flits).
+    // Timing wheels: packet arrivals and credit returns.
     arrivals: Vec<Vec<Arrival>>,
-    credit_wheel: Vec<Vec<(u32, u16)>>,
+    credit_wheel: Vec<Vec<CreditReturn>>,
     wheel_mask: u64,
 
     packets: PacketStore,
@@ -161,8 +188,11 @@ pub struct Simulation {
 
     /// Router-local input VC index → (local port, VC).
     local_vc: Table<(u16, u16)>,
-    // Scratch of the allocators, reused every cycle.
-    scratch: router::Scratch,
+    // Scratch of the allocators, reused every cycle: the switch allocator's, and the
+    // commitments of a greedy routing pass (output port id, VC), applied after all
+    // inputs decided.
+    scratch: allocator::Scratch,
+    pending: Vec<(u32, u16)>,
 }
 
 impl Simulation {
@@ -237,6 +267,7 @@ impl Simulation {
             sequential,
             outq_cap,
             packet_size: cfg.traffic.packet_size as u16,
+            terminal_period: r.terminal_period as u64,
             first_port: (0..=routers).map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 }).collect(),
             port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
             downstream: downstream.into(),
@@ -257,8 +288,9 @@ impl Simulation {
             credits: vec![depth as u16; nvc].into(),
             committed: vec![0; nvc].into(),
             heads: vec![Head::default(); nvc].into(),
-            nonempty: router::VcBits::new(routers, net.max_radix() as usize * vcs as usize),
-            unrouted: router::VcBits::new(routers, net.max_radix() as usize * vcs as usize),
+            nonempty: router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize),
+            unrouted: router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize),
+            queued_outputs: router::RouterBits::new(routers, net.max_radix() as usize),
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers],
@@ -276,7 +308,8 @@ impl Simulation {
             check_invariants: cfg!(debug_assertions),
             cr,
             tracer: trace::Tracer::default(),
-            scratch: router::Scratch::new(net.max_radix() as usize),
+            scratch: allocator::Scratch::new(net.max_radix() as usize, vcs as usize),
+            pending: Vec::with_capacity(net.max_radix() as usize * vcs as usize),
             local_vc: (0..net.max_radix() as usize * vcs as usize).map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16)).collect(),
             cfg: cfg.clone(),
             topo,
@@ -352,7 +385,7 @@ impl Simulation {
             let iv = port * self.vcs as usize + vc as usize;
             debug_assert!((self.buf_flits[iv] + self.packet_size) as u32 <= self.depth, "buffer overflow at VC {iv}");
             let pos = iv * depth + router::wrap(self.buf_head[iv] as usize + self.buf_len[iv] as usize, depth);
-            self.buf[pos] = Slot { arrived: now, pid };
+            self.buf[pos] = Slot::new(now, pid);
             self.buf_len[iv] += 1;
             self.buf_flits[iv] += self.packet_size;
             let r = self.port_router[port];
@@ -371,21 +404,21 @@ impl Simulation {
     fn deliver_credits(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let mut credits = std::mem::take(&mut self.credit_wheel[slot]);
-        for &(iv, n) in &credits {
-            self.return_credit(iv, n, now);
+        for &CreditReturn { iv, up, flits } in &credits {
+            self.return_credit(iv, up, flits, now);
         }
         credits.clear();
         self.credit_wheel[slot] = credits;
         while let Some((iv, n)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
-            self.return_credit(iv, n, now);
+            let up = self.upstream[iv as usize / self.vcs as usize];
+            self.return_credit(iv, up, n, now);
         }
     }
 
-    /// `n` credits of input VC `iv` reach the upstream router (or terminal).
+    /// `n` credits of input VC `iv` reach upstream output port id `up` (or a terminal).
     #[inline]
-    fn return_credit(&mut self, iv: u32, n: u16, now: u64) {
+    fn return_credit(&mut self, iv: u32, up: u32, n: u16, now: u64) {
         self.credits[iv as usize] += n;
-        let up = self.upstream[iv as usize / self.vcs as usize];
         if up == NO_PORT {
             return; // an injection credit, back at a terminal
         }
@@ -402,10 +435,12 @@ impl Simulation {
         self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port, vc });
     }
 
+    /// `flits` credits of input VC `iv` (of input port id `port`) reach upstream at `at`.
     #[inline]
-    fn schedule_credit(&mut self, at: u64, iv: u32, flits: u16) {
+    fn schedule_credit(&mut self, at: u64, iv: u32, port: usize, flits: u16) {
         debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
-        self.credit_wheel[(at & self.wheel_mask) as usize].push((iv, flits));
+        let up = self.upstream[port];
+        self.credit_wheel[(at & self.wheel_mask) as usize].push(CreditReturn { iv, up, flits });
     }
 
     /// The queue-state view routing algorithms read.
@@ -507,7 +542,7 @@ impl Simulation {
         }
         let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr);
         let per_vc = bytes(&self.buf) + bytes(&self.buf_head) + bytes(&self.buf_len) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed) + bytes(&self.heads);
-        let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * 8).sum::<usize>();
+        let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
         per_port + per_vc + wheels + sources + self.packets.memory_bytes() + self.cr.as_ref().map_or(0, |cr| cr.memory_bytes())
     }

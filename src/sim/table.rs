@@ -50,3 +50,54 @@ impl<T> std::ops::IndexMut<usize> for Table<T> {
         unsafe { self.0.get_unchecked_mut(i) }
     }
 }
+
+impl<T> Table<T> {
+    /// The table as a slice with unchecked indexing, for hot loops: a local view keeps its
+    /// base address in a register, where a field reached through `self` is reloaded
+    /// after every store the compiler cannot prove unrelated.
+    #[inline(always)]
+    pub(super) fn view(&self) -> View<'_, T> {
+        View(&self.0)
+    }
+    /// The mutable counterpart of [`Table::view`].
+    #[inline(always)]
+    pub(super) fn view_mut(&mut self) -> ViewMut<'_, T> {
+        ViewMut(&mut self.0)
+    }
+}
+
+/// A borrowed [`Table`] (see [`Table::view`]).
+#[derive(Clone, Copy)]
+pub(super) struct View<'a, T>(&'a [T]);
+
+/// A mutably borrowed [`Table`] (see [`Table::view_mut`]).
+pub(super) struct ViewMut<'a, T>(&'a mut [T]);
+
+impl<T> std::ops::Index<usize> for View<'_, T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
+        // SAFETY: as for `Table::index`.
+        unsafe { self.0.get_unchecked(i) }
+    }
+}
+
+impl<T> std::ops::Index<usize> for ViewMut<'_, T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
+        // SAFETY: as for `Table::index`.
+        unsafe { self.0.get_unchecked(i) }
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for ViewMut<'_, T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
+        // SAFETY: as for `Table::index`.
+        unsafe { self.0.get_unchecked_mut(i) }
+    }
+}

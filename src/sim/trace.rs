@@ -95,7 +95,7 @@ impl Simulation {
         let slot = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
         let router = self.port_router[port];
         let local = (port - self.first_port[router as usize] as usize) as u32;
-        self.start_trace(slot.pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived }));
+        self.start_trace(slot.pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived(self.now) }));
         true
     }
 
