@@ -45,10 +45,46 @@ impl SimRng {
         p >= 1.0 || (p > 0.0 && self.0.random::<f64>() < p)
     }
 
+    /// `true` with the probability `c` was prepared for: the same draw and the same
+    /// outcome as [`SimRng::chance`], as one integer comparison.
+    #[inline]
+    pub fn draw(&mut self, c: Chance) -> bool {
+        match c {
+            Chance::Always => true,
+            Chance::Never => false,
+            Chance::Below(t) => self.0.next_u64() >> 11 < t,
+        }
+    }
+
     /// Raw 64 bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
+    }
+}
+
+/// A probability prepared for repeated draws ([`SimRng::draw`]). `chance(p)` compares a
+/// uniform `m·2⁻⁵³` (`m` = the top 53 bits of a draw) with `p`; for an integer `m` that
+/// is `m < ⌈p·2⁵³⌉`, and `p·2⁵³` is exact in floating point, so the threshold is exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chance {
+    /// `p ≥ 1`: true without a draw.
+    Always,
+    /// `p ≤ 0` (or NaN): false without a draw.
+    Never,
+    /// Draw, and compare the top 53 bits with this threshold.
+    Below(u64),
+}
+
+impl Chance {
+    pub fn new(p: f64) -> Chance {
+        if p >= 1.0 {
+            Chance::Always
+        } else if p > 0.0 {
+            Chance::Below((p * (1u64 << 53) as f64).ceil() as u64)
+        } else {
+            Chance::Never
+        }
     }
 }
 
@@ -91,6 +127,21 @@ mod tests {
         assert_eq!(got, KNOWN);
     }
     const KNOWN: [u32; 4] = [869, 478, 684, 874];
+
+    #[test]
+    fn prepared_chances_draw_like_chance() {
+        for (i, p) in [0.0, 1e-9, 0.001, 0.1, 0.3, 1.0 / 3.0, 0.5, 0.75, 0.999_999, 1.0, 1.5, -0.1].into_iter().enumerate() {
+            let (mut a, mut b) = (SimRng::new(i as u64, TRAFFIC), SimRng::new(i as u64, TRAFFIC));
+            let c = Chance::new(p);
+            for _ in 0..20_000 {
+                assert_eq!(a.chance(p), b.draw(c), "p = {p}");
+            }
+            assert_eq!(a.next_u64(), b.next_u64(), "p = {p}: the streams stay in step");
+        }
+        // At the boundary: a draw whose top 53 bits are exactly p·2^53 is not below p.
+        let t = 3u64 << 50; // p = 0.375 exactly
+        assert_eq!(Chance::new(t as f64 / (1u64 << 53) as f64), Chance::Below(t));
+    }
 
     #[test]
     fn streams_differ() {

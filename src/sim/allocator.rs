@@ -96,8 +96,8 @@ impl Simulation {
     /// Fills the candidate list with router `r`'s routed input VCs whose head is past the
     /// pipeline delay (in VC index order, so grouped by input port); returns their number.
     fn collect_candidates(&mut self, r: u32, now: u64) -> usize {
-        let Simulation { ref nonempty, ref unrouted, ref heads, ref local_vc, ref downstream, ref first_port, ref mut scratch, vcs, speedup, .. } = *self;
-        let (heads, local_vc, downstream) = (heads.view(), local_vc.view(), downstream.view());
+        let Simulation { ref nonempty, ref unrouted, ref inputs, ref local_vc, ref downstream, ref first_port, ref mut scratch, vcs, speedup, .. } = *self;
+        let (inputs, local_vc, downstream) = (inputs.view(), local_vc.view(), downstream.view());
         let (mut cands, mut in_cap, mut out_cap) = (scratch.cands.view_mut(), scratch.in_cap.view_mut(), scratch.out_cap.view_mut());
         let first = first_port[r as usize] as usize;
         let first_vc = first * vcs as usize;
@@ -107,7 +107,7 @@ impl Simulation {
             while bits != 0 {
                 let local = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let head = heads[first_vc + local];
+                let head = inputs[first_vc + local];
                 if head.ready_at > now {
                     continue;
                 }
@@ -197,13 +197,13 @@ impl Simulation {
     fn traverse(&mut self, r: u32, c: Candidate, now: u64) {
         let (depth, vcs, size) = (self.depth as usize, self.vcs as usize, self.packet_size);
         let iv = c.iv as usize;
-        let pid = self.heads[iv].pid;
-        self.buf_head[iv] = wrap(self.buf_head[iv] as usize + 1, depth) as u16;
-        self.buf_len[iv] -= 1;
+        let pid = self.inputs[iv].pid;
+        self.inputs[iv].buf_head = wrap(self.inputs[iv].buf_head as usize + 1, depth) as u16;
+        self.inputs[iv].buf_len -= 1;
         self.buf_flits[iv] -= size;
         let first_port = self.first_port[r as usize] as usize;
         let local = iv - first_port * vcs;
-        if self.buf_len[iv] == 0 {
+        if self.inputs[iv].buf_len == 0 {
             self.nonempty.clear(r, local);
         } else {
             self.load_head(iv);

@@ -58,10 +58,10 @@ impl Simulation {
             for p in 0..net.radix(r) {
                 for v in 0..self.vcs {
                     let iv = net.port_id(r, p) * vcs + v as usize;
-                    if self.buf_len[iv] == 0 {
+                    if self.inputs[iv].buf_len == 0 {
                         continue;
                     }
-                    let head = &self.heads[iv];
+                    let head = &self.inputs[iv];
                     let routed = !self.unrouted.get(r, iv - net.port_offset(r) * vcs);
                     let wants = routed.then_some((head.out_port as u32, head.out_vc as u32));
                     let credits = wants.map_or(0, |(op, ov)| self.output_credits(net.port_id(r, op), ov));
@@ -124,14 +124,14 @@ impl Simulation {
             let r = self.port_router[port];
             let first_port = self.topo.network().port_offset(r);
             let mut flits = 0u64;
-            for i in 0..self.buf_len[iv] as usize {
-                let pid = self.buf[iv * self.depth as usize + (self.buf_head[iv] as usize + i) % self.depth as usize].pid;
+            for i in 0..self.inputs[iv].buf_len as usize {
+                let pid = self.buf[iv * self.depth as usize + (self.inputs[iv].buf_head as usize + i) % self.depth as usize].pid;
                 flits += self.packets[pid].size as u64;
             }
             let local = iv - first_port * vcs;
-            if self.buf_len[iv] > 0 {
-                let head = self.heads[iv];
-                if head.pid != self.buf[iv * self.depth as usize + self.buf_head[iv] as usize].pid {
+            if self.inputs[iv].buf_len > 0 {
+                let head = self.inputs[iv];
+                if head.pid != self.buf[iv * self.depth as usize + self.inputs[iv].buf_head as usize].pid {
                     return Err(format!("input VC {iv}: head record out of date"));
                 }
                 if !self.nonempty.get(r, local) {
@@ -143,7 +143,7 @@ impl Simulation {
             } else if self.nonempty.get(r, local) {
                 return Err(format!("input VC {iv}: empty but its bit is set"));
             }
-            buffered += self.buf_len[iv] as u64;
+            buffered += self.inputs[iv].buf_len as u64;
             if flits != self.buf_flits[iv] as u64 {
                 return Err(format!("input VC {iv}: {} flits counted, {} recorded", flits, self.buf_flits[iv]));
             }

@@ -48,15 +48,18 @@ use table::Table;
 /// Marker for "no port" in port-indexed tables.
 const NO_PORT: u32 = u32::MAX;
 
-/// The packet at the head of an input VC, mirrored out of the packet store so the switch
-/// allocator reads one small record: its id, the route chosen for it (valid once the
-/// router's `unrouted` bit is clear) and the first cycle it may cross the switch.
+/// One input VC: the position and fill of its buffer ring, and the packet at its head,
+/// mirrored out of the packet store so the switch allocator reads one small record: its
+/// id, the route chosen for it (valid once the router's `unrouted` bit is clear) and the
+/// first cycle it may cross the switch. (Kept together, they share a cache line.)
 #[derive(Clone, Copy, Debug, Default)]
-struct Head {
+struct InputVc {
     ready_at: u64,
     pid: u32,
     out_port: u16,
     out_vc: u16,
+    buf_head: u16,
+    buf_len: u16,
 }
 
 /// One slot of an input buffer: a packet and the low 32 bits of the cycle it arrived
@@ -147,13 +150,11 @@ pub struct Simulation {
     // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
     // cycle each arrived.
     buf: Table<Slot>,
-    buf_head: Table<u16>,
-    buf_len: Table<u16>,
     buf_flits: Table<u16>,
     credits: Table<u16>,
     committed: Table<u16>,
-    /// The head packet of each input VC and its route.
-    heads: Table<Head>,
+    /// Each input VC's buffer position and head packet.
+    inputs: Table<InputVc>,
     /// Per router, over its input VCs: non-empty, and head not yet routed.
     nonempty: router::RouterBits,
     unrouted: router::RouterBits,
@@ -165,7 +166,8 @@ pub struct Simulation {
     rc_start: Table<u32>,
     notes: Vec<RouteNote>,
 
-    // Per terminal.
+    // Per terminal: its injection port id, source queue, channel, batch budget.
+    inject_port: Table<u32>,
     source: Vec<VecDeque<u32>>,
     inject_free_at: Table<u64>,
     batch_left: Vec<u32>,
@@ -282,18 +284,17 @@ impl Simulation {
             in_rr: vec![0; ports].into(),
             out_rr: vec![0; ports].into(),
             buf: vec![Slot::default(); nvc * depth as usize].into(),
-            buf_head: vec![0; nvc].into(),
-            buf_len: vec![0; nvc].into(),
             buf_flits: vec![0; nvc].into(),
             credits: vec![depth as u16; nvc].into(),
             committed: vec![0; nvc].into(),
-            heads: vec![Head::default(); nvc].into(),
+            inputs: vec![InputVc::default(); nvc].into(),
             nonempty: router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize),
             unrouted: router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize),
             queued_outputs: router::RouterBits::new(routers, net.max_radix() as usize),
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers],
+            inject_port: (0..terminals as u32).map(|t| net.inject_port(t)).map(|(r, p)| net.port_id(r, p) as u32).collect(),
             source: vec![VecDeque::new(); terminals],
             inject_free_at: vec![0; terminals].into(),
             batch_left: vec![batch; terminals],
@@ -384,13 +385,13 @@ impl Simulation {
             let (port, depth) = (port as usize, self.depth as usize);
             let iv = port * self.vcs as usize + vc as usize;
             debug_assert!((self.buf_flits[iv] + self.packet_size) as u32 <= self.depth, "buffer overflow at VC {iv}");
-            let pos = iv * depth + router::wrap(self.buf_head[iv] as usize + self.buf_len[iv] as usize, depth);
+            let pos = iv * depth + router::wrap(self.inputs[iv].buf_head as usize + self.inputs[iv].buf_len as usize, depth);
             self.buf[pos] = Slot::new(now, pid);
-            self.buf_len[iv] += 1;
+            self.inputs[iv].buf_len += 1;
             self.buf_flits[iv] += self.packet_size;
             let r = self.port_router[port];
             self.load[r as usize] += 1;
-            if self.buf_len[iv] == 1 {
+            if self.inputs[iv].buf_len == 1 {
                 let local = iv - self.first_port[r as usize] as usize * self.vcs as usize;
                 self.load_head(iv);
                 self.nonempty.set(r, local);
@@ -541,7 +542,7 @@ impl Simulation {
             std::mem::size_of_val(v)
         }
         let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr);
-        let per_vc = bytes(&self.buf) + bytes(&self.buf_head) + bytes(&self.buf_len) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed) + bytes(&self.heads);
+        let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
         per_port + per_vc + wheels + sources + self.packets.memory_bytes() + self.cr.as_ref().map_or(0, |cr| cr.memory_bytes())

@@ -4,13 +4,13 @@
 //!
 //! Each router keeps bitsets over its input VCs (bit `port·V + vc`): *non-empty* and
 //! *head unrouted*, and one over its output ports: *output queue non-empty*. The head
-//! packet of every input VC is mirrored in a small [`Head`] record, so every stage visits
+//! packet of every input VC is mirrored in a small [`InputVc`](super::InputVc) record, so every stage visits
 //! only VCs and ports with work, and a packet's own record is read once per hop, to route
 //! it. The stages borrow the arrays they use as locals, so the hot loops keep their base
 //! addresses in registers.
 
 use super::table::Table;
-use super::{Head, OutEntry, Simulation, NO_PORT};
+use super::{OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
 
 /// `x mod n` for `x < 2n`, without a division.
@@ -56,7 +56,7 @@ impl Simulation {
     /// next; greedy: all decide from the state at the start of the cycle, and their
     /// commitments are applied afterwards.
     pub(super) fn route_router(&mut self, r: u32, now: u64) {
-        let Simulation { ref topo, ref routing, ref mut packets, ref mut rng, ref mut notes, ref mut heads, ref mut unrouted, ref mut committed, ref mut port_queues, ref credits, ref downstream, ref local_vc, ref mut pending, ref mut rc_start, ref first_port, vcs, depth, sequential, packet_size, .. } = *self;
+        let Simulation { ref topo, ref routing, ref mut packets, ref mut rng, ref mut notes, ref mut inputs, ref mut unrouted, ref mut committed, ref mut port_queues, ref credits, ref downstream, ref local_vc, ref mut pending, ref mut rc_start, ref first_port, vcs, depth, sequential, packet_size, .. } = *self;
         let net = topo.network();
         let first = first_port[r as usize] as usize;
         let nvc = (first_port[r as usize + 1] as usize - first) * vcs as usize;
@@ -80,7 +80,7 @@ impl Simulation {
                     let local = lo + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let iv = first_vc + local;
-                    let pkt = &mut packets[heads[iv].pid];
+                    let pkt = &mut packets[inputs[iv].pid];
                     let decision = if pkt.dst_router == r {
                         Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
                     } else {
@@ -95,8 +95,8 @@ impl Simulation {
                     if downstream[op] != NO_PORT {
                         pkt.hops += 1;
                     }
-                    heads[iv].out_port = port as u16;
-                    heads[iv].out_vc = vc as u16;
+                    inputs[iv].out_port = port as u16;
+                    inputs[iv].out_vc = vc as u16;
                     unrouted.clear(r, local);
                     if sequential {
                         committed[op * vcs as usize + vc as usize] += packet_size;
@@ -114,11 +114,12 @@ impl Simulation {
         pending.clear();
     }
 
-    /// Mirrors the packet now at the head of input VC `iv` into its [`Head`] record.
+    /// Mirrors the packet now at the head of input VC `iv` into its [`InputVc`](super::InputVc) record.
     #[inline]
     pub(super) fn load_head(&mut self, iv: usize) {
-        let slot = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
-        self.heads[iv] = Head { ready_at: slot.arrived(self.now) + self.pipeline_delay, pid: slot.pid, out_port: 0, out_vc: 0 };
+        let slot = self.buf[iv * self.depth as usize + self.inputs[iv].buf_head as usize];
+        let input = &mut self.inputs[iv];
+        (input.ready_at, input.pid) = (slot.arrived(self.now) + self.pipeline_delay, slot.pid);
     }
 
     /// Each output channel of router `r` that is free sends the head of its output queue.

@@ -3,6 +3,7 @@
 
 use super::{Packet, Simulation};
 use crate::config::InjectionMode;
+use crate::rng::Chance;
 
 impl Simulation {
     /// Step 2 of a cycle: every terminal may generate a packet into its source queue and
@@ -13,7 +14,7 @@ impl Simulation {
         // Terminal channels carry one flit per `terminal_period` cycles; the offered load
         // is a fraction of that bandwidth.
         let period = self.cfg.router.terminal_period as u64;
-        let rate = self.cfg.traffic.load / (size as u64 * period) as f64;
+        let rate = Chance::new(self.cfg.traffic.load / (size as u64 * period) as f64);
         let batch = self.cfg.traffic.injection == InjectionMode::Batch;
         let cap = self.cfg.traffic.source_queue_cap as usize;
         for t in 0..terminals {
@@ -23,7 +24,7 @@ impl Simulation {
             let generate = if batch {
                 self.batch_left[ti] > 0 && self.source[ti].len() < 2
             } else {
-                self.rng.traffic.chance(rate)
+                self.rng.traffic.draw(rate)
             };
             if generate {
                 let dst = self.pattern.destination(t, &mut self.rng.traffic);
@@ -54,23 +55,22 @@ impl Simulation {
             if self.inject_free_at[ti] > now || self.source[ti].is_empty() {
                 continue;
             }
-            let (router, port) = self.topo.network().inject_port(t);
-            let base = self.topo.network().port_id(router, port) * self.vcs as usize;
+            let port = self.inject_port[ti] as usize;
+            let base = port * self.vcs as usize;
             let mut best = None;
             let mut best_credits = size - 1;
-            for v in 0..self.vcs as usize {
-                if self.credits[base + v] > best_credits {
-                    best_credits = self.credits[base + v];
-                    best = Some(base + v);
+            for v in 0..self.vcs {
+                if self.credits[base + v as usize] > best_credits {
+                    best_credits = self.credits[base + v as usize];
+                    best = Some(v);
                 }
             }
-            if let Some(iv) = best {
+            if let Some(vc) = best {
                 let pid = self.source[ti].pop_front().expect("non-empty");
-                self.credits[iv] -= size;
+                self.credits[base + vc as usize] -= size;
                 self.inject_free_at[ti] = now + size as u64 * period;
                 self.in_network += 1;
-                let port = iv / self.vcs as usize;
-                self.schedule_arrival(now + self.latency[port] as u64, port as u32, (iv % self.vcs as usize) as u32, pid);
+                self.schedule_arrival(now + self.latency[port] as u64, port as u32, vc, pid);
             }
         }
     }

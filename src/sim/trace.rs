@@ -89,10 +89,10 @@ impl Simulation {
     /// VC is empty.
     pub fn trace_queue_head(&mut self, port: usize, vc: u32) -> bool {
         let iv = port * self.vcs as usize + vc as usize;
-        if iv >= self.buf_len.len() || self.buf_len[iv] == 0 {
+        if iv >= self.inputs.len() || self.inputs[iv].buf_len == 0 {
             return false;
         }
-        let slot = self.buf[iv * self.depth as usize + self.buf_head[iv] as usize];
+        let slot = self.buf[iv * self.depth as usize + self.inputs[iv].buf_head as usize];
         let router = self.port_router[port];
         let local = (port - self.first_port[router as usize] as usize) as u32;
         self.start_trace(slot.pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived(self.now) }));
@@ -174,7 +174,7 @@ impl Simulation {
                 }
                 Where::Buffer { iv } => {
                     let depth = self.depth as usize;
-                    let (head, len) = (self.buf_head[iv] as usize, self.buf_len[iv] as usize);
+                    let (head, len) = (self.inputs[iv].buf_head as usize, self.inputs[iv].buf_len as usize);
                     if (0..len).any(|k| self.buf[iv * depth + super::router::wrap(head + k, depth)].pid == pid) {
                         return;
                     }
