@@ -15,12 +15,13 @@ use crate::topology::HyperX;
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
 #[inline]
 pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
-    let out = q.output(router, port);
+    // A terminal output never runs out of credits: every VC ties, the lowest wins.
+    let Some(credits) = q.output_credits(router, port) else { return class };
     let mut best = class;
-    let mut best_credits = out.credits(class);
+    let mut best_credits = credits[class as usize];
     let mut v = class + classes;
     while v < q.vcs() {
-        let c = out.credits(v);
+        let c = credits[v as usize];
         if c > best_credits {
             best = v;
             best_credits = c;

@@ -139,6 +139,14 @@ impl<'a> QueueView<'a> {
             depth: self.depth,
         }
     }
+    /// Credits of every VC of output `port` (indexed by VC); `None` for a terminal output,
+    /// which never runs out.
+    #[inline]
+    pub fn output_credits(&self, router: u32, port: u32) -> Option<&'a [u16]> {
+        let vcs = self.vcs as usize;
+        let down = self.downstream[self.net.port_id(router, port)];
+        (down != u32::MAX).then(|| &self.credits[down as usize * vcs..][..vcs])
+    }
     /// Credits (free downstream slots) of output VC `vc` of `port`; terminal outputs
     /// never run out.
     #[inline]
