@@ -83,16 +83,95 @@ pub fn build(cfg: &RoutingConfig, df: &Dragonfly) -> Box<dyn Routing> {
     Box::new(DragonflyRouting::new(df, alg, cfg.ugal_threshold, cr))
 }
 
+/// A global channel seen from its source group (§4.1 step 2: from `R_a` to `R_b`).
+#[derive(Clone, Copy, Debug)]
+struct GlobalChannel {
+    /// Router owning the channel (`R_a`), and the channel's port there.
+    gateway: u32,
+    gport: u32,
+    /// Router the channel lands on in the target group (`R_b`).
+    landing: u32,
+}
+
+impl GlobalChannel {
+    /// Router-to-router hops of the minimal path from `from` (in the channel's source
+    /// group) to `dst` (in its target group) through this channel: §4.1 steps 1–3.
+    #[inline]
+    fn path_hops(&self, from: u32, dst: u32) -> u32 {
+        (self.gateway != from) as u32 + 1 + (self.landing != dst) as u32
+    }
+}
+
 /// The first hop towards another group, and the global channel it leads to.
 #[derive(Clone, Copy, Debug)]
 struct Hop {
-    /// Output port at the current router.
+    /// Output port at the current router: the channel's own port when the router is the
+    /// gateway, else the local port to the gateway (§4.1 step 1).
     port: u32,
-    /// Router owning the global channel, and its port there.
-    gateway: u32,
-    gport: u32,
-    /// Router the global channel lands on.
-    landing: u32,
+    channel: GlobalChannel,
+}
+
+/// How one router leaves its group for one other group (§4.1 steps 1–2), precomputed
+/// for every (router, target group) pair so that routing a packet there costs a table
+/// lookup, plus queue reads or a random draw when there is a choice (`g < ah + 1` only).
+#[derive(Clone, Copy, Debug)]
+struct Exit {
+    /// The hop through the first candidate: the only one when `count == 1` (always the
+    /// case with `g = ah + 1`), the one UGAL's hop-count estimate uses otherwise.
+    hop: Hop,
+    /// The candidate channels, `channels[first..first + count]` of the [`ExitTable`]:
+    /// - the router's own channels to the target group when it has any; with several it
+    ///   takes the one whose port has the shortest queue (the first on ties);
+    /// - else every channel of its group to the target group; with several the gateway
+    ///   is drawn uniformly at random and reached over a local hop.
+    ///
+    /// `count == 0` marks the router's own group (never looked up).
+    first: u32,
+    count: u32,
+}
+
+/// The [`Exit`] of every (router, target group) pair, and the channels they choose among:
+/// `a·g·g` exits of 24 bytes (about 200 KB for the paper's 1K network) and `g·a·h`
+/// channels.
+struct ExitTable {
+    /// `exits[router·g + target]`.
+    exits: Vec<Exit>,
+    /// For every ordered pair of groups `(G, T)`, the channels from `G` to `T` in the
+    /// order of [`Dragonfly::slots_between`], so that a router's own channels among them
+    /// are contiguous.
+    channels: Vec<GlobalChannel>,
+}
+
+impl ExitTable {
+    fn new(df: &Dragonfly) -> ExitTable {
+        let (a, g) = (df.a, df.g);
+        let net = df.network();
+        let home = Exit { hop: Hop { port: u32::MAX, channel: GlobalChannel { gateway: u32::MAX, gport: u32::MAX, landing: u32::MAX } }, first: 0, count: 0 };
+        let mut exits = vec![home; (a * g * g) as usize];
+        let mut channels = Vec::with_capacity((g * a * df.h) as usize);
+        for grp in 0..g {
+            for target in (0..g).filter(|&t| t != grp) {
+                let group_first = channels.len() as u32;
+                let slots = df.slots_between(grp, target);
+                channels.extend(slots.iter().map(|&c| {
+                    let (gateway, gport) = df.slot_owner(grp, c);
+                    GlobalChannel { gateway, gport, landing: net.port(gateway, gport).peer_router }
+                }));
+                for i in 0..a {
+                    let owned_by_i = |c: u32| c / df.h == i;
+                    let own = slots.iter().filter(|&&c| owned_by_i(c)).count() as u32;
+                    let (first, count) = match slots.iter().position(|&c| owned_by_i(c)) {
+                        Some(at) => (group_first + at as u32, own),
+                        None => (group_first, slots.len() as u32),
+                    };
+                    let channel = channels[first as usize];
+                    let port = if own > 0 { channel.gport } else { df.local_port(i, df.index(channel.gateway)) };
+                    exits[((grp * a + i) * g + target) as usize] = Exit { hop: Hop { port, channel }, first, count };
+                }
+            }
+        }
+        ExitTable { exits, channels }
+    }
 }
 
 pub struct DragonflyRouting {
@@ -100,66 +179,60 @@ pub struct DragonflyRouting {
     alg: DfAlgorithm,
     threshold: i64,
     cr: Option<CrParams>,
+    /// VC classes: 2 for MIN, 3 otherwise (Fig. 7).
+    classes: u32,
+    table: ExitTable,
 }
 
 impl DragonflyRouting {
     pub fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
-        DragonflyRouting { df: df.clone(), alg, threshold, cr: (alg == DfAlgorithm::UgalLCr).then_some(cr) }
+        let cr = (alg == DfAlgorithm::UgalLCr).then_some(cr);
+        let classes = if alg == DfAlgorithm::Min { 2 } else { 3 };
+        DragonflyRouting { df: df.clone(), alg, threshold, cr, classes, table: ExitTable::new(df) }
     }
 
-    fn classes(&self) -> u32 {
-        if self.alg == DfAlgorithm::Min { 2 } else { 3 }
+    /// The exit of `router` towards group `target ≠ group(router)`.
+    #[inline]
+    fn exit(&self, router: u32, target: u32) -> &Exit {
+        let exit = &self.table.exits[(router * self.df.g + target) as usize];
+        debug_assert!(exit.count > 0, "router {router} is in group {target}");
+        exit
     }
 
     /// The hop from `here` towards group `target ≠ group(here)`.
     #[inline]
     fn toward_group(&self, q: &QueueView, here: u32, target: u32, rng: &mut SimRng) -> Hop {
-        let df = &self.df;
-        let (grp, idx) = (df.group(here), df.index(here));
-        let slots = df.slots_between(grp, target);
-        let net = q.net;
-        if let [c] = *slots {
-            // One channel per group pair (g = ah + 1): no choice to make.
-            let (gateway, gport) = df.slot_owner(grp, c);
-            let port = if gateway == here { gport } else { df.local_port(idx, df.index(gateway)) };
-            return Hop { port, gateway, gport, landing: net.port(gateway, gport).peer_router };
-        }
-        let mut own: Option<(u32, u32)> = None;
-        for &c in slots {
-            if c / df.h == idx {
-                let port = df.global_port(c % df.h);
-                let len = q.port_queue(here, port);
-                if own.is_none_or(|(_, best)| len < best) {
-                    own = Some((port, len));
-                }
-            }
-        }
-        if let Some((port, _)) = own {
-            return Hop { port, gateway: here, gport: port, landing: net.port(here, port).peer_router };
-        }
-        let c = if slots.len() == 1 { slots[0] } else { slots[rng.below(slots.len() as u32) as usize] };
-        let (gateway, gport) = df.slot_owner(grp, c);
-        Hop { port: df.local_port(idx, df.index(gateway)), gateway, gport, landing: net.port(gateway, gport).peer_router }
+        let exit = self.exit(here, target);
+        if exit.count == 1 { exit.hop } else { self.choose(exit, q, here, rng) }
     }
 
-    /// Estimated router-to-router hops from `from` to `dst` on a minimal path (first
-    /// gateway when several exist; the router's own channel when it has one).
-    fn hops_from(&self, q: &QueueView, from: u32, dst: u32) -> u32 {
-        let df = &self.df;
-        let (grp, gd) = (df.group(from), df.group(dst));
-        if grp == gd {
-            return (from != dst) as u32;
+    /// The hop of an [`Exit`] with several candidates, kept out of line so that the
+    /// common single-candidate case stays a table lookup.
+    #[inline(never)]
+    fn choose(&self, exit: &Exit, q: &QueueView, here: u32, rng: &mut SimRng) -> Hop {
+        let candidates = &self.table.channels[exit.first as usize..(exit.first + exit.count) as usize];
+        if exit.hop.channel.gateway == here {
+            // The router's own channels.
+            let channel = *candidates.iter().min_by_key(|ch| q.port_queue(here, ch.gport)).expect("candidates");
+            Hop { port: channel.gport, channel }
+        } else {
+            let channel = candidates[rng.below(exit.count) as usize];
+            Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
         }
-        let slots = df.slots_between(grp, gd);
-        let c = slots.iter().copied().find(|&c| c / df.h == df.index(from)).unwrap_or(slots[0]);
-        let (gateway, gport) = df.slot_owner(grp, c);
-        (gateway != from) as u32 + 1 + (q.net.port(gateway, gport).peer_router != dst) as u32
+    }
+
+    /// Estimated router-to-router hops from `from` to `dst`, in another group `gd`, on a
+    /// minimal path: through the router's own channel when it has one, else through the
+    /// group's first.
+    #[inline]
+    fn hops_to_other_group(&self, from: u32, dst: u32, gd: u32) -> u32 {
+        self.exit(from, gd).hop.channel.path_hops(from, dst)
     }
 
     /// Queue estimate of VC class `class` of an output: the sum over its VCs.
     #[inline]
     fn class_queue(&self, q: &QueueView, router: u32, port: u32, class: u32) -> u32 {
-        let classes = self.classes();
+        let classes = self.classes;
         let out = q.output(router, port);
         let mut v = class;
         let mut sum = 0;
@@ -170,18 +243,39 @@ impl DragonflyRouting {
         sum
     }
 
+    /// Forwards on `port` in VC class `class` of Fig. 7.
+    #[inline]
+    fn forward(&self, q: &QueueView, router: u32, port: u32, class: u32) -> Decision {
+        let classes = self.classes;
+        let class = class + classes - 3; // MIN: Fig. 7 classes 1, 2 become 0, 1.
+        // With as many VCs as classes (the usual setup) the class has a single VC: no need
+        // to read the output's credits.
+        let vc = if class + classes >= q.vcs() { class } else { vc_in_class(q, router, port, class, classes) };
+        Decision::Forward { port, vc }
+    }
+
+    /// The first hop of a packet, at its source router. Kept out of line so that
+    /// [`Routing::route`] stays small for the more frequent [`Self::next_hop`].
+    #[inline(never)]
+    fn first_hop(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
+        let (port, class) = self.decide_at_source(ctx, pkt, rng, note);
+        self.forward(&ctx.queues, ctx.router, port, class)
+    }
+
     /// The source-router decision; returns the first output and its VC class (Fig. 7).
+    #[inline]
     fn decide_at_source(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> (u32, u32) {
         let df = &self.df;
         let q = &ctx.queues;
-        let here = ctx.router;
-        let (gs, gd) = (df.group(here), df.group(pkt.dst_router));
+        let (here, dst) = (ctx.router, pkt.dst_router);
+        let (gs, gd) = (df.group(here), df.group(dst));
         let (min, h_min, min_class) = if gs == gd {
-            let port = df.local_port(df.index(here), df.index(pkt.dst_router));
-            (Hop { port, gateway: u32::MAX, gport: 0, landing: pkt.dst_router }, 1, 2)
+            let port = df.local_port(df.index(here), df.index(dst));
+            // No global channel on this path; `channel` only records where it ends.
+            (Hop { port, channel: GlobalChannel { gateway: u32::MAX, gport: 0, landing: dst } }, 1, 2)
         } else {
             let hop = self.toward_group(q, here, gd, rng);
-            (hop, (hop.gateway != here) as u32 + 1 + (hop.landing != pkt.dst_router) as u32, 1)
+            (hop, hop.channel.path_hops(here, dst), 1)
         };
         let candidates = df.g - if gs == gd { 1 } else { 2 };
         if self.alg == DfAlgorithm::Min || candidates == 0 {
@@ -206,12 +300,13 @@ impl DragonflyRouting {
         if self.alg == DfAlgorithm::Val {
             return go_nonminimal(pkt);
         }
-        let h_nm = (nm.gateway != here) as u32 + 1 + self.hops_from(q, nm.landing, pkt.dst_router);
-        let global_min = if gs == gd { q.port_queue(here, min.port) } else { q.port_queue(min.gateway, min.gport) };
+        // The intermediate group is neither gs nor gd, so the landing router is not in gd.
+        let h_nm = (nm.channel.gateway != here) as u32 + 1 + self.hops_to_other_group(nm.channel.landing, dst, gd);
+        let global_min = if gs == gd { q.port_queue(here, min.port) } else { q.port_queue(min.channel.gateway, min.channel.gport) };
         let vc_level = || (self.class_queue(q, here, min.port, min_class), self.class_queue(q, here, nm.port, 0));
         let (q_min, q_nm) = match self.alg {
             DfAlgorithm::UgalL => (q.port_queue(here, min.port), q.port_queue(here, nm.port)),
-            DfAlgorithm::UgalG => (global_min, q.port_queue(nm.gateway, nm.gport)),
+            DfAlgorithm::UgalG => (global_min, q.port_queue(nm.channel.gateway, nm.channel.gport)),
             DfAlgorithm::UgalLVc => vc_level(),
             DfAlgorithm::UgalLVch | DfAlgorithm::UgalLCr => {
                 if min.port != nm.port {
@@ -254,20 +349,56 @@ impl DragonflyRouting {
 
 impl Routing for DragonflyRouting {
     fn vcs_required(&self) -> u32 {
-        self.classes()
+        self.classes
     }
     fn credit_round_trip(&self) -> Option<CrParams> {
         self.cr
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
-        let (port, class) = if pkt.hops == 0 && pkt.route_bits == 0 {
+        if pkt.hops == 0 && pkt.route_bits == 0 {
             pkt.route_bits = 1;
-            self.decide_at_source(ctx, pkt, rng, note)
-        } else {
-            self.next_hop(&ctx.queues, ctx.router, pkt, rng)
-        };
-        let classes = self.classes();
-        let class = class + classes - 3; // MIN: Fig. 7 classes 1, 2 become 0, 1.
-        Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, class, classes) }
+            return self.first_hop(ctx, pkt, rng, note);
+        }
+        let (port, class) = self.next_hop(&ctx.queues, ctx.router, pkt, rng);
+        self.forward(&ctx.queues, ctx.router, port, class)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::GlobalArrangement;
+
+    /// Every exit offers exactly the channels of §4.1 step 1: the router's own channels to
+    /// the target group when it has any, else all of its group's; its hop goes through the
+    /// first of them and lands where the network's wiring says.
+    #[test]
+    fn exits_match_the_wiring() {
+        for arrangement in [GlobalArrangement::Absolute, GlobalArrangement::Palmtree] {
+            for (a, h, g) in [(4, 2, 9), (4, 2, 5), (4, 2, 4), (8, 4, 12), (3, 3, 4), (4, 2, 2)] {
+                let df = Dragonfly::new(1, a, h, g, arrangement, "topology").unwrap();
+                let table = ExitTable::new(&df);
+                for router in 0..df.routers() {
+                    let (grp, i) = (df.group(router), df.index(router));
+                    for target in (0..g).filter(|&t| t != grp) {
+                        let exit = table.exits[(router * g + target) as usize];
+                        let slots = df.slots_between(grp, target);
+                        let own: Vec<u32> = slots.iter().copied().filter(|&c| c / h == i).collect();
+                        let expected = if own.is_empty() { slots.to_vec() } else { own.clone() };
+                        let candidates = &table.channels[exit.first as usize..(exit.first + exit.count) as usize];
+                        assert_eq!(candidates.len(), expected.len());
+                        for (ch, &c) in candidates.iter().zip(&expected) {
+                            assert_eq!((ch.gateway, ch.gport), df.slot_owner(grp, c));
+                            assert_eq!(ch.landing, df.network().port(ch.gateway, ch.gport).peer_router);
+                            assert_eq!(df.group(ch.landing), target);
+                        }
+                        let first = candidates[0];
+                        assert_eq!((exit.hop.channel.gateway, exit.hop.channel.gport), (first.gateway, first.gport));
+                        let port = if own.is_empty() { df.local_port(i, df.index(first.gateway)) } else { first.gport };
+                        assert_eq!(exit.hop.port, port);
+                    }
+                }
+            }
+        }
     }
 }
