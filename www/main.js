@@ -245,7 +245,7 @@ function syncUi() {
 
 function writeUrl() {
   if (!app.experiment) return;
-  const q = encodeExperiment(app.model, app.experiment);
+  const q = encodeExperiment(app.model, app.experiment, { trace: app.trace?.link });
   const costQ = app.cost?.urlParams();
   const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -523,8 +523,8 @@ function frame(t) {
     try {
       const t0 = performance.now();
       if (app.running && !app.stopped) {
-        const n = budgetedCycles(cyclesThisFrame());
-        if (n > 0) advanceAll(n);
+        const n = app.trace.limit(budgetedCycles(cyclesThisFrame()));
+        if (n > 0 && advanceAll(n)) app.trace.afterAdvance();
         const spent = performance.now() - t0;
         // Cost per cycle: time over cycles of the last frames, exponentially weighted
         // (sums, so a coarse clock that reads 0 for a short frame still averages right).
@@ -725,6 +725,7 @@ function wireControls() {
     download('hiradix-network.png', blob);
   });
   app.trace = new PacketTrace(app, { showCrash, notice });
+  app.trace.onLinkChange = () => writeUrlSoon();
   $('btn-trace').addEventListener('click', () => app.trace.togglePicking());
   $('trace-clear').addEventListener('click', () => app.trace.clear());
   // Trace buttons in the (constantly refreshed) inspector act on pointerdown.
@@ -744,7 +745,7 @@ function wireControls() {
 function step() {
   if (!app.panes.length || app.crashed || app.stopped) return;
   setRunning(false);
-  advanceAll(1);
+  if (advanceAll(1)) app.trace.afterAdvance();
 }
 
 function onKey(ev) {
@@ -830,6 +831,10 @@ async function main() {
   if (fromLink && decoded.experiment?.preset) {
     const p = app.presets.get(decoded.experiment.preset);
     if (p) $('sweep-loads').value = p.preset.sweep;
+  }
+  if (fromLink && decoded.trace) {
+    const problem = app.trace.armFromLink(decoded.trace);
+    if (problem) problems.push(problem);
   }
   if (problems.length) {
     const tail = decoded.experiment && !fromLink ? '\nShowing the default experiment instead.' : '';

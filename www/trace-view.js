@@ -4,6 +4,10 @@
 // packet at the head of an input VC from the inspector. Its hops are drawn on the canvas
 // and listed with their cycles and VCs. The engine looks for the packet once per cycle
 // only while a trace runs (sim/trace.rs); with no trace the page reads nothing either.
+//
+// A trace armed at a router goes into the URL as `trace=ROUTER@CYCLE`; opening the link
+// runs to that cycle and arms there, so (the run being deterministic) it follows the same
+// packet.
 
 const $ = (id) => document.getElementById(id);
 const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
@@ -18,6 +22,9 @@ export class PacketTrace {
     this.data = []; // per pane: parsed traceJson()
     this.lastHtml = '';
     this.lastPanel = 0;
+    this.link = null; // {router, cycle} of a trace armed at a router, for the URL
+    this.pending = null; // {router, cycle}: arm at that router when the run reaches that cycle
+    this.onLinkChange = () => {};
   }
 
   /** Toolbar button / t: the next click on a router arms the trace there. */
@@ -37,13 +44,54 @@ export class PacketTrace {
   /** Follows the next packet generated at `router`, in every pane. */
   armAt(router) {
     this.setPicking(false);
+    this.pending = null;
     this.guard(() => this.app.panes.forEach((p) => p.sim.traceNextAt(router)));
+    this.setLink({ router, cycle: this.app.panes[0]?.now ?? 0 });
     this.start();
+  }
+
+  /**
+   * A link's trace: arm at `router` when the run reaches `cycle` (at once if it has).
+   * Returns a problem sentence, or null.
+   */
+  armFromLink({ router, cycle }) {
+    const routers = this.app.panes[0]?.sim.routerCount() ?? 0;
+    if (router >= routers) return `trace: router ${router} does not exist (this network has routers 0–${routers - 1}); no packet traced`;
+    if (cycle <= (this.app.panes[0]?.now ?? 0)) {
+      this.armAt(router);
+    } else {
+      this.pending = { router, cycle };
+      this.setLink({ router, cycle });
+      this.notice(`Trace: the packet generated at router ${router} from cycle ${cycle} on will be followed once the run gets there.`);
+    }
+    return null;
+  }
+
+  /** The cycles the page may advance now without stepping over a pending link's cycle. */
+  limit(cycles) {
+    if (!this.pending) return cycles;
+    return Math.min(cycles, Math.max(0, this.pending.cycle - (this.app.panes[0]?.now ?? 0)));
+  }
+
+  /** After advancing: arm a pending link's trace once its cycle is reached. */
+  afterAdvance() {
+    if (this.pending && (this.app.panes[0]?.now ?? 0) >= this.pending.cycle) {
+      this.notice(null);
+      this.armAt(this.pending.router);
+    }
+  }
+
+  setLink(link) {
+    const changed = JSON.stringify(link) !== JSON.stringify(this.link);
+    this.link = link;
+    if (changed) this.onLinkChange();
   }
 
   /** Follows the packet at the head of an input VC, in pane `pane` only. */
   followQueueHead(pane, router, port, vc) {
     this.setPicking(false);
+    this.pending = null;
+    this.setLink(null);
     let ok = false;
     this.guard(() => {
       this.app.panes.forEach((p, i) => (i === pane ? (ok = p.sim.traceQueueHead(router, port, vc)) : p.sim.traceClear()));
@@ -59,6 +107,8 @@ export class PacketTrace {
 
   /** The panes were rebuilt: nothing is followed any more. */
   stop() {
+    this.pending = null;
+    this.setLink(null);
     this.active = false;
     this.data = [];
     this.lastHtml = '';

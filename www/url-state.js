@@ -3,19 +3,22 @@
 //   ?topology.type=dragonfly&topology.p=4&…&routing.algorithm=ugal_l      config (--set paths)
 //   &vary=routing.algorithm&values=ugal_l|ugal_l_cr|ugal_g                 side-by-side panes
 //   &speed=5&metric=occupancy&cells=0&zoom=2&center=0.41,0.52&paused=1      speed and view
+//   &trace=12@340                                                          packet trace
 //   &preset=ugal-l-misjudges                                               the story shown
 //
 // Only config fields that differ from the defaults are written, as `path=value` exactly as
 // the CLI's `--set path=value` takes them. A link with only `preset=…` loads that preset.
+// `trace=R@C` follows the next packet generated at router R from cycle C on: the run is
+// deterministic, so the link shows the same packet's journey to whoever opens it.
 
 import { formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
 
-const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused']);
+const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace']);
 
 const round = (x, digits) => Number(Number(x).toFixed(digits));
 
-/** The query string (without '?') of an experiment. */
-export function encodeExperiment(model, exp, { paused = false } = {}) {
+/** The query string (without '?') of an experiment (and of the packet trace `trace`, {router, cycle}). */
+export function encodeExperiment(model, exp, { paused = false, trace = null } = {}) {
   const q = new URLSearchParams();
   if (exp.preset) q.set('preset', exp.preset);
   for (const [path, value] of model.diff(exp.config)) q.set(path, formatValue(value));
@@ -32,13 +35,14 @@ export function encodeExperiment(model, exp, { paused = false } = {}) {
     q.set('zoom', String(round(v.zoom, 3)));
     q.set('center', `${round(v.cx, 4)},${round(v.cy, 4)}`);
   }
+  if (trace) q.set('trace', `${trace.router}@${trace.cycle}`);
   if (paused) q.set('paused', '1');
   return q.toString();
 }
 
 /**
  * Reads an experiment from a query string. Never throws: returns {experiment, problems,
- * paused}, where `problems` lists what could not be used (one sentence each) and the
+ * paused, trace}, where `problems` lists what could not be used (one sentence each) and the
  * experiment holds everything that could (null for an empty query). `presets` maps preset
  * ids to {experiment}.
  */
@@ -109,5 +113,11 @@ export function decodeExperiment(model, search, presets) {
     if (!(z > 0) || c.length !== 2 || !c.every(Number.isFinite)) problems.push(`zoom: '${params.get('zoom')}' with center '${params.get('center')}' is not a view`);
     else Object.assign(exp.view, { zoom: z, cx: c[0], cy: c[1] });
   }
-  return { experiment: exp, problems, paused: params.get('paused') === '1' };
+  let trace = null;
+  if (params.has('trace')) {
+    const m = /^(\d{1,9})@(\d{1,12})$/.exec(params.get('trace'));
+    if (m) trace = { router: Number(m[1]), cycle: Number(m[2]) };
+    else problems.push(`trace: '${params.get('trace')}' is not ROUTER@CYCLE (e.g. 12@340); no packet traced`);
+  }
+  return { experiment: exp, problems, paused: params.get('paused') === '1', trace };
 }

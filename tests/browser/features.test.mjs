@@ -85,7 +85,9 @@ test('the load–latency sweep runs in a worker, the page keeps animating, point
   await page.waitForFunction(() => window.hiradix.sweep.series[0].points.length >= 1, null, { timeout: 120_000 });
   await page.waitForFunction(() => !window.hiradix.sweep.running, null, { timeout: 200_000 });
   const f1 = await page.evaluate(() => window.hiradix.frames);
-  assert.ok(f1 > f0 + 10, 'the page froze while the sweep ran');
+  // A frozen page draws no frame at all while the worker runs (the sweep takes a second or
+  // two; a loaded machine may draw only a few frames meanwhile).
+  assert.ok(f1 > f0 + 3, `the page froze while the sweep ran (${f1 - f0} frames)`);
   const points = await page.evaluate(() => window.hiradix.sweep.series[0].points);
   assert.ok(points.length >= 2, JSON.stringify(points));
   assert.ok(!points[0].saturated && points[0].avg_latency > 0 && Math.abs(points[0].accepted - 0.1) < 0.03, JSON.stringify(points[0]));

@@ -164,3 +164,38 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('trace: a traced packet is in the URL, and the link follows the same packet', { timeout: 120_000 }, async () => {
+  // Trace the packet generated at router 5 from cycle 40 on, from a link.
+  const { page, errors } = await env.open(`${DAL}&trace=5@40`);
+  await page.waitForFunction(() => /delivered at cycle \d+: latency \d+ cycles/.test(document.getElementById('trace-body').textContent), null, { timeout: 30_000 });
+  const journey = async (p) => {
+    const head = (await p.textContent('.trace-pane > p')).match(/packet from terminal \d+ \(router 5\) to terminal \d+ \(router \d+\), created at cycle (\d+)/);
+    const hops = await p.$$eval('.trace-hops tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim()).join(' ')));
+    return { head: head?.[0], created: Number(head?.[1]), hops };
+  };
+  const first = await journey(page);
+  assert.ok(first.head, 'the traced packet comes from router 5');
+  assert.ok(first.created >= 40, `created at ${first.created}, not before the link's cycle`);
+  assert.match(page.url(), /[?&]trace=5%4040(&|$)/, 'the URL keeps the trace');
+  // Opened again, the link follows the very same packet along the very same hops.
+  const again = await env.open(page.url().slice(page.url().indexOf('?')));
+  await again.page.waitForFunction(() => /delivered at cycle/.test(document.getElementById('trace-body').textContent), null, { timeout: 30_000 });
+  assert.deepEqual(await journey(again.page), first);
+  // Arming by hand at a later cycle rewrites the link; clearing the trace removes it.
+  await page.click('#btn-trace');
+  const [x, y] = await routerPoint(page, 7);
+  await page.mouse.click(x, y);
+  await page.waitForFunction(() => /[?&]trace=7%40\d+/.test(location.search), null, { timeout: 5_000 });
+  await page.click('#trace-clear');
+  await page.waitForFunction(() => !/trace=/.test(location.search), null, { timeout: 5_000 });
+  // A malformed or impossible trace is reported and ignored; the page runs on.
+  const bad = await env.open(`${DAL}&trace=999@10`);
+  await bad.page.waitForSelector('#notice:not([hidden])');
+  assert.match(await bad.page.textContent('#notice-text'), /trace: router 999 does not exist/);
+  const bad2 = await env.open(`${DAL}&trace=five`);
+  await bad2.page.waitForSelector('#notice:not([hidden])');
+  assert.match(await bad2.page.textContent('#notice-text'), /trace: 'five' is not ROUTER@CYCLE/);
+  assert.deepEqual([...errors, ...again.errors, ...bad.errors, ...bad2.errors], []);
+  for (const p of [page, again.page, bad.page, bad2.page]) await p.close();
+});
