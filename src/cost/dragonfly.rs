@@ -11,7 +11,10 @@
 //!   `g < ah + 1`). A group is four cabinets side by side: its local channels are short
 //!   cables of average length `E_group/3` (`E_group = √(512/D)`), driven as local links.
 //!   Global cables average `2E/3` (Table 2).
-//! - The flattened butterfly and folded Clos are those of [`super::fb`], repriced.
+//! - The flattened butterfly is the one §5 describes ([`dragonfly_paper_fb`]): up to 1K
+//!   the 1-D flattened butterfly the dragonfly is identical to; beyond, `p = 16` terminals
+//!   per router and dimensions of 16 routers, as many as `N` needs. The folded Clos is that
+//!   of [`super::fb`], repriced.
 //! - 3-D torus: `k = ⌈N^(1/3)⌉`, one node per router, channels `k/8` wide so that
 //!   uniform-random capacity matches the others (the torus channel load is `k/8`), folded
 //!   so that neighbours are at most two cabinets apart (cable `2 × 0.57 m`); a cabinet
@@ -19,7 +22,7 @@
 //!   Router cost scaled by pin count, as for the hypercube.
 
 use super::cables::{CablePricing, Technology};
-use super::fb::{flattened_butterfly, folded_clos, int_root_ceil};
+use super::fb::{flattened_butterfly, flattened_butterfly_with, folded_clos, int_root_ceil};
 use super::inventory::{ChannelGroup, CostBreakdown, Inventory, Placement};
 use serde::Serialize;
 
@@ -72,14 +75,30 @@ impl DfPaperTopology {
         }
     }
 
+    /// The network of Fig. 19. Beyond the largest [`dragonfly_paper_fb`] (64K at radix 64)
+    /// the flattened butterfly falls back to the FB paper's design ([`flattened_butterfly`]).
     pub fn inventory(self, tech: &Technology, nodes: u64) -> Inventory {
         match self {
             DfPaperTopology::Dragonfly => dragonfly(tech, nodes),
-            DfPaperTopology::FlattenedButterfly => flattened_butterfly(tech, nodes),
+            DfPaperTopology::FlattenedButterfly => dragonfly_paper_fb(tech, nodes).unwrap_or_else(|| flattened_butterfly(tech, nodes)),
             DfPaperTopology::FoldedClos => folded_clos(tech, nodes),
             DfPaperTopology::Torus3D => torus3d(tech, nodes),
         }
     }
+}
+
+/// Where a dragonfly group's local (intra-group) channels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum GroupPackaging {
+    /// The model's packaging: the group's `ap` nodes (512 at radix 64) fill FB-paper cabinets
+    /// of 128 nodes (Table 3) side by side, beyond the "pair of adjacent cabinets" the FB
+    /// paper wires on a backplane (§4.3), so its local channels are short cables of average
+    /// length `E_group/3`, `E_group = √(ap/D)`.
+    CabinetRow,
+    /// Sensitivity only: the whole group on one backplane, as if it were a single packaging
+    /// unit. The dragonfly paper does not size its cabinets; `docs/cost.md` reports what this
+    /// would change.
+    OneBackplane,
 }
 
 /// The dragonfly of §5 for `N` nodes with radix-`tech.router_radix` routers (radix 64:
@@ -87,6 +106,11 @@ impl DfPaperTopology {
 /// [`dragonfly_flat_limit`] for other radices). Beyond [`dragonfly_max_nodes`] the groups
 /// cannot all be connected pairwise; the inventory is then that of an unbuildable network.
 pub fn dragonfly(tech: &Technology, nodes: u64) -> Inventory {
+    dragonfly_packaged(tech, nodes, GroupPackaging::CabinetRow)
+}
+
+/// [`dragonfly`] with its groups packaged as `packaging` says.
+pub fn dragonfly_packaged(tech: &Technology, nodes: u64, packaging: GroupPackaging) -> Inventory {
     let (df_p, df_a, df_h) = group_params(tech.router_radix);
     if nodes <= dragonfly_flat_limit(tech.router_radix) {
         let mut inv = flattened_butterfly(tech, nodes);
@@ -98,11 +122,15 @@ pub fn dragonfly(tech: &Technology, nodes: u64) -> Inventory {
     let groups = nodes.div_ceil(group_nodes);
     let routers = groups * df_a;
     let e = tech.edge_length(nodes);
-    let e_group = tech.edge_length(group_nodes);
     let n = nodes as f64;
+    let local_channels = (routers * (df_a - 1)) as f64;
+    let local = match packaging {
+        GroupPackaging::CabinetRow => ChannelGroup::new("local (intra-group)", Placement::LocalCable, local_channels, 1.0, tech.edge_length(group_nodes) / 3.0),
+        GroupPackaging::OneBackplane => ChannelGroup::new("local (intra-group)", Placement::Backplane, local_channels, 1.0, 0.0),
+    };
     let inv_groups = vec![
         ChannelGroup::new("terminal", Placement::Terminal, 2.0 * n, 1.0, 0.0),
-        ChannelGroup::new("local (intra-group)", Placement::LocalCable, (routers * (df_a - 1)) as f64, 1.0, e_group / 3.0),
+        local,
         ChannelGroup::new("global", Placement::Global, (routers * df_h) as f64, 1.0, 2.0 * e / 3.0),
     ];
     Inventory {
@@ -114,6 +142,42 @@ pub fn dragonfly(tech: &Technology, nodes: u64) -> Inventory {
         groups: inv_groups,
         config: format!("p = {df_p}, a = {df_a}, h = {df_h}, g = {groups}"),
     }
+}
+
+/// Dimensions `n'` of the flattened butterfly of §5 beyond the 1-D range: `p` terminals per
+/// router and `p` routers per dimension (`p` of [`group_params`]), the smallest `n'` with
+/// `p^(n'+1) ≥ N`, if its `p + n'(p − 1)` ports fit radix-`R` routers (up to `n' = 3`,
+/// 64K nodes, at radix 64).
+pub fn dragonfly_paper_fb_dimensions(radix: u32, nodes: u64) -> Option<u32> {
+    let (p, _, _) = group_params(radix);
+    let fits = |np: u32| p + np as u64 * (p - 1) <= radix as u64;
+    (1..radix).take_while(|&np| fits(np)).find(|&np| p.checked_pow(np + 1).is_none_or(|cap| cap >= nodes))
+}
+
+/// The flattened butterfly the dragonfly paper compares with (§5). Up to
+/// [`dragonfly_flat_limit`] (1K at radix 64) the 1-D flattened butterfly, which the
+/// dragonfly is identical to ("all routers are fully connected and the dragonfly is
+/// identical to a 1-D flattened butterfly – thus, the cost of the two networks are
+/// identical"). Beyond, a `p`-ary flattened butterfly with the dragonfly's concentration:
+/// "the group size of the dragonfly is 16 routers (256 terminals) and this is also the size
+/// of each dimension of the flattened butterfly", at 64K "the flattened butterfly requires
+/// two additional dimensions, each of size 16" (Fig. 18), and in Fig. 19 "the group size
+/// [512] is twice as large as the dimension size for the flattened butterfly" — 16 routers
+/// of 16 terminals. As many dimensions as `N` needs ([`dragonfly_paper_fb_dimensions`]),
+/// the top one partially populated with parallel links up to the uniform-traffic bandwidth
+/// ("both topologies provide the same amount of global bisection bandwidth"), packaged and
+/// cabled as in [`super::fb::flat_inventory`]. `None` where it does not fit the routers.
+///
+/// At radix 64 this is the FB paper's own choice ([`flattened_butterfly`]) at 2K, 4K and
+/// 16K–64K; they differ only at 8K (16 × 16 × 2 routers of 16 terminals here, 21 × 19 of 21
+/// there).
+pub fn dragonfly_paper_fb(tech: &Technology, nodes: u64) -> Option<Inventory> {
+    if nodes <= dragonfly_flat_limit(tech.router_radix) {
+        return Some(flattened_butterfly(tech, nodes));
+    }
+    let (p, _, _) = group_params(tech.router_radix);
+    let n_prime = dragonfly_paper_fb_dimensions(tech.router_radix, nodes)?;
+    flattened_butterfly_with(tech, nodes, n_prime, p)
 }
 
 /// The 3-D torus of Fig. 19 (see the module docs).
@@ -163,10 +227,67 @@ pub fn fig19(tech: &Technology, sizes: &[u64]) -> Vec<DfCostPoint> {
 
 /// Cost reduction of the dragonfly relative to `other` at `nodes` (fraction).
 pub fn dragonfly_reduction(tech: &Technology, nodes: u64, other: DfPaperTopology) -> f64 {
+    dragonfly_reduction_packaged(tech, nodes, other, GroupPackaging::CabinetRow)
+}
+
+/// [`dragonfly_reduction`] with the dragonfly's groups packaged as `packaging` says.
+pub fn dragonfly_reduction_packaged(tech: &Technology, nodes: u64, other: DfPaperTopology, packaging: GroupPackaging) -> f64 {
     let pricing = CablePricing::dragonfly(tech);
-    let df = dragonfly(tech, nodes).cost(tech, &pricing).per_node();
+    let df = dragonfly_packaged(tech, nodes, packaging).cost(tech, &pricing).per_node();
     let o = other.inventory(tech, nodes).cost(tech, &pricing).per_node();
     1.0 - df / o
+}
+
+/// The dragonfly and the flattened butterfly of Fig. 19 at one size, channel class by
+/// channel class (per node): what decides their cost difference (`docs/cost.md`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DfFbChannels {
+    pub nodes: u64,
+    /// Routers per node (the dragonfly's and the flattened butterfly's).
+    pub df_routers: f64,
+    pub fb_routers: f64,
+    /// Dragonfly intra-group channels (short cables) and global channels, average global
+    /// cable (m, without overhead).
+    pub df_local: f64,
+    pub df_global: f64,
+    pub df_global_m: f64,
+    /// Flattened butterfly channels on the backplane and on (global) cables, average cable.
+    pub fb_backplane: f64,
+    pub fb_global: f64,
+    pub fb_global_m: f64,
+    /// Average length of every cable, local and global (§5's "average cable length").
+    pub df_mean_cable_m: f64,
+    pub fb_mean_cable_m: f64,
+}
+
+impl DfFbChannels {
+    pub fn new(tech: &Technology, nodes: u64) -> Self {
+        let df = dragonfly(tech, nodes);
+        let fb = DfPaperTopology::FlattenedButterfly.inventory(tech, nodes);
+        let cables = [Placement::LocalCable, Placement::Global];
+        DfFbChannels {
+            nodes,
+            df_routers: df.routers / nodes as f64,
+            fb_routers: fb.routers / nodes as f64,
+            df_local: df.channels_per_node(Placement::LocalCable) + df.channels_per_node(Placement::Backplane),
+            df_global: df.channels_per_node(Placement::Global),
+            df_global_m: df.mean_cable_m(&[Placement::Global]),
+            fb_backplane: fb.channels_per_node(Placement::Backplane) + fb.channels_per_node(Placement::LocalCable),
+            fb_global: fb.channels_per_node(Placement::Global),
+            fb_global_m: fb.mean_cable_m(&[Placement::Global]),
+            df_mean_cable_m: df.mean_cable_m(&cables),
+            fb_mean_cable_m: fb.mean_cable_m(&cables),
+        }
+    }
+
+    /// Whether the dragonfly has at least the flattened butterfly's routers, at least its
+    /// global channels on cables at least as long, and at least as many local channels as
+    /// the flattened butterfly has backplane ones: then it costs more under *any* pricing
+    /// whose cables cost more with length and never less than a backplane channel (Table 2:
+    /// the cheapest cable, $3.72 per signal, is dearer than a backplane's $1.95).
+    pub fn dragonfly_dearer_under_any_pricing(&self) -> bool {
+        self.df_routers >= self.fb_routers && self.df_global >= self.fb_global && self.df_global_m >= self.fb_global_m && self.df_local >= self.fb_backplane
+    }
 }
 
 /// One row of the dragonfly paper's Table 2. Hops: `local` = `hl`, `global` = `hg`; cable

@@ -239,7 +239,10 @@ fn fb_inventory(tech: &Technology, t: FbPaperTopology, nodes: u64) -> Option<Inv
 
 fn df_inventory(tech: &Technology, t: DfPaperTopology, nodes: u64) -> Option<Inventory> {
     match t {
-        DfPaperTopology::FlattenedButterfly => fb_inventory(tech, FbPaperTopology::FlattenedButterfly, nodes),
+        // As in `DfPaperTopology::inventory`: the FB paper's design where §5's does not fit.
+        DfPaperTopology::FlattenedButterfly => {
+            dragonfly::dragonfly_paper_fb(tech, nodes).or_else(|| fb_inventory(tech, FbPaperTopology::FlattenedButterfly, nodes))
+        }
         DfPaperTopology::Dragonfly => {
             let ok = nodes <= dragonfly::dragonfly_max_nodes(tech.router_radix)
                 && (nodes > dragonfly::dragonfly_flat_limit(tech.router_radix) || fb_buildable(tech, nodes));
@@ -305,7 +308,7 @@ pub fn figures(q: &CostQuery) -> Value {
     }
     let (p, a, h) = dragonfly::group_params(q.radix);
     f19.note = format!(
-        "{radix_note}; dragonfly groups p = {p}, a = {a}, h = {h} (at most {} nodes); cables optical from 8 m.",
+        "{radix_note}; dragonfly groups p = {p}, a = {a}, h = {h} (at most {} nodes); flattened butterfly {p}-ary with {p} terminals per router beyond the 1-D range; cables optical from 8 m.",
         dragonfly::dragonfly_max_nodes(q.radix)
     );
     plots.push(f19);

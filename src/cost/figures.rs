@@ -270,7 +270,7 @@ pub fn table2_df() -> Table {
 
 pub fn dragonfly_table(sizes: &[u64]) -> Table {
     let tech = Technology::default();
-    let mut t = Table::new(&["N", "dragonfly $/node", "FB $/node", "folded Clos $/node", "3-D torus $/node", "DF vs FB", "DF vs Clos", "DF vs torus", "dragonfly config"]);
+    let mut t = Table::new(&["N", "dragonfly $/node", "FB $/node", "folded Clos $/node", "3-D torus $/node", "DF vs FB", "DF vs Clos", "DF vs torus", "dragonfly config", "FB config"]);
     let pts = dragonfly::fig19(&tech, sizes);
     for &n in sizes {
         let c = |topo| pts.iter().find(|p| p.nodes == n && p.topology == topo).unwrap();
@@ -286,6 +286,46 @@ pub fn dragonfly_table(sizes: &[u64]) -> Table {
             red(DfPaperTopology::FoldedClos),
             red(DfPaperTopology::Torus3D),
             df.cost.config.clone(),
+            c(DfPaperTopology::FlattenedButterfly).cost.config.clone(),
+        ]);
+    }
+    t
+}
+
+/// Fig. 19's dragonfly and flattened butterfly channel class by channel class, per node,
+/// for the sizes beyond the 1-D range (see [`dragonfly::DfFbChannels`]), with the
+/// dragonfly's saving as modelled and with its groups on one backplane.
+pub fn df_vs_fb_channels_table(sizes: &[u64]) -> Table {
+    let tech = Technology::default();
+    let mut t = Table::new(&[
+        "N",
+        "DF local ch/node",
+        "DF global ch/node",
+        "DF global cable m",
+        "FB backplane ch/node",
+        "FB global ch/node",
+        "FB global cable m",
+        "mean cable DF / FB m",
+        "DF dearer under any pricing",
+        "DF vs FB",
+        "DF vs FB, group on one backplane",
+    ]);
+    let two = |x: f64| format!("{x:.2}");
+    for &n in sizes.iter().filter(|&&n| n > dragonfly::dragonfly_flat_limit(tech.router_radix)) {
+        let c = dragonfly::DfFbChannels::new(&tech, n);
+        let saving = |packaging| pct(dragonfly::dragonfly_reduction_packaged(&tech, n, DfPaperTopology::FlattenedButterfly, packaging));
+        t.row(vec![
+            n.to_string(),
+            two(c.df_local),
+            two(c.df_global),
+            two(c.df_global_m),
+            two(c.fb_backplane),
+            two(c.fb_global),
+            two(c.fb_global_m),
+            format!("{} / {}", two(c.df_mean_cable_m), two(c.fb_mean_cable_m)),
+            if c.dragonfly_dearer_under_any_pricing() { "yes" } else { "no" }.into(),
+            saving(dragonfly::GroupPackaging::CabinetRow),
+            saving(dragonfly::GroupPackaging::OneBackplane),
         ]);
     }
     t

@@ -162,6 +162,24 @@ impl Inventory {
         }
     }
 
+    /// Channels per node with this placement (terminal channels included for
+    /// [`Placement::Terminal`]).
+    pub fn channels_per_node(&self, placement: Placement) -> f64 {
+        self.groups.iter().filter(|g| g.placement == placement).map(|g| g.channels).sum::<f64>() / self.nodes as f64
+    }
+
+    /// Average cable length in metres (without the overhead) over the channels with any of
+    /// these placements, weighted by channel count; 0 if there are none.
+    pub fn mean_cable_m(&self, placements: &[Placement]) -> f64 {
+        let chosen = || self.groups.iter().filter(|g| placements.contains(&g.placement));
+        let channels: f64 = chosen().map(|g| g.channels).sum();
+        if channels > 0.0 {
+            chosen().map(|g| g.channels * g.cable_m).sum::<f64>() / channels
+        } else {
+            0.0
+        }
+    }
+
     /// Router-to-router channels (unidirectional).
     pub fn network_channels(&self) -> f64 {
         self.groups.iter().filter(|g| g.placement != Placement::Terminal).map(|g| g.channels).sum()
