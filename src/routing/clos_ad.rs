@@ -38,35 +38,32 @@
 //! h class `1 + h` (MIN AD) — `n' + 1` classes, as for UGAL (see `ugal.rs`); the HyperX
 //! variant's minimal packets use DOR on class 1, so it needs only 2.
 
-use super::hyperx_min::{dor_port, min_ad_choice, shortest_trunk, vc_in_class};
+use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc_in_class_at};
 use super::ugal::{route_minimal, PHASE_MINIMAL};
-use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{Decision, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
 use crate::topology::HyperX;
 
-/// Highest dimension in which `a` and `b` differ.
-fn highest_offset_dim(hx: &HyperX, a: u32, b: u32) -> Option<usize> {
-    (0..hx.dims()).rev().find(|&d| hx.coord(a, d) != hx.coord(b, d))
-}
-
 /// One step of the up phase at `here`, considering dimensions `from..=dmax`: the first
 /// dimension whose shortest queue is a real channel rather than the dummy "stay" queue,
-/// as (dimension, port, queue); `None` if the packet stays in all of them.
-fn up_step(hx: &HyperX, q: &QueueView, here: u32, dst: u32, from: usize, dmax: usize, rng: &mut SimRng) -> Option<(usize, u32, u32)> {
+/// as (dimension, port, queue); `None` if the packet stays in all of them. `q` holds the
+/// queues of `here`.
+fn up_step(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, from: usize, dmax: usize, rng: &mut SimRng) -> Option<(usize, u32, u32)> {
+    let (at, to) = (hx.coords(here), hx.coords(dst));
     for d in from..=dmax {
-        let own = hx.coord(here, d);
-        let target = hx.coord(dst, d);
-        let dummy = if own != target { shortest_trunk(hx, q, here, d, target).1 } else { 0 };
+        let dim = &hx.layout()[d];
+        let (own, target) = (at[d] as u32, to[d] as u32);
+        let dummy = if own != target { shortest_trunk(q, dim.port_toward(own, target), dim.trunks).1 } else { 0 };
         let mut best: Option<u32> = None; // None = stay
         let mut best_q = dummy;
         let mut ties = 1;
-        for m in 0..hx.s[d] {
-            if m == own {
-                continue;
-            }
-            let (port, len) = shortest_trunk(hx, q, here, d, m);
+        // Every other coordinate m ≠ own, in increasing order: its trunks are the next
+        // `trunks` ports of the dimension.
+        let trunks = q.port_queues(dim.first_port, dim.ports()).chunks_exact(dim.trunks as usize);
+        for (first, trunk_queues) in (dim.first_port..).step_by(dim.trunks as usize).zip(trunks) {
+            let (port, len) = shortest_of(first, trunk_queues);
             if len < best_q {
                 best = Some(port);
                 best_q = len;
@@ -104,18 +101,18 @@ impl ClosAd {
     /// destination in dimension order.
     fn route_nonminimal(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> Decision {
         let hx = &self.hx;
-        let q = &ctx.queues;
+        let q = ctx.queues.router(ctx.router);
         if pkt.phase == 0 {
-            let dmax = highest_offset_dim(hx, pkt.src_router, pkt.dst_router).expect("source differs from destination");
-            if let Some((d, port, _)) = up_step(hx, q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng) {
+            let dmax = hx.highest_offset_dim(pkt.src_router, pkt.dst_router).expect("source differs from destination");
+            if let Some((d, port, _)) = up_step(hx, &q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng) {
                 pkt.route_bits = d as u32 + 1;
-                return Decision::Forward { port, vc: vc_in_class(q, ctx.router, port, 0, self.classes()) };
+                return Decision::Forward { port, vc: vc_in_class_at(&q, port, 0, self.classes()) };
             }
             pkt.phase = 1;
             pkt.intermediate = ctx.router;
         }
-        let port = dor_port(hx, q, ctx.router, pkt.dst_router);
-        Decision::Forward { port, vc: vc_in_class(q, ctx.router, port, 1, self.classes()) }
+        let port = dor_port(hx, &ctx.queues, ctx.router, pkt.dst_router);
+        Decision::Forward { port, vc: vc_in_class_at(&q, port, 1, self.classes()) }
     }
 }
 
@@ -133,11 +130,11 @@ impl Routing for ClosAd {
         }
         // The source decision.
         let (here, dst) = (ctx.router, pkt.dst_router);
-        let q = &ctx.queues;
-        let (min_port, q_min) = min_ad_choice(hx, q, here, dst, rng);
-        let h_min = hx.distance(here, dst);
-        let dmax = highest_offset_dim(hx, here, dst).expect("source differs from destination");
-        let up = up_step(hx, q, here, dst, 0, dmax, rng);
+        let q = ctx.queues.router(here);
+        let min = min_ad_choice(hx, &q, here, dst, rng);
+        let (min_port, q_min, h_min) = (min.port, min.queue, min.hops);
+        let dmax = hx.highest_offset_dim(here, dst).expect("source differs from destination");
+        let up = up_step(hx, &q, here, dst, 0, dmax, rng);
         let (q_nm, h_nm) = match up {
             Some((d, _, len)) => (len, h_min + if hx.coord(here, d) != hx.coord(dst, d) { 1 } else { 2 }),
             None => (q_min, h_min),
@@ -147,14 +144,14 @@ impl Routing for ClosAd {
         if note.chose_minimal {
             pkt.intermediate = dst;
             pkt.phase = PHASE_MINIMAL;
-            return Decision::Forward { port: min_port, vc: vc_in_class(q, here, min_port, 1, self.classes()) };
+            return Decision::Forward { port: min_port, vc: vc_in_class_at(&q, min_port, 1, self.classes()) };
         }
         let (d, port, _) = up.expect("non-minimal has a first hop");
         pkt.phase = 0;
         pkt.intermediate = here; // updated to the real intermediate when the up phase ends
         pkt.route_bits = d as u32 + 1;
         pkt.nonminimal = true;
-        Decision::Forward { port, vc: vc_in_class(q, here, port, 0, self.classes()) }
+        Decision::Forward { port, vc: vc_in_class_at(&q, port, 0, self.classes()) }
     }
 }
 
@@ -182,7 +179,7 @@ impl Routing for ClosAdHx {
         let q = &ctx.queues;
         if pkt.intermediate == Packet::NONE {
             let (here, dst) = (ctx.router, pkt.dst_router);
-            let dmax = highest_offset_dim(hx, here, dst).expect("source differs from destination");
+            let dmax = hx.highest_offset_dim(here, dst).expect("source differs from destination");
             let mut via = here;
             for d in 0..=dmax {
                 via = hx.neighbor(via, d, rng.below(hx.s[d]));

@@ -40,8 +40,8 @@
 //! promise the same slot twice) and `dal_unblocked_credits ≥ 1`. Livelock: at most two
 //! hops per dimension.
 
-use super::hyperx_min::{dor_port, vc_in_class};
-use super::{Decision, HopNote, QueueView, RouteCtx, RouteNote, Routing, NOTE_DIMS};
+use super::hyperx_min::{dor_port, vc_in_class_at};
+use super::{Decision, HopNote, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -83,19 +83,18 @@ impl Dal {
     }
 }
 
-/// The adaptive VC (even index) of `port` with the most unpromised free slots, and that
-/// number.
+/// The adaptive VC (even index) of `port` with the most unpromised free slots (the
+/// lowest on ties), and that number.
 #[inline]
-fn best_adaptive_vc(q: &QueueView, router: u32, port: u32) -> (u32, u32) {
-    let out = q.output(router, port);
-    let mut best = (0, 0);
-    let mut v = 0;
-    while v < q.vcs() {
-        let free = out.unpromised(v);
-        if free > best.1 || v == 0 {
-            best = (v, free);
+fn best_adaptive_vc(q: &RouterQueues, port: u32) -> (u32, u32) {
+    let (credits, committed) = q.channel_vcs(port);
+    let unpromised = |v: usize| (credits[v] as u32).saturating_sub(committed[v] as u32);
+    let mut best = (0, unpromised(0));
+    for v in (2..credits.len()).step_by(2) {
+        let free = unpromised(v);
+        if free > best.1 {
+            best = (v as u32, free);
         }
-        v += 2;
     }
     best
 }
@@ -126,19 +125,39 @@ fn offer(best: &mut Option<Pick>, port: u32, vc: u32, len: u32, dim: usize, rng:
 
 impl Dal {
     /// Offers every aligning output whose best adaptive VC has at least `need` free,
-    /// unpromised slots.
-    fn offer_minimal(&self, q: &QueueView, here: u32, dst: u32, need: u32, best: &mut Option<Pick>, rng: &mut SimRng) {
+    /// unpromised slots. `q` holds the queues of `here`.
+    #[inline]
+    fn offer_minimal(&self, q: &RouterQueues, here: u32, dst: u32, need: u32, best: &mut Option<Pick>, rng: &mut SimRng) {
         let hx = &self.hx;
-        for d in 0..hx.dims() {
-            let target = hx.coord(dst, d);
-            if hx.coord(here, d) == target {
+        for (d, ((&own, &target), dim)) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()).enumerate() {
+            if own == target {
                 continue;
             }
-            let first = hx.port_to(here, d, target, 0);
-            for port in first..first + hx.k[d] {
-                let (vc, free) = best_adaptive_vc(q, here, port);
+            let first = dim.port_toward(own as u32, target as u32);
+            for port in first..first + dim.trunks {
+                let (vc, free) = best_adaptive_vc(q, port);
                 if free >= need {
-                    offer(best, port, vc, q.port_queue(here, port), d, rng);
+                    offer(best, port, vc, q.port_queue(port), d, rng);
+                }
+            }
+        }
+    }
+
+    /// Offers every deroute output (to a switch still offset from the destination) of the
+    /// deroutable offset dimensions whose best adaptive VC has at least `need` free,
+    /// unpromised slots.
+    fn offer_deroutes(&self, q: &RouterQueues, here: u32, dst: u32, derouted: u32, need: u32, best: &mut Option<Pick>, rng: &mut SimRng) {
+        let hx = &self.hx;
+        for (d, ((&own, &target), dim)) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()).enumerate() {
+            if own == target || derouted & (1 << d) != 0 {
+                continue;
+            }
+            let first = dim.port_toward(own as u32, target as u32);
+            let direct = first..first + dim.trunks;
+            for port in (dim.first_port..dim.first_port + dim.ports()).filter(|p| !direct.contains(p)) {
+                let (vc, free) = best_adaptive_vc(q, port);
+                if free >= need {
+                    offer(best, port, vc, q.port_queue(port), d, rng);
                 }
             }
         }
@@ -179,50 +198,49 @@ impl Dal {
     /// (`usize::MAX` for the escape VC's dimension order: the lowest offset dimension).
     #[inline(always)]
     fn decide(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> (Decision, &'static str, usize) {
-        let hx = &self.hx;
-        let q = &ctx.queues;
-        let (here, dst) = (ctx.router, pkt.dst_router);
-        let mut rule = "in_escape";
-        if pkt.route_bits & ESCAPE == 0 {
-            let free = self.unblocked.max(pkt.size as u32);
-            let uncongested = free.max(q.depth().saturating_sub(self.queue_threshold));
-            // (2) an unblocked, uncongested aligning output in some offset dimension.
-            let mut best = None;
-            self.offer_minimal(q, here, dst, uncongested, &mut best, rng);
-            if let Some(b) = best {
-                return (Decision::Forward { port: b.port, vc: b.vc }, "minimal", b.dim);
-            }
-            // (3) a deroute in a deroutable offset dimension to a switch still offset.
-            for d in 0..hx.dims() {
-                let (own, target) = (hx.coord(here, d), hx.coord(dst, d));
-                if own == target || pkt.route_bits & (1 << d) != 0 {
-                    continue;
-                }
-                let (base, count) = hx.dim_ports(d);
-                let direct = hx.port_to(here, d, target, 0);
-                for port in (base..base + count).filter(|p| !(direct..direct + hx.k[d]).contains(p)) {
-                    let (vc, slots) = best_adaptive_vc(q, here, port);
-                    if slots >= uncongested {
-                        offer(&mut best, port, vc, q.port_queue(here, port), d, rng);
-                    }
-                }
-            }
-            if let Some(b) = best {
-                pkt.route_bits |= 1 << b.dim;
-                pkt.nonminimal = true;
-                return (Decision::Forward { port: b.port, vc: b.vc }, "deroute", b.dim);
-            }
-            // (2') nothing uncongested: an aligning output that is merely unblocked.
-            self.offer_minimal(q, here, dst, free, &mut best, rng);
-            if let Some(b) = best {
-                return (Decision::Forward { port: b.port, vc: b.vc }, "minimal_congested", b.dim);
-            }
-            // (4) escape.
-            pkt.route_bits |= ESCAPE;
-            rule = "escape";
+        let q = ctx.queues.router(ctx.router);
+        if pkt.route_bits & ESCAPE != 0 {
+            return self.escape(ctx, &q, pkt, "in_escape");
         }
-        let port = dor_port(hx, q, here, dst);
-        (Decision::Forward { port, vc: vc_in_class(q, here, port, 1, 2) }, rule, usize::MAX)
+        let free = self.unblocked.max(pkt.size as u32);
+        let uncongested = free.max(q.depth().saturating_sub(self.queue_threshold));
+        // (2) an unblocked, uncongested aligning output in some offset dimension.
+        let mut best = None;
+        self.offer_minimal(&q, ctx.router, pkt.dst_router, uncongested, &mut best, rng);
+        match best {
+            Some(b) => (Decision::Forward { port: b.port, vc: b.vc }, "minimal", b.dim),
+            None => self.deroute_or_escape(ctx, &q, pkt, free, uncongested, rng),
+        }
+    }
+
+    /// Rules 3, 2' and 4, when no aligning output is uncongested (rare below saturation,
+    /// hence out of line).
+    #[inline(never)]
+    fn deroute_or_escape(&self, ctx: &RouteCtx, q: &RouterQueues, pkt: &mut Packet, free: u32, uncongested: u32, rng: &mut SimRng) -> (Decision, &'static str, usize) {
+        let (here, dst) = (ctx.router, pkt.dst_router);
+        // (3) a deroute in a deroutable offset dimension to a switch still offset.
+        let mut best = None;
+        self.offer_deroutes(q, here, dst, pkt.route_bits, uncongested, &mut best, rng);
+        if let Some(b) = best {
+            pkt.route_bits |= 1 << b.dim;
+            pkt.nonminimal = true;
+            return (Decision::Forward { port: b.port, vc: b.vc }, "deroute", b.dim);
+        }
+        // (2') nothing uncongested: an aligning output that is merely unblocked.
+        self.offer_minimal(q, here, dst, free, &mut best, rng);
+        if let Some(b) = best {
+            return (Decision::Forward { port: b.port, vc: b.vc }, "minimal_congested", b.dim);
+        }
+        // (4) escape.
+        pkt.route_bits |= ESCAPE;
+        self.escape(ctx, q, pkt, "escape")
+    }
+
+    /// The escape network's hop: dimension order on an escape (odd) VC.
+    #[inline]
+    fn escape(&self, ctx: &RouteCtx, q: &RouterQueues, pkt: &Packet, rule: &'static str) -> (Decision, &'static str, usize) {
+        let port = dor_port(&self.hx, &ctx.queues, ctx.router, pkt.dst_router);
+        (Decision::Forward { port, vc: vc_in_class_at(q, port, 1, 2) }, rule, usize::MAX)
     }
 
     /// The numbers behind a decision, per dimension, from the queue state it was made on
@@ -230,7 +248,7 @@ impl Dal {
     #[cold]
     fn explain(&self, ctx: &RouteCtx, pkt: &Packet, decision: Decision, rule: &'static str, dim: usize) -> HopNote {
         let hx = &self.hx;
-        let q = &ctx.queues;
+        let q = &ctx.queues.router(ctx.router);
         let (here, dst) = (ctx.router, pkt.dst_router);
         let need_free = self.unblocked.max(pkt.size as u32);
         let (port, vc) = match decision {
@@ -258,7 +276,7 @@ impl Dal {
         let best_of = |ports: &mut dyn Iterator<Item = u32>| -> Option<(u32, u32)> {
             let mut best: Option<(u32, u32)> = None;
             for p in ports {
-                let (free, len) = (best_adaptive_vc(q, here, p).1, q.port_queue(here, p));
+                let (free, len) = (best_adaptive_vc(q, p).1, q.port_queue(p));
                 if best.is_none_or(|(f, l)| free > f || free == f && len < l) {
                     best = Some((free, len));
                 }

@@ -6,7 +6,7 @@
 //! the VC with the most credits. The channel dependency graph stays acyclic because class
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
-use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -15,12 +15,32 @@ use crate::topology::HyperX;
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
 #[inline]
 pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
+    if single_vc_class(q.vcs(), class, classes) { class } else { best_vc_in_class(q.output_credits(router, port), q.vcs(), class, classes) }
+}
+
+/// [`vc_in_class`] at a router whose queues are already looked up.
+#[inline]
+pub fn vc_in_class_at(q: &RouterQueues, port: u32, class: u32, classes: u32) -> u32 {
+    if single_vc_class(q.vcs(), class, classes) { class } else { best_vc_in_class(q.output_credits(port), q.vcs(), class, classes) }
+}
+
+/// Whether VC class `class` has a single VC (e.g. as many VCs as classes): then it is
+/// the class's VC, without reading credits.
+#[inline]
+fn single_vc_class(vcs: u32, class: u32, classes: u32) -> bool {
+    class + classes >= vcs
+}
+
+/// The VC of class `class` with the most credits (the lowest on ties) among the `vcs`
+/// VCs of an output with `credits` (`None`: a terminal output).
+#[inline]
+fn best_vc_in_class(credits: Option<&[u16]>, vcs: u32, class: u32, classes: u32) -> u32 {
     // A terminal output never runs out of credits: every VC ties, the lowest wins.
-    let Some(credits) = q.output_credits(router, port) else { return class };
+    let Some(credits) = credits else { return class };
     let mut best = class;
     let mut best_credits = credits[class as usize];
     let mut v = class + classes;
-    while v < q.vcs() {
+    while v < vcs {
         let c = credits[v as usize];
         if c > best_credits {
             best = v;
@@ -31,17 +51,21 @@ pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u
     best
 }
 
-/// Among the `k` trunk ports towards coordinate `m` of dimension `d`, the one with the
-/// shortest queue (lowest index on ties).
+/// Among the parallel (trunk) ports `first..first + trunks`, the one with the shortest
+/// queue (lowest index on ties): (port, its queue estimate).
 #[inline]
-pub fn shortest_trunk(hx: &HyperX, q: &QueueView, router: u32, d: usize, m: u32) -> (u32, u32) {
-    let first = hx.port_to(router, d, m, 0);
-    let mut best = (first, q.port_queue(router, first));
-    for trunk in 1..hx.k[d] {
-        let p = first + trunk;
-        let len = q.port_queue(router, p);
+pub fn shortest_trunk(q: &RouterQueues, first: u32, trunks: u32) -> (u32, u32) {
+    shortest_of(first, q.port_queues(first, trunks))
+}
+
+/// The port with the shortest queue (lowest index on ties) among consecutive ports from
+/// `first` whose queue estimates are `queues` (not empty).
+#[inline]
+pub fn shortest_of(first: u32, queues: &[u32]) -> (u32, u32) {
+    let mut best = (first, queues[0]);
+    for (port, &len) in (first + 1..).zip(&queues[1..]) {
         if len < best.1 {
-            best = (p, len);
+            best = (port, len);
         }
     }
     best
@@ -50,35 +74,46 @@ pub fn shortest_trunk(hx: &HyperX, q: &QueueView, router: u32, d: usize, m: u32)
 /// The dimension-order next hop from `router` towards `target` (which must differ).
 #[inline]
 pub fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
-    let d = hx.first_offset_dim(router, target).expect("target differs from router");
-    shortest_trunk(hx, q, router, d, hx.coord(target, d)).0
+    let ((&own, &m), dim) = hx.coords(router).iter().zip(hx.coords(target)).zip(hx.layout()).find(|((own, m), _)| own != m).expect("target differs from router");
+    let first = dim.port_toward(own as u32, m as u32);
+    // With one link per switch pair there is no queue to compare.
+    if dim.trunks == 1 { first } else { shortest_trunk(&q.router(router), first, dim.trunks).0 }
 }
 
-/// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random:
-/// (port, its queue estimate). `here` must differ from `dst`.
-pub fn min_ad_choice(hx: &HyperX, q: &QueueView, here: u32, dst: u32, rng: &mut SimRng) -> (u32, u32) {
-    let mut best = (u32::MAX, u32::MAX);
+/// MIN AD's choice at one router ([`min_ad_choice`]).
+#[derive(Clone, Copy, Debug)]
+pub struct MinAdChoice {
+    /// The chosen productive output and its queue estimate.
+    pub port: u32,
+    pub queue: u32,
+    /// Hops still to go: the number of offset dimensions (≥ 1).
+    pub hops: u32,
+}
+
+/// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random
+/// (in port order, one draw per tie). `here` must differ from `dst`.
+pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &mut SimRng) -> MinAdChoice {
+    let mut best = MinAdChoice { port: u32::MAX, queue: u32::MAX, hops: 0 };
     let mut ties = 0;
-    for d in 0..hx.dims() {
-        let m = hx.coord(dst, d);
-        if m == hx.coord(here, d) {
+    for ((&own, &target), dim) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()) {
+        if own == target {
             continue;
         }
-        let first = hx.port_to(here, d, m, 0);
-        for p in first..first + hx.k[d] {
-            let len = q.port_queue(here, p);
-            if len < best.1 {
-                best = (p, len);
+        best.hops += 1;
+        let first = dim.port_toward(own as u32, target as u32);
+        for (port, &len) in (first..).zip(q.port_queues(first, dim.trunks)) {
+            if len < best.queue {
+                (best.port, best.queue) = (port, len);
                 ties = 1;
-            } else if len == best.1 {
+            } else if len == best.queue {
                 ties += 1;
                 if rng.below(ties) == 0 {
-                    best.0 = p;
+                    best.port = port;
                 }
             }
         }
     }
-    debug_assert!(best.0 != u32::MAX, "min_ad_choice at the destination router");
+    debug_assert!(best.port != u32::MAX, "min_ad_choice at the destination router");
     best
 }
 
@@ -125,9 +160,8 @@ impl Routing for MinAd {
         AllocatorMode::Greedy
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
-        let (hx, here) = (&self.hx, ctx.router);
-        let (port, _) = min_ad_choice(hx, &ctx.queues, here, pkt.dst_router, rng);
-        let remaining = hx.distance(here, pkt.dst_router);
-        Decision::Forward { port, vc: vc_in_class(&ctx.queues, here, port, remaining - 1, hx.dims() as u32) }
+        let q = ctx.queues.router(ctx.router);
+        let choice = min_ad_choice(&self.hx, &q, ctx.router, pkt.dst_router, rng);
+        Decision::Forward { port: choice.port, vc: vc_in_class_at(&q, choice.port, choice.hops - 1, self.hx.dims() as u32) }
     }
 }

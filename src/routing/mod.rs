@@ -170,6 +170,63 @@ impl<'a> QueueView<'a> {
     pub fn depth(&self) -> u32 {
         self.depth
     }
+    /// The outputs of `router`, indexed by its port numbers: looks up the router's place
+    /// in the per-port arrays once, for algorithms that read several of its ports.
+    #[inline]
+    pub fn router(&self, router: u32) -> RouterQueues<'_, 'a> {
+        RouterQueues { view: self, first_id: self.net.port_offset(router) }
+    }
+}
+
+/// The output queue state of one router (see [`QueueView::router`]): the same numbers as
+/// the [`QueueView`] methods of the same names, by port number.
+#[derive(Clone, Copy)]
+pub struct RouterQueues<'v, 'a> {
+    view: &'v QueueView<'a>,
+    /// Id of the router's port 0 in the per-port arrays.
+    first_id: usize,
+}
+
+impl<'a> RouterQueues<'_, 'a> {
+    /// See [`QueueView::output`].
+    #[inline]
+    pub fn output(&self, port: u32) -> Output<'a> {
+        let vcs = self.view.vcs as usize;
+        let id = self.first_id + port as usize;
+        Output { credits: self.output_credits(port), committed: &self.view.committed[id * vcs..][..vcs], depth: self.view.depth }
+    }
+    /// See [`QueueView::output_credits`].
+    #[inline]
+    pub fn output_credits(&self, port: u32) -> Option<&'a [u16]> {
+        let vcs = self.view.vcs as usize;
+        let down = self.view.downstream[self.first_id + port as usize];
+        (down != u32::MAX).then(|| &self.view.credits[down as usize * vcs..][..vcs])
+    }
+    /// Credits and commitments (indexed by VC) of output `port`, a channel to another
+    /// router (not a terminal port): what [`Output::unpromised`] reads, as two slices.
+    #[inline]
+    pub fn channel_vcs(&self, port: u32) -> (&'a [u16], &'a [u16]) {
+        let vcs = self.view.vcs as usize;
+        let id = self.first_id + port as usize;
+        let credits = self.output_credits(port).expect("a channel to another router has credits");
+        (credits, &self.view.committed[id * vcs..][..vcs])
+    }
+    /// See [`QueueView::port_queue`].
+    #[inline]
+    pub fn port_queue(&self, port: u32) -> u32 {
+        self.view.port_queues[self.first_id + port as usize]
+    }
+    /// Queue estimates of ports `first..first + count`, in port order.
+    #[inline]
+    pub fn port_queues(&self, first: u32, count: u32) -> &'a [u32] {
+        &self.view.port_queues[self.first_id + first as usize..][..count as usize]
+    }
+    pub fn vcs(&self) -> u32 {
+        self.view.vcs
+    }
+    pub fn depth(&self) -> u32 {
+        self.view.depth
+    }
 }
 
 /// The VCs of one output port (see [`QueueView::output`]).

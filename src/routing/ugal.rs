@@ -21,7 +21,7 @@
 //! 1-D flattened butterfly this is 2 VCs, as for VAL. Spare VCs are shared per class
 //! (VC `v` belongs to class `v mod classes`).
 
-use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class};
+use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
 use super::{Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
@@ -35,10 +35,11 @@ pub const PHASE_MINIMAL: u8 = 2;
 
 /// A minimal packet's next hop: MIN AD on VC class `1 + hops` of `1 + dims` classes.
 pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng) -> Decision {
-    let (port, _) = min_ad_choice(hx, &ctx.queues, ctx.router, pkt.dst_router, rng);
+    let q = ctx.queues.router(ctx.router);
+    let port = min_ad_choice(hx, &q, ctx.router, pkt.dst_router, rng).port;
     let classes = hx.dims() as u32 + 1;
     let class = (1 + pkt.hops as u32).min(classes - 1);
-    Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, class, classes) }
+    Decision::Forward { port, vc: vc_in_class_at(&q, port, class, classes) }
 }
 
 /// Routes a Valiant-phase packet with the two-phase DOR of VAL, mapping its phase to VC
@@ -76,8 +77,8 @@ impl Routing for Ugal {
         if pkt.intermediate == Packet::NONE {
             // The source decision.
             let (here, dst) = (ctx.router, pkt.dst_router);
-            let (min_port, q_min) = min_ad_choice(hx, &ctx.queues, here, dst, rng);
-            let h_min = hx.distance(here, dst);
+            let min = min_ad_choice(hx, &ctx.queues.router(here), here, dst, rng);
+            let (min_port, q_min, h_min) = (min.port, min.queue, min.hops);
             let via = rng.below(hx.routers());
             let h_nm = hx.distance(here, via) + hx.distance(via, dst);
             let first_target = if via == here { dst } else { via };

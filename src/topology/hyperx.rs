@@ -23,12 +23,41 @@ pub struct HyperX {
     pub s: Vec<u32>,
     pub k: Vec<u32>,
     pub t: u32,
-    stride: Vec<u32>,
-    dim_base: Vec<u32>,
+    /// Numbering and port layout of every dimension, in one record so that routing reads
+    /// a dimension's numbers with one bounds check.
+    layout: Vec<DimLayout>,
     /// Coordinate of every router in every dimension (`router · L + d`; S ≤ 256): routing
     /// reads coordinates at every hop, and a table lookup beats two divisions.
     coords: Vec<u8>,
     net: Network,
+}
+
+/// How one dimension `d` is numbered and wired (see the module documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct DimLayout {
+    /// Extent `S_d`: coordinates `0..extent`.
+    pub extent: u32,
+    /// Parallel links `K_d` between two switches that differ only in this dimension.
+    pub trunks: u32,
+    /// Router-number weight of the coordinate, `S_1·…·S_(d−1)` (FB paper eq. 1).
+    pub stride: u32,
+    /// First port of the dimension; its `(extent − 1)·trunks` ports follow.
+    pub first_port: u32,
+}
+
+impl DimLayout {
+    /// Number of ports of the dimension at every switch.
+    #[inline]
+    pub fn ports(&self) -> u32 {
+        (self.extent - 1) * self.trunks
+    }
+    /// First trunk port towards coordinate `m` from a switch at coordinate `own ≠ m`:
+    /// the other coordinates in increasing order, `trunks` ports each.
+    #[inline]
+    pub fn port_toward(&self, own: u32, m: u32) -> u32 {
+        debug_assert_ne!(m, own);
+        self.first_port + (m - (m > own) as u32) * self.trunks
+    }
 }
 
 /// Largest network the simulator builds (terminals), to keep memory bounded.
@@ -75,17 +104,15 @@ impl HyperX {
         if radix > 1024 {
             return Err(ConfigErrors::one(path, format!("switch radix {radix} exceeds 1024")));
         }
-        let mut stride = Vec::with_capacity(s.len());
-        let mut dim_base = Vec::with_capacity(s.len());
-        let (mut acc, mut base) = (1u32, t);
-        for d in 0..s.len() {
-            stride.push(acc);
-            dim_base.push(base);
-            acc *= s[d];
-            base += (s[d] - 1) * k[d];
+        let mut layout = Vec::with_capacity(s.len());
+        let (mut stride, mut first_port) = (1u32, t);
+        for (&extent, &trunks) in s.iter().zip(&k) {
+            layout.push(DimLayout { extent, trunks, stride, first_port });
+            stride *= extent;
+            first_port += (extent - 1) * trunks;
         }
-        let coords = (0..routers as u32).flat_map(|r| s.iter().zip(&stride).map(move |(&sd, &st)| ((r / st) % sd) as u8)).collect();
-        let mut hx = HyperX { s: s.to_vec(), k, t, stride, dim_base, coords, net: NetworkBuilder::new(0).finish_empty() };
+        let coords = (0..routers as u32).flat_map(|r| layout.iter().map(move |dim| ((r / dim.stride) % dim.extent) as u8)).collect();
+        let mut hx = HyperX { s: s.to_vec(), k, t, layout, coords, net: NetworkBuilder::new(0).finish_empty() };
         hx.net = hx.build(routers as u32, radix);
         Ok(hx)
     }
@@ -132,25 +159,36 @@ impl HyperX {
     /// Coordinate of `router` in dimension `d` (0-based dimension index).
     #[inline]
     pub fn coord(&self, router: u32, d: usize) -> u32 {
-        self.coords[router as usize * self.s.len() + d] as u32
+        self.coords[router as usize * self.layout.len() + d] as u32
+    }
+    /// Every coordinate of `router`, dimension 0 first: loops over the dimensions zip it
+    /// with [`HyperX::layout`] and read it without further bounds checks.
+    #[inline]
+    pub fn coords(&self, router: u32) -> &[u8] {
+        let dims = self.layout.len();
+        &self.coords[router as usize * dims..][..dims]
+    }
+    /// Numbering and port layout of every dimension, dimension 0 first.
+    #[inline]
+    pub fn layout(&self) -> &[DimLayout] {
+        &self.layout
     }
     /// The switch that equals `router` except for coordinate `m` in dimension `d`.
     #[inline]
     pub fn neighbor(&self, router: u32, d: usize, m: u32) -> u32 {
-        router - self.coord(router, d) * self.stride[d] + m * self.stride[d]
+        let stride = self.layout[d].stride;
+        router - self.coord(router, d) * stride + m * stride
     }
     /// Port of `router` towards coordinate `m ≠ own` in dimension `d`, trunk `trunk`.
     #[inline]
     pub fn port_to(&self, router: u32, d: usize, m: u32, trunk: u32) -> u32 {
-        let own = self.coord(router, d);
-        debug_assert_ne!(m, own);
-        let idx = if m < own { m } else { m - 1 };
-        self.dim_base[d] + idx * self.k[d] + trunk
+        self.layout[d].port_toward(self.coord(router, d), m) + trunk
     }
     /// First port of dimension `d` and the number of ports in it.
     #[inline]
     pub fn dim_ports(&self, d: usize) -> (u32, u32) {
-        (self.dim_base[d], (self.s[d] - 1) * self.k[d])
+        let dim = &self.layout[d];
+        (dim.first_port, dim.ports())
     }
     /// Router a terminal belongs to.
     #[inline]
@@ -158,13 +196,19 @@ impl HyperX {
         terminal / self.t
     }
     /// Number of dimensions in which two routers differ (minimal hop count).
+    #[inline]
     pub fn distance(&self, a: u32, b: u32) -> u32 {
-        (0..self.dims()).filter(|&d| self.coord(a, d) != self.coord(b, d)).count() as u32
+        self.coords(a).iter().zip(self.coords(b)).filter(|(x, y)| x != y).count() as u32
     }
     /// Lowest dimension in which `a` and `b` differ.
     #[inline]
     pub fn first_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
-        (0..self.dims()).find(|&d| self.coord(a, d) != self.coord(b, d))
+        self.coords(a).iter().zip(self.coords(b)).position(|(x, y)| x != y)
+    }
+    /// Highest dimension in which `a` and `b` differ.
+    #[inline]
+    pub fn highest_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
+        self.coords(a).iter().zip(self.coords(b)).rposition(|(x, y)| x != y)
     }
 
     /// Drawing position: dimension 1 along x and dimension 2 along y inside a tile; the
