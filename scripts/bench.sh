@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the native benchmark table in docs/performance.md (between the
 # native-bench markers) with `hiradix bench`, on one core, and records the machine load.
-#   scripts/bench.sh [extra hiradix bench args, e.g. --cycles 20000]
+#   scripts/bench.sh [extra hiradix bench args, e.g. --cycles 20000 --repeat 5]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build --release --quiet

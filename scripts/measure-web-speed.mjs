@@ -43,7 +43,7 @@ function nativeBinary() {
 }
 
 function native(bin) {
-  const out = execFileSync(bin, ['bench', '--only', BENCH, '--cycles', String(CYCLES)], { encoding: 'utf8' });
+  const out = execFileSync(bin, ['bench', '--only', BENCH, '--cycles', String(CYCLES), '--repeat', '1'], { encoding: 'utf8' });
   const line = out.split('\n').find((l) => l.startsWith(BENCH));
   const cps = Number(line?.trim().split(/\s+/)[1]);
   if (!Number.isFinite(cps)) throw new Error(`cannot read hiradix bench output:\n${out}`);

@@ -207,3 +207,21 @@ fn credit_round_trip_registers() {
     idle.advance(2000).unwrap();
     assert_eq!(idle.credit_round_trip(0).unwrap().1, 0);
 }
+
+/// UGAL-L_CR's credit timestamp queues hold ⌈depth / granularity⌉ events, which the
+/// engine asserts is never exceeded (in debug builds and the test command's `checked`
+/// profile): saturating group shift with coarse tracking and multi-flit packets, where
+/// every buffer fills, still measures round trips and delays credits.
+#[test]
+fn credit_round_trip_queues_never_overflow() {
+    for (granularity, packet_size) in [(1, 1), (3, 1), (4, 2), (16, 4)] {
+        let mut c = small("ugal_l_cr", "group_shift", 1.0);
+        c.routing.cr_granularity = granularity;
+        c.traffic.packet_size = packet_size;
+        let mut sim = Simulation::new(&c).unwrap();
+        sim.set_invariant_checks(true);
+        sim.advance(1500).unwrap_or_else(|e| panic!("granularity {granularity}, {packet_size}-flit packets: {e}"));
+        let (_, delayed, _) = sim.credit_round_trip(0).unwrap();
+        assert!(delayed > 0, "granularity {granularity}, {packet_size}-flit packets: no credit was delayed");
+    }
+}

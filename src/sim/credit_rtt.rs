@@ -78,8 +78,9 @@ impl CreditRtt {
     pub(super) fn new(net: &Network, params: CrParams, latency: &[u32], pipeline_delay: u32, packet_size: u32, vcs: u32, depth: u32) -> CreditRtt {
         let ports = net.total_ports();
         let granularity = params.granularity.clamp(1, u16::MAX as u32) as u16;
-        // At most `depth` credit events of one counter are outstanding.
-        let cap = (depth / granularity as u32 + 2).next_power_of_two() as usize;
+        // At most `depth` flits of one counter are outstanding, so at most ⌈depth / G⌉
+        // of its timestamped events: the ring never fills (asserted in `on_send`).
+        let cap = depth.div_ceil(granularity as u32).next_power_of_two() as usize;
         let nvc = ports * vcs as usize;
         let class = |id: usize| net.port_by_id(id).class;
         CreditRtt {
@@ -108,6 +109,7 @@ impl CreditRtt {
         let n = q.sent;
         q.sent = if n + 1 == self.granularity { 0 } else { n + 1 };
         if n != 0 || q.len as usize == self.cap {
+            debug_assert!(n != 0, "credit timestamp queue {ci} full");
             return;
         }
         let pos = (q.head as usize + q.len as usize) & (self.cap - 1);

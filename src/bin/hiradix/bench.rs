@@ -12,9 +12,13 @@ pub struct BenchArgs {
     /// Run only the named configurations (comma-separated); default: all.
     #[arg(long)]
     pub only: Option<String>,
-    /// Measured cycles per configuration (after a warm-up of a quarter as many).
-    #[arg(long, default_value_t = 20_000)]
+    /// Measured cycles per block (after a warm-up of a quarter as many).
+    #[arg(long, default_value_t = 10_000)]
     pub cycles: u64,
+    /// Timed blocks per configuration, run back to back; the median is reported (machines
+    /// shared with other jobs make single timings noisy).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
     /// Also write the results as a Markdown table to this file.
     #[arg(long)]
     pub markdown: Option<std::path::PathBuf>,
@@ -55,7 +59,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             .map(|n| all.iter().find(|c| c.0 == n.trim()).ok_or_else(|| bad_input(format!("--only: unknown configuration '{n}'; see `hiradix bench --list`"))))
             .collect::<Result<_, _>>()?,
     };
-    let mut table = String::from("| configuration | description | simulated cycles/s | packets delivered/s | engine memory (MiB) |\n|---|---|---:|---:|---:|\n");
+    let mut table = format!(
+        "| configuration | description | simulated cycles/s (median of {}) | range | packets delivered/s | engine memory (MiB) |\n|---|---|---:|---:|---:|---:|\n",
+        args.repeat
+    );
     println!("{:<28} {:>14} {:>16} {:>12}", "configuration", "cycles/s", "packets/s", "memory MiB");
     for (name, desc, json) in selected {
         let cfg = match SimConfig::from_value(json.clone()) {
@@ -72,15 +79,21 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         };
         sim.set_invariant_checks(false);
         sim.advance(args.cycles / 4).map_err(|e| failure(format!("{name}: {e}")))?;
-        let delivered0 = sim.stats().delivered;
-        let start = Instant::now();
-        sim.advance(args.cycles).map_err(|e| failure(format!("{name}: {e}")))?;
-        let secs = start.elapsed().as_secs_f64();
+        // Blocks of `cycles` back to back: (cycles/s, packets delivered/s) of each.
+        let mut blocks = Vec::new();
+        for _ in 0..args.repeat {
+            let delivered0 = sim.stats().delivered;
+            let start = Instant::now();
+            sim.advance(args.cycles).map_err(|e| failure(format!("{name}: {e}")))?;
+            let secs = start.elapsed().as_secs_f64();
+            blocks.push((args.cycles as f64 / secs, (sim.stats().delivered - delivered0) as f64 / secs));
+        }
+        blocks.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (cps, pps) = blocks[blocks.len() / 2];
+        let (lo, hi) = (blocks[0].0, blocks[blocks.len() - 1].0);
         let mem = sim.memory_bytes() as f64 / (1 << 20) as f64;
-        let cps = args.cycles as f64 / secs;
-        let pps = (sim.stats().delivered - delivered0) as f64 / secs;
         println!("{name:<28} {cps:>14.0} {pps:>16.0} {mem:>12.1}");
-        table += &format!("| {name} | {desc} | {cps:.0} | {pps:.0} | {mem:.1} |\n");
+        table += &format!("| {name} | {desc} | {cps:.0} | {lo:.0}–{hi:.0} | {pps:.0} | {mem:.1} |\n");
         drop(sim);
     }
     if let Some(path) = &args.markdown {
