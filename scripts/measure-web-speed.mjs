@@ -174,7 +174,7 @@ Without the cap, at 50 cycles per frame it runs at **${f50.fps.toFixed(1)} fps**
   f50.fps >= 55
     ? 'The goal is met.'
     : `The goal is not met. One frame of 50 cycles needs ${f50.advanceMs.toFixed(0)} ms of simulation alone, more than a whole 16.7 ms frame: the engine itself, native build included, simulates about ${nat.toFixed(0)} cycles/s (median; best round ${best(results.native).toFixed(0)}) of this network on this machine, and 60 fps × 50 cycles would need 3000 cycles/s. Drawing is not the bottleneck (${results.paused.drawMs.toFixed(1)} ms per frame; ${results.paused.fps.toFixed(0)} fps with the simulation paused, where the shared, loaded CPU also limits Chromium's frame pacing). ${
-        sustained.length ? `The page holds ≥ 55 fps up to ${Math.max(...sustained)} cycles per frame.` : 'No measured speed held 55 fps on this loaded machine.'
+        sustained.length ? `The page holds ≥ 55 fps up to ${Math.max(...sustained)} cycle${Math.max(...sustained) === 1 ? '' : 's'} per frame.` : 'No measured speed held 55 fps on this loaded machine.'
       }`
 }
 `;
