@@ -168,7 +168,8 @@ ${results.frames.map((f) => `| ${f.speed} | ${f.fps.toFixed(1)} | ${f.cyclesPerS
 | paused (drawing only) | ${results.paused.fps.toFixed(1)} | 0 | 0 | ${results.paused.drawMs.toFixed(1)} |
 
 With "smooth" on (the default) the page simulates per frame only what fits in a time budget
-that adapts to keep the frame rate up (2–12 ms): asked
+(2–12 ms) that shrinks while frames are slow *and* the page's own work per frame is large
+(\`www/main.js\`, \`adaptBudget\`): asked
 for 50 cycles per frame it animates at **${results.smooth.fps.toFixed(1)} fps** and simulates ${results.smooth.cyclesPerSecond.toFixed(0)} cycles/s.
 Without the cap, at 50 cycles per frame it runs at **${f50.fps.toFixed(1)} fps**. ${
   f50.fps >= 55

@@ -475,17 +475,22 @@ function cyclesThisFrame() {
 }
 
 // With "smooth" on, a frame simulates at most as many cycles as fit in a time budget
-// (measured cost per cycle). The budget adapts to what else the browser does per frame
-// (drawing, compositing, the plots): every 10 frames it shrinks while frames come slower
-// than 50 per second and grows back while they come faster than 55, within 2–12 ms.
+// (measured cost per cycle). Every 10 frames the budget adapts, within 2–12 ms, to what the
+// page's own frames cost: it shrinks while frames come slower than 50 per second *and* the
+// page's work per frame (simulating + drawing) exceeds 10 ms, and grows back while frames
+// come faster than 55 per second or that work stays under 8 ms. Slow frames with little
+// work of ours are the machine's doing (other processes, the compositor); holding the
+// simulation back would not speed them up.
 const BUDGET_MS = { min: 2, max: 12 };
+const WORK_MS = { high: 10, low: 8 };
 
 function adaptBudget() {
   const perf = app.perf;
   if (++perf.budgetFrames < 10) return;
   perf.budgetFrames = 0;
-  if (perf.fps < 50) perf.budgetMs = Math.max(BUDGET_MS.min, perf.budgetMs * 0.8);
-  else if (perf.fps > 55) perf.budgetMs = Math.min(BUDGET_MS.max, perf.budgetMs * 1.1);
+  const work = perf.advanceMs + perf.drawMs;
+  if (perf.fps < 50 && work > WORK_MS.high) perf.budgetMs = Math.max(BUDGET_MS.min, perf.budgetMs * 0.8);
+  else if (perf.fps > 55 || work < WORK_MS.low) perf.budgetMs = Math.min(BUDGET_MS.max, perf.budgetMs * 1.1);
 }
 
 /** The cycles to simulate this frame: the speed asked for, capped by the frame budget. */
