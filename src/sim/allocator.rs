@@ -7,7 +7,8 @@
 //! round every input port with grants left requests with its round-robin-first VC that
 //! could cross now; every output grants its round-robin-closest requester. The winners
 //! cross the switch in request order after the round, so the arbitration reads only state
-//! from before the round and the rounds are independent of the order of traversals.
+//! from before the round and the rounds are independent of the order of traversals; then
+//! they leave the candidate list (a VC's next packet must be routed first).
 
 use super::router::wrap;
 use super::table::Table;
@@ -27,8 +28,6 @@ pub(super) struct Candidate {
     vc: u16,
     out: u16,
     out_vc: u16,
-    /// Crossed the switch in an earlier round of this cycle.
-    granted: bool,
 }
 
 /// An input port's request in one round: its candidate and the output it wants.
@@ -67,12 +66,29 @@ impl Scratch {
     }
 }
 
+impl Scratch {
+    /// Removes the candidates granted in the last round from the first `n` (the grants
+    /// are in candidate order) and returns how many remain, in their order.
+    fn drop_granted(&mut self, n: usize, granted: usize) -> usize {
+        let (mut kept, mut g) = (0, 0);
+        for i in 0..n {
+            if g < granted && self.grants[g] as usize == i {
+                g += 1;
+            } else {
+                self.cands[kept] = self.cands[i];
+                kept += 1;
+            }
+        }
+        kept
+    }
+}
+
 impl Simulation {
     /// Allocates router `r`'s switch for this cycle and moves the winners into their
     /// output queues. iSLIP runs `islip_iterations` rounds per unit of speedup and moves
     /// its pointers only on first-iteration grants.
     pub(super) fn allocate_switch(&mut self, r: u32, now: u64) {
-        let n = self.collect_candidates(r, now);
+        let mut n = self.collect_candidates(r, now);
         if n == 0 {
             return;
         }
@@ -90,6 +106,7 @@ impl Simulation {
             if granted == ready {
                 break;
             }
+            n = self.scratch.drop_granted(n, granted);
         }
     }
 
@@ -115,7 +132,7 @@ impl Simulation {
                 let op = first + head.out_port as usize;
                 let down = downstream[op];
                 let credit = if down == NO_PORT { NO_PORT } else { down * vcs + head.out_vc as u32 };
-                cands[n] = Candidate { iv: (first_vc + local) as u32, credit, op: op as u32, in_port, vc, out: head.out_port, out_vc: head.out_vc, granted: false };
+                cands[n] = Candidate { iv: (first_vc + local) as u32, credit, op: op as u32, in_port, vc, out: head.out_port, out_vc: head.out_vc };
                 in_cap[in_port as usize] = speedup;
                 out_cap[head.out_port as usize] = speedup;
                 n += 1;
@@ -130,7 +147,7 @@ impl Simulation {
     fn arbitrate(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
         let Simulation { ref mut scratch, ref mut in_rr, ref mut out_rr, ref outq_len, ref credits, ref first_port, vcs, outq_cap, packet_size, .. } = *self;
         let Scratch { cands, requests, grants, best_input, best_dist, in_cap, out_cap } = scratch;
-        let (mut cands, mut requests, mut grants) = (cands.view_mut(), requests.view_mut(), grants.view_mut());
+        let (cands, mut requests, mut grants) = (cands.view(), requests.view_mut(), grants.view_mut());
         let (mut best_input, mut best_dist, mut in_cap, mut out_cap) = (best_input.view_mut(), best_dist.view_mut(), in_cap.view_mut(), out_cap.view_mut());
         let (mut in_rr, mut out_rr, outq_len, credits) = (in_rr.view_mut(), out_rr.view_mut(), outq_len.view(), credits.view());
         let first = first_port[r as usize] as usize;
@@ -145,7 +162,7 @@ impl Simulation {
             let (mut best, mut best_d) = (usize::MAX, usize::MAX);
             while i < n && cands[i].in_port as usize == port {
                 let c = &cands[i];
-                let can_cross = open && !c.granted && out_cap[c.out as usize] > 0 && (outq_len[c.op as usize] as u32) < outq_cap && (c.credit == NO_PORT || credits[c.credit as usize] >= packet_size);
+                let can_cross = open && out_cap[c.out as usize] > 0 && (outq_len[c.op as usize] as u32) < outq_cap && (c.credit == NO_PORT || credits[c.credit as usize] >= packet_size);
                 if can_cross {
                     ready += 1;
                     let d = wrap(c.vc as usize + vcs - rr, vcs);
@@ -175,8 +192,7 @@ impl Simulation {
             }
             grants[granted] = cand;
             granted += 1;
-            let c = &mut cands[cand as usize];
-            c.granted = true;
+            let c = &cands[cand as usize];
             in_cap[port as usize] -= 1;
             out_cap[out as usize] -= 1;
             if move_pointers {
