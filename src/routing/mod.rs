@@ -130,22 +130,13 @@ impl<'a> QueueView<'a> {
     /// Output `port` of `router`, to read several of its VCs.
     #[inline]
     pub fn output(&self, router: u32, port: u32) -> Output<'a> {
-        let id = self.net.port_id(router, port);
-        let vcs = self.vcs as usize;
-        let down = self.downstream[id];
-        Output {
-            credits: (down != u32::MAX).then(|| &self.credits[down as usize * vcs..down as usize * vcs + vcs]),
-            committed: &self.committed[id * vcs..id * vcs + vcs],
-            depth: self.depth,
-        }
+        self.router(router).output(port)
     }
     /// Credits of every VC of output `port` (indexed by VC); `None` for a terminal output,
     /// which never runs out.
     #[inline]
     pub fn output_credits(&self, router: u32, port: u32) -> Option<&'a [u16]> {
-        let vcs = self.vcs as usize;
-        let down = self.downstream[self.net.port_id(router, port)];
-        (down != u32::MAX).then(|| &self.credits[down as usize * vcs..][..vcs])
+        self.router(router).output_credits(port)
     }
     /// Credits (free downstream slots) of output VC `vc` of `port`; terminal outputs
     /// never run out.
@@ -162,7 +153,7 @@ impl<'a> QueueView<'a> {
     /// engine maintains it as credits and commitments change, so it costs one load).
     #[inline]
     pub fn port_queue(&self, router: u32, port: u32) -> u32 {
-        self.port_queues[self.net.port_id(router, port)]
+        self.router(router).port_queue(port)
     }
     pub fn vcs(&self) -> u32 {
         self.vcs

@@ -13,7 +13,7 @@ impl Simulation {
         let size = self.packet_size;
         // Terminal channels carry one flit per `terminal_period` cycles; the offered load
         // is a fraction of that bandwidth.
-        let period = self.cfg.router.terminal_period as u64;
+        let period = self.terminal_period;
         let rate = Chance::new(self.cfg.traffic.load / (size as u64 * period) as f64);
         let batch = self.cfg.traffic.injection == InjectionMode::Batch;
         let cap = self.cfg.traffic.source_queue_cap as usize;

@@ -250,7 +250,7 @@ impl Simulation {
         let down = self.downstream[op];
         let at = now + self.latency[op] as u64;
         let (arrives, next) = if down == NO_PORT {
-            let busy = self.packet_size as u64 * self.cfg.router.terminal_period as u64;
+            let busy = self.packet_size as u64 * self.terminal_period;
             (at + busy - 1, Where::Delivered)
         } else {
             (at, Where::Channel { port: down as usize, vc, arrives: at })
