@@ -380,24 +380,28 @@ impl Simulation {
 
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
-        let mut events = std::mem::take(&mut self.arrivals[slot]);
+        let events = std::mem::take(&mut self.arrivals[slot]);
+        let Simulation { ref mut buf, ref mut inputs, ref mut buf_flits, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref first_port, vcs, depth, packet_size, pipeline_delay, .. } = *self;
+        let (vcs, depth) = (vcs as usize, depth as usize);
+        let (mut buf, mut inputs, mut buf_flits, mut load) = (buf.view_mut(), inputs.view_mut(), buf_flits.view_mut(), load.view_mut());
         for &Arrival { pid, port, vc } in &events {
-            let (port, depth) = (port as usize, self.depth as usize);
-            let iv = port * self.vcs as usize + vc as usize;
-            debug_assert!((self.buf_flits[iv] + self.packet_size) as u32 <= self.depth, "buffer overflow at VC {iv}");
-            let pos = iv * depth + router::wrap(self.inputs[iv].buf_head as usize + self.inputs[iv].buf_len as usize, depth);
-            self.buf[pos] = Slot::new(now, pid);
-            self.inputs[iv].buf_len += 1;
-            self.buf_flits[iv] += self.packet_size;
-            let r = self.port_router[port];
-            self.load[r as usize] += 1;
-            if self.inputs[iv].buf_len == 1 {
-                let local = iv - self.first_port[r as usize] as usize * self.vcs as usize;
-                self.load_head(iv);
-                self.nonempty.set(r, local);
-                self.unrouted.set(r, local);
+            let iv = port as usize * vcs + vc as usize;
+            debug_assert!((buf_flits[iv] + packet_size) as u32 <= depth as u32, "buffer overflow at VC {iv}");
+            let input = &mut inputs[iv];
+            buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
+            input.buf_len += 1;
+            buf_flits[iv] += packet_size;
+            let r = port_router[port as usize];
+            load[r as usize] += 1;
+            if input.buf_len == 1 {
+                // The packet is the new head: mirror it (what `load_head` reads back).
+                (input.ready_at, input.pid) = (now + pipeline_delay, pid);
+                let local = iv - first_port[r as usize] as usize * vcs;
+                nonempty.set(r, local);
+                unrouted.set(r, local);
             }
         }
+        let mut events = events;
         events.clear();
         self.arrivals[slot] = events;
     }

@@ -125,8 +125,9 @@ impl Simulation {
     /// Each output channel of router `r` that is free sends the head of its output queue.
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
         let first = self.first_port[r as usize] as usize;
-        let cap = self.outq_cap as usize;
-        let size = self.packet_size as u64;
+        let (cap, size) = (self.outq_cap as usize, self.packet_size as u64);
+        // Terminal channels may be slower: one flit per `terminal_period` cycles.
+        let terminal_busy = size * self.terminal_period;
         for w in 0..self.queued_outputs.words_per_router {
             let mut bits = self.queued_outputs.word(r, w);
             while bits != 0 {
@@ -136,16 +137,15 @@ impl Simulation {
                 if self.chan_free_at[op] > now {
                     continue;
                 }
-                let OutEntry { pid, vc } = self.outq[op * cap + self.outq_head[op] as usize];
-                self.outq_head[op] = wrap(self.outq_head[op] as usize + 1, cap) as u16;
+                let head = self.outq_head[op] as usize;
+                let OutEntry { pid, vc } = self.outq[op * cap + head];
+                self.outq_head[op] = wrap(head + 1, cap) as u16;
                 self.outq_len[op] -= 1;
                 if self.outq_len[op] == 0 {
                     self.queued_outputs.clear(r, out);
                 }
-                self.load[r as usize] -= 1;
                 let down = self.downstream[op];
-                // Terminal channels may be slower: one flit per `terminal_period` cycles.
-                let busy = if down == NO_PORT { size * self.terminal_period } else { size };
+                let busy = if down == NO_PORT { terminal_busy } else { size };
                 self.chan_free_at[op] = now + busy;
                 self.sent_flits[op] += size;
                 let at = now + self.latency[op] as u64;
@@ -153,6 +153,7 @@ impl Simulation {
                     NO_PORT => self.deliver(pid, at + busy - 1),
                     down => self.schedule_arrival(at, down, vc, pid),
                 }
+                self.load[r as usize] -= 1;
             }
         }
     }
