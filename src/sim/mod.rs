@@ -166,11 +166,13 @@ pub struct Simulation {
     rc_start: Table<u32>,
     notes: Vec<RouteNote>,
 
-    // Per terminal: its injection port id, source queue, channel, batch budget.
+    // Per terminal: its injection port id, source queue, channel, batch budget, and the
+    // router that delivers to it (its packets' destination router).
     inject_port: Table<u32>,
-    source: Vec<VecDeque<u32>>,
+    source: Table<VecDeque<u32>>,
     inject_free_at: Table<u64>,
     batch_left: Vec<u32>,
+    dest_router: Table<u32>,
 
     // Timing wheels: packet arrivals and credit returns.
     arrivals: Vec<Vec<Arrival>>,
@@ -295,9 +297,10 @@ impl Simulation {
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers],
             inject_port: (0..terminals as u32).map(|t| net.inject_port(t)).map(|(r, p)| net.port_id(r, p) as u32).collect(),
-            source: vec![VecDeque::new(); terminals],
+            source: vec![VecDeque::new(); terminals].into(),
             inject_free_at: vec![0; terminals].into(),
             batch_left: vec![batch; terminals],
+            dest_router: (0..terminals as u32).map(|t| net.terminal_router(t)).collect(),
             arrivals: vec![Vec::new(); wheel],
             credit_wheel: vec![Vec::new(); wheel],
             wheel_mask: wheel as u64 - 1,

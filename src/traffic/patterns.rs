@@ -30,8 +30,9 @@ pub enum Pattern {
     Uniform { terminals: u32 },
     /// Random terminal of block `(block(src) + shift) mod blocks` (router or group shift).
     BlockShift { block_size: u32, blocks: u32, shift: u32 },
-    /// A fixed permutation.
-    Table(Vec<u32>),
+    /// A fixed permutation. (A boxed slice rather than a `Vec`: the enum then has a plain
+    /// tag, which `destination` tests more cheaply than a niche in a `Vec`'s capacity.)
+    Table(Box<[u32]>),
 }
 
 impl Pattern {
@@ -93,7 +94,7 @@ impl Pattern {
                 for i in (1..n).rev() {
                     perm.swap(i as usize, rng.below(i + 1) as usize);
                 }
-                Pattern::Table(perm)
+                Pattern::Table(perm.into())
             }
             "swap2" => {
                 let hx = hyperx()?;
@@ -172,7 +173,7 @@ mod tests {
         for name in ["bit_complement", "bit_rotate", "transpose", "tornado", "random_permutation", "swap2", "benign", "adversarial"] {
             let topo = if name == "swap2" { TopologyConfig::Hyperx { s: vec![4, 3, 2], k: vec![1], t: 4 } } else { fb.clone() };
             let Pattern::Table(t) = pattern(name, &topo).unwrap() else { panic!("{name} not a table") };
-            let mut seen = t.clone();
+            let mut seen = t.to_vec();
             seen.sort();
             seen.dedup();
             assert_eq!(seen.len(), t.len(), "{name} is not a permutation");
