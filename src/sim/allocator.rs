@@ -12,7 +12,7 @@
 
 use super::router::wrap;
 use super::table::Table;
-use super::{OutEntry, Simulation, NO_PORT};
+use super::{CreditReturn, OutEntry, Simulation, NO_PORT};
 
 /// A routed, pipeline-ready input VC of the router being allocated.
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,14 +42,15 @@ struct Request {
 pub(super) struct Scratch {
     cands: Table<Candidate>,
     requests: Table<Request>,
+    /// Per local output port: the requester it grants this round so far, or `NO_PORT`.
+    winner: Table<u32>,
     /// Candidates granted in the current round, in request order.
     grants: Table<u32>,
-    /// Per local output port: best requesting input this round and its priority distance.
-    best_input: Table<u32>,
-    best_dist: Table<u32>,
-    /// Grants left this cycle per local input and output port (`speedup` at the start).
+    /// Grants left this cycle per local input port (`speedup` at the start), and per local
+    /// output port the grants it can still take: its grants left this cycle, bounded by
+    /// the free slots of its output queue (both shrink by one per grant).
     in_cap: Table<u32>,
-    out_cap: Table<u32>,
+    out_room: Table<u32>,
 }
 
 impl Scratch {
@@ -57,24 +58,27 @@ impl Scratch {
         Scratch {
             cands: vec![Candidate::default(); radix * vcs].into(),
             requests: vec![Request::default(); radix].into(),
+            winner: vec![NO_PORT; radix].into(),
             grants: vec![0; radix].into(),
-            best_input: vec![u32::MAX; radix].into(),
-            best_dist: vec![u32::MAX; radix].into(),
             in_cap: vec![0; radix].into(),
-            out_cap: vec![0; radix].into(),
+            out_room: vec![0; radix].into(),
         }
     }
 }
 
 impl Scratch {
     /// Removes the candidates granted in the last round from the first `n` (the grants
-    /// are in candidate order) and returns how many remain, in their order.
+    /// are in candidate order) and returns how many remain, in their order: the
+    /// candidates before the first grant stay where they are, each run between two grants
+    /// moves down.
     fn drop_granted(&mut self, n: usize, granted: usize) -> usize {
-        let (mut kept, mut g) = (0, 0);
-        for i in 0..n {
-            if g < granted && self.grants[g] as usize == i {
-                g += 1;
-            } else {
+        if granted == 0 {
+            return n;
+        }
+        let mut kept = self.grants[0] as usize;
+        for g in 0..granted {
+            let next = if g + 1 < granted { self.grants[g + 1] as usize } else { n };
+            for i in self.grants[g] as usize + 1..next {
                 self.cands[kept] = self.cands[i];
                 kept += 1;
             }
@@ -87,6 +91,9 @@ impl Simulation {
     /// Allocates router `r`'s switch for this cycle and moves the winners into their
     /// output queues. iSLIP runs `islip_iterations` rounds per unit of speedup and moves
     /// its pointers only on first-iteration grants.
+    ///
+    /// Not inlined: inside `step` it costs ~1 % more instructions (register pressure).
+    #[inline(never)]
     pub(super) fn allocate_switch(&mut self, r: u32, now: u64) {
         let mut n = self.collect_candidates(r, now);
         if n == 0 {
@@ -96,14 +103,11 @@ impl Simulation {
         for round in 0..self.alloc_rounds {
             let move_pointers = !self.islip || round % iterations == 0;
             let (ready, granted) = self.arbitrate(r, n, move_pointers);
-            for g in 0..granted {
-                let c = self.scratch.cands[self.scratch.grants[g] as usize];
-                self.traverse(r, c, now);
-            }
+            self.traverse(r, granted, now);
             // Every VC that could cross this cycle did: a VC that could not cannot later
             // (its input's or output's grants, output-queue slots and credits only shrink
             // while the switch is allocated), so another round would find no request.
-            if granted == ready {
+            if granted == ready || round + 1 == self.alloc_rounds {
                 break;
             }
             n = self.scratch.drop_granted(n, granted);
@@ -113,9 +117,9 @@ impl Simulation {
     /// Fills the candidate list with router `r`'s routed input VCs whose head is past the
     /// pipeline delay (in VC index order, so grouped by input port); returns their number.
     fn collect_candidates(&mut self, r: u32, now: u64) -> usize {
-        let Simulation { ref nonempty, ref unrouted, ref inputs, ref local_vc, ref downstream, ref first_port, ref mut scratch, vcs, speedup, .. } = *self;
-        let (inputs, local_vc, downstream) = (inputs.view(), local_vc.view(), downstream.view());
-        let (mut cands, mut in_cap, mut out_cap) = (scratch.cands.view_mut(), scratch.in_cap.view_mut(), scratch.out_cap.view_mut());
+        let Simulation { ref nonempty, ref unrouted, ref inputs, ref local_vc, ref downstream, ref first_port, ref outq_len, ref mut scratch, vcs, speedup, outq_cap, .. } = *self;
+        let (inputs, local_vc, downstream, outq_len) = (inputs.view(), local_vc.view(), downstream.view(), outq_len.view());
+        let (mut cands, mut in_cap, mut out_room) = (scratch.cands.view_mut(), scratch.in_cap.view_mut(), scratch.out_room.view_mut());
         let first = first_port[r as usize] as usize;
         let first_vc = first * vcs as usize;
         let mut n = 0;
@@ -134,7 +138,7 @@ impl Simulation {
                 let credit = if down == NO_PORT { NO_PORT } else { down * vcs + head.out_vc as u32 };
                 cands[n] = Candidate { iv: (first_vc + local) as u32, credit, op: op as u32, in_port, vc, out: head.out_port, out_vc: head.out_vc };
                 in_cap[in_port as usize] = speedup;
-                out_cap[head.out_port as usize] = speedup;
+                out_room[head.out_port as usize] = speedup.min(outq_cap - outq_len[op] as u32);
                 n += 1;
             }
         }
@@ -145,15 +149,16 @@ impl Simulation {
     /// `scratch.grants`). Returns the number of candidates that could have crossed and
     /// the number granted.
     fn arbitrate(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
-        let Simulation { ref mut scratch, ref mut in_rr, ref mut out_rr, ref outq_len, ref credits, ref first_port, vcs, outq_cap, packet_size, .. } = *self;
-        let Scratch { cands, requests, grants, best_input, best_dist, in_cap, out_cap } = scratch;
-        let (cands, mut requests, mut grants) = (cands.view(), requests.view_mut(), grants.view_mut());
-        let (mut best_input, mut best_dist, mut in_cap, mut out_cap) = (best_input.view_mut(), best_dist.view_mut(), in_cap.view_mut(), out_cap.view_mut());
-        let (mut in_rr, mut out_rr, outq_len, credits) = (in_rr.view_mut(), out_rr.view_mut(), outq_len.view(), credits.view());
+        let Simulation { ref mut scratch, ref mut in_rr, ref mut out_rr, ref credits, ref first_port, vcs, packet_size, .. } = *self;
+        let Scratch { cands, requests, winner, grants, in_cap, out_room } = scratch;
+        let (cands, mut requests, mut winner, mut grants, mut in_cap, mut out_room) = (cands.view(), requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
+        let (mut in_rr, mut out_rr, credits) = (in_rr.view_mut(), out_rr.view_mut(), credits.view());
         let first = first_port[r as usize] as usize;
         let radix = first_port[r as usize + 1] as usize - first;
         let vcs = vcs as usize;
-        // Requests: per input port, its round-robin-first VC that could cross now.
+        // Requests, in input port order: per input port, its round-robin-first VC that could
+        // cross now. Every output keeps its round-robin-first requester so far: the first at
+        // or after its pointer, else the first.
         let (mut nreq, mut ready, mut i) = (0, 0, 0);
         while i < n {
             let port = cands[i].in_port as usize;
@@ -162,7 +167,7 @@ impl Simulation {
             let (mut best, mut best_d) = (usize::MAX, usize::MAX);
             while i < n && cands[i].in_port as usize == port {
                 let c = &cands[i];
-                let can_cross = open && out_cap[c.out as usize] > 0 && (outq_len[c.op as usize] as u32) < outq_cap && (c.credit == NO_PORT || credits[c.credit as usize] >= packet_size);
+                let can_cross = open && out_room[c.out as usize] > 0 && (c.credit == NO_PORT || credits[c.credit as usize] >= packet_size);
                 if can_cross {
                     ready += 1;
                     let d = wrap(c.vc as usize + vcs - rr, vcs);
@@ -174,84 +179,99 @@ impl Simulation {
             }
             if best != usize::MAX {
                 let out = cands[best].out as usize;
-                let d = wrap(port + radix - out_rr[first + out] as usize, radix) as u32;
-                if d < best_dist[out] {
-                    best_dist[out] = d;
-                    best_input[out] = port as u32;
+                let (held, pointer) = (winner[out], out_rr[first + out] as u32);
+                if held == NO_PORT || held < pointer && port as u32 >= pointer {
+                    winner[out] = port as u32;
                 }
                 requests[nreq] = Request { port: port as u32, cand: best as u32, out: out as u32 };
                 nreq += 1;
             }
         }
-        // Grants: every output to its round-robin-closest requester.
+        // Grants: every output to its round-robin-first requester (which resets the output).
         let mut granted = 0;
         for k in 0..nreq {
             let Request { port, cand, out } = requests[k];
-            if best_input[out as usize] != port {
+            if winner[out as usize] != port {
                 continue;
             }
+            winner[out as usize] = NO_PORT;
             grants[granted] = cand;
             granted += 1;
-            let c = &cands[cand as usize];
             in_cap[port as usize] -= 1;
-            out_cap[out as usize] -= 1;
+            out_room[out as usize] -= 1;
             if move_pointers {
-                in_rr[first + port as usize] = wrap(c.vc as usize + 1, vcs) as u16;
+                in_rr[first + port as usize] = wrap(cands[cand as usize].vc as usize + 1, vcs) as u16;
                 out_rr[first + out as usize] = wrap(port as usize + 1, radix) as u16;
             }
-        }
-        for k in 0..nreq {
-            let out = requests[k].out as usize;
-            best_dist[out] = u32::MAX;
-            best_input[out] = u32::MAX;
         }
         (ready, granted)
     }
 
-    /// Moves the head packet of candidate `c` through the switch into its output queue,
-    /// consuming downstream credits and returning this buffer's credits upstream.
-    fn traverse(&mut self, r: u32, c: Candidate, now: u64) {
-        let (depth, vcs, size) = (self.depth as usize, self.vcs as usize, self.packet_size);
-        let iv = c.iv as usize;
-        let pid = self.inputs[iv].pid;
-        self.inputs[iv].buf_head = wrap(self.inputs[iv].buf_head as usize + 1, depth) as u16;
-        self.inputs[iv].buf_len -= 1;
-        self.buf_flits[iv] -= size;
-        let first_port = self.first_port[r as usize] as usize;
-        let local = iv - first_port * vcs;
-        if self.inputs[iv].buf_len == 0 {
-            self.nonempty.clear(r, local);
-        } else {
-            self.load_head(iv);
-            self.unrouted.set(r, local);
-        }
-        let op = c.op as usize;
-        self.committed[op * vcs + c.out_vc as usize] -= size;
-        if c.credit == NO_PORT {
-            self.port_queues[op] -= size as u32;
-        } else {
-            // Committed flits become downstream flits: the port's queue stays the same.
-            self.credits[c.credit as usize] -= size;
-            if let Some(cr) = &mut self.cr {
-                cr.on_send(c.credit as usize, now);
+    /// Moves the winners of the last round (`scratch.grants[..granted]`) through the switch
+    /// into their output queues, consuming downstream credits and returning the credits of
+    /// the buffers they leave upstream.
+    fn traverse(&mut self, r: u32, granted: usize, now: u64) {
+        let Simulation {
+            ref scratch, ref mut inputs, ref buf, ref mut buf_flits, ref mut nonempty, ref mut unrouted, ref mut committed, ref mut port_queues, ref mut credits, ref mut cr,
+            ref mut outq, ref outq_head, ref mut outq_len, ref mut queued_outputs, ref latency, ref upstream, ref mut credit_wheel, ref first_port, ref mut last_progress,
+            wheel_mask, depth, vcs, packet_size: size, outq_cap, pipeline_delay, ..
+        } = *self;
+        let (mut inputs, buf, mut buf_flits, mut committed, mut port_queues, mut credits) = (inputs.view_mut(), buf.view(), buf_flits.view_mut(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
+        let (mut outq, outq_head, mut outq_len, latency, upstream) = (outq.view_mut(), outq_head.view(), outq_len.view_mut(), latency.view(), upstream.view());
+        let (depth, vcs, cap) = (depth as usize, vcs as usize, outq_cap as usize);
+        let first = first_port[r as usize] as usize;
+        let first_vc = first * vcs;
+        for k in 0..granted {
+            let c = scratch.cands[scratch.grants[k] as usize];
+            let iv = c.iv as usize;
+            let input = &mut inputs[iv];
+            let pid = input.pid;
+            input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
+            input.buf_len -= 1;
+            buf_flits[iv] -= size;
+            let local = iv - first_vc;
+            if input.buf_len == 0 {
+                nonempty.clear(r, local);
+            } else {
+                // The next packet becomes the head (as in `load_head`).
+                let slot = buf[iv * depth + input.buf_head as usize];
+                (input.ready_at, input.pid) = (slot.arrived(now) + pipeline_delay, slot.pid);
+                unrouted.set(r, local);
             }
+            let op = c.op as usize;
+            committed[op * vcs + c.out_vc as usize] -= size;
+            if c.credit == NO_PORT {
+                port_queues[op] -= size as u32;
+            } else {
+                // Committed flits become downstream flits: the port's queue stays the same.
+                credits[c.credit as usize] -= size;
+            }
+            let q = op * cap + wrap(outq_head[op] as usize + outq_len[op] as usize, cap);
+            outq[q] = OutEntry { pid, vc: c.out_vc as u32 };
+            outq_len[op] += 1;
+            if outq_len[op] == 1 {
+                queued_outputs.set(r, c.out as usize);
+            }
+            // The credit leaves when the tail leaves this buffer and crosses the channel back.
+            let in_port = first + c.in_port as usize;
+            let at = now + (size as u64 - 1) + latency[in_port] as u64;
+            // UGAL-L_CR (dragonfly §4.3.2) times the downstream credit's round trip, and
+            // may hold this buffer's credit back.
+            if let Some(cr) = cr {
+                if c.credit != NO_PORT {
+                    cr.on_send(c.credit as usize, now);
+                }
+                let delay = cr.delay(in_port, op, r as usize);
+                if delay > 0 {
+                    cr.hold(at + delay as u64, iv as u32, size);
+                    continue;
+                }
+            }
+            debug_assert!(at > now && at - now <= wheel_mask);
+            credit_wheel[(at & wheel_mask) as usize].push(CreditReturn { iv: iv as u32, up: upstream[in_port], flits: size });
         }
-        let cap = self.outq_cap as usize;
-        let q = op * cap + wrap(self.outq_head[op] as usize + self.outq_len[op] as usize, cap);
-        self.outq[q] = OutEntry { pid, vc: c.out_vc as u32 };
-        self.outq_len[op] += 1;
-        if self.outq_len[op] == 1 {
-            self.queued_outputs.set(r, c.out as usize);
+        if granted > 0 {
+            *last_progress = now;
         }
-        // The credit leaves when the tail leaves this buffer and crosses the channel back.
-        let in_port = first_port + c.in_port as usize;
-        let at = now + (size as u64 - 1) + self.latency[in_port] as u64;
-        // UGAL-L_CR (dragonfly §4.3.2): the credit may be held back.
-        let delay = self.cr.as_mut().map_or(0, |cr| cr.delay(in_port, op, r as usize));
-        match &mut self.cr {
-            Some(cr) if delay > 0 => cr.hold(at + delay as u64, iv as u32, size),
-            _ => self.schedule_credit(at, iv as u32, in_port, size),
-        }
-        self.last_progress = now;
     }
 }

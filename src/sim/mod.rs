@@ -443,14 +443,6 @@ impl Simulation {
         self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port, vc });
     }
 
-    /// `flits` credits of input VC `iv` (of input port id `port`) reach upstream at `at`.
-    #[inline]
-    fn schedule_credit(&mut self, at: u64, iv: u32, port: usize, flits: u16) {
-        debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
-        let up = self.upstream[port];
-        self.credit_wheel[(at & self.wheel_mask) as usize].push(CreditReturn { iv, up, flits });
-    }
-
     /// The queue-state view routing algorithms read.
     pub fn queues(&self) -> QueueView<'_> {
         QueueView {
