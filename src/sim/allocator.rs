@@ -233,7 +233,7 @@ impl Simulation {
             if input.buf_len == 0 {
                 nonempty.clear(r, local);
             } else {
-                // The next packet becomes the head (as in `load_head`).
+                // The next packet becomes the head: mirror it into the VC's record.
                 let slot = buf[iv * depth + input.buf_head as usize];
                 (input.ready_at, input.pid) = (slot.arrived(now) + pipeline_delay, slot.pid);
                 unrouted.set(r, local);

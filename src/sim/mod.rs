@@ -397,7 +397,7 @@ impl Simulation {
             let r = port_router[port as usize];
             load[r as usize] += 1;
             if input.buf_len == 1 {
-                // The packet is the new head: mirror it (what `load_head` reads back).
+                // The packet is the new head: mirror it (no need to read its slot back).
                 (input.ready_at, input.pid) = (now + pipeline_delay, pid);
                 let local = iv - first_port[r as usize] as usize * vcs;
                 nonempty.set(r, local);

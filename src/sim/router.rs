@@ -114,14 +114,6 @@ impl Simulation {
         pending.clear();
     }
 
-    /// Mirrors the packet now at the head of input VC `iv` into its [`InputVc`](super::InputVc) record.
-    #[inline]
-    pub(super) fn load_head(&mut self, iv: usize) {
-        let slot = self.buf[iv * self.depth as usize + self.inputs[iv].buf_head as usize];
-        let input = &mut self.inputs[iv];
-        (input.ready_at, input.pid) = (slot.arrived(self.now) + self.pipeline_delay, slot.pid);
-    }
-
     /// Each output channel of router `r` that is free sends the head of its output queue.
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
         let first = self.first_port[r as usize] as usize;
