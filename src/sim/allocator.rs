@@ -30,12 +30,13 @@ pub(super) struct Candidate {
     out_vc: u16,
 }
 
-/// An input port's request in one round: its candidate and the output it wants.
+/// An input port's request in one round: its candidate, and the output and VC it wants.
 #[derive(Clone, Copy, Debug, Default)]
 struct Request {
     port: u32,
     cand: u32,
-    out: u32,
+    out: u16,
+    vc: u16,
 }
 
 /// Allocator scratch space, sized once for the largest router.
@@ -178,19 +179,20 @@ impl Simulation {
                 i += 1;
             }
             if best != usize::MAX {
-                let out = cands[best].out as usize;
+                let Candidate { out, vc, .. } = cands[best];
+                let out = out as usize;
                 let (held, pointer) = (winner[out], out_rr[first + out] as u32);
                 if held == NO_PORT || held < pointer && port as u32 >= pointer {
                     winner[out] = port as u32;
                 }
-                requests[nreq] = Request { port: port as u32, cand: best as u32, out: out as u32 };
+                requests[nreq] = Request { port: port as u32, cand: best as u32, out: out as u16, vc };
                 nreq += 1;
             }
         }
         // Grants: every output to its round-robin-first requester (which resets the output).
         let mut granted = 0;
         for k in 0..nreq {
-            let Request { port, cand, out } = requests[k];
+            let Request { port, cand, out, vc } = requests[k];
             if winner[out as usize] != port {
                 continue;
             }
@@ -200,7 +202,7 @@ impl Simulation {
             in_cap[port as usize] -= 1;
             out_room[out as usize] -= 1;
             if move_pointers {
-                in_rr[first + port as usize] = wrap(cands[cand as usize].vc as usize + 1, vcs) as u16;
+                in_rr[first + port as usize] = wrap(vc as usize + 1, vcs) as u16;
                 out_rr[first + out as usize] = wrap(port as usize + 1, radix) as u16;
             }
         }
