@@ -95,13 +95,13 @@ impl Simulation {
         let port = self.inject_port[ti] as usize;
         let first = port * self.vcs as usize;
         // The input VC with most credits (the first of equals), if it fits the packet.
-        let mut best = first;
+        let (mut best, mut most) = (first, self.credits[first]);
         for iv in first + 1..first + self.vcs as usize {
-            if self.credits[iv] > self.credits[best] {
-                best = iv;
+            if self.credits[iv] > most {
+                (best, most) = (iv, self.credits[iv]);
             }
         }
-        if self.credits[best] < size {
+        if most < size {
             return false;
         }
         self.credits[best] -= size;
