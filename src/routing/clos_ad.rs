@@ -101,7 +101,7 @@ impl ClosAd {
     /// destination in dimension order.
     fn route_nonminimal(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> Decision {
         let hx = &self.hx;
-        let q = ctx.queues.router(ctx.router);
+        let q = ctx.here();
         if pkt.phase == 0 {
             let dmax = hx.highest_offset_dim(pkt.src_router, pkt.dst_router).expect("source differs from destination");
             if let Some((d, port, _)) = up_step(hx, &q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng) {
@@ -130,7 +130,7 @@ impl Routing for ClosAd {
         }
         // The source decision.
         let (here, dst) = (ctx.router, pkt.dst_router);
-        let q = ctx.queues.router(here);
+        let q = ctx.here();
         let min = min_ad_choice(hx, &q, here, dst, rng);
         let (min_port, q_min, h_min) = (min.port, min.queue, min.hops);
         let dmax = hx.highest_offset_dim(here, dst).expect("source differs from destination");

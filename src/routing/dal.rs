@@ -41,7 +41,7 @@
 //! hops per dimension.
 
 use super::hyperx_min::{dor_port, vc_in_class_at};
-use super::{Decision, HopNote, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
+use super::{wins_tie, Decision, HopNote, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -90,11 +90,13 @@ fn best_adaptive_vc(q: &RouterQueues, port: u32) -> (u32, u32) {
     let (credits, committed) = q.channel_vcs(port);
     let unpromised = |v: usize| (credits[v] as u32).saturating_sub(committed[v] as u32);
     let mut best = (0, unpromised(0));
-    for v in (2..credits.len()).step_by(2) {
+    let mut v = 2;
+    while v < credits.len() {
         let free = unpromised(v);
         if free > best.1 {
             best = (v as u32, free);
         }
+        v += 2;
     }
     best
 }
@@ -115,7 +117,7 @@ fn offer(best: &mut Option<Pick>, port: u32, vc: u32, len: u32, dim: usize, rng:
         Some(b) if len > b.len => {}
         Some(b) if len == b.len => {
             b.ties += 1;
-            if rng.below(b.ties) == 0 {
+            if wins_tie(rng, b.ties) {
                 (b.port, b.vc, b.dim) = (port, vc, dim);
             }
         }
@@ -198,7 +200,7 @@ impl Dal {
     /// (`usize::MAX` for the escape VC's dimension order: the lowest offset dimension).
     #[inline(always)]
     fn decide(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> (Decision, &'static str, usize) {
-        let q = ctx.queues.router(ctx.router);
+        let q = ctx.here();
         if pkt.route_bits & ESCAPE != 0 {
             return self.escape(ctx, &q, pkt, "in_escape");
         }
@@ -248,7 +250,7 @@ impl Dal {
     #[cold]
     fn explain(&self, ctx: &RouteCtx, pkt: &Packet, decision: Decision, rule: &'static str, dim: usize) -> HopNote {
         let hx = &self.hx;
-        let q = &ctx.queues.router(ctx.router);
+        let q = &ctx.here();
         let (here, dst) = (ctx.router, pkt.dst_router);
         let need_free = self.unblocked.max(pkt.size as u32);
         let (port, vc) = match decision {

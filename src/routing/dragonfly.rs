@@ -41,8 +41,8 @@
 //! The numbers behind every UGAL decision go to the router's [`RouteNote`]; `q_true` is
 //! the true queue of the minimal path's global channel (what UGAL-G would have used).
 
-use super::hyperx_min::vc_in_class;
-use super::{CrParams, Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::hyperx_min::vc_in_class_at;
+use super::{CrParams, Decision, RouteCtx, RouteNote, Routing};
 use crate::config::RoutingConfig;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -199,21 +199,23 @@ impl DragonflyRouting {
         exit
     }
 
-    /// The hop from `here` towards group `target ≠ group(here)`.
+    /// The hop from the packet's router towards group `target ≠` its group.
     #[inline]
-    fn toward_group(&self, q: &QueueView, here: u32, target: u32, rng: &mut SimRng) -> Hop {
-        let exit = self.exit(here, target);
-        if exit.count == 1 { exit.hop } else { self.choose(exit, q, here, rng) }
+    fn toward_group(&self, ctx: &RouteCtx, target: u32, rng: &mut SimRng) -> Hop {
+        let exit = self.exit(ctx.router, target);
+        if exit.count == 1 { exit.hop } else { self.choose(exit, ctx, rng) }
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
     /// common single-candidate case stays a table lookup.
     #[inline(never)]
-    fn choose(&self, exit: &Exit, q: &QueueView, here: u32, rng: &mut SimRng) -> Hop {
+    fn choose(&self, exit: &Exit, ctx: &RouteCtx, rng: &mut SimRng) -> Hop {
+        let here = ctx.router;
         let candidates = &self.table.channels[exit.first as usize..(exit.first + exit.count) as usize];
         if exit.hop.channel.gateway == here {
             // The router's own channels.
-            let channel = *candidates.iter().min_by_key(|ch| q.port_queue(here, ch.gport)).expect("candidates");
+            let q = ctx.here();
+            let channel = *candidates.iter().min_by_key(|ch| q.port_queue(ch.gport)).expect("candidates");
             Hop { port: channel.gport, channel }
         } else {
             let channel = candidates[rng.below(exit.count) as usize];
@@ -229,29 +231,27 @@ impl DragonflyRouting {
         self.exit(from, gd).hop.channel.path_hops(from, dst)
     }
 
-    /// Queue estimate of VC class `class` of an output: the sum over its VCs.
+    /// Queue estimate of VC class `class` of output `port` of the packet's router: the sum
+    /// over its VCs.
     #[inline]
-    fn class_queue(&self, q: &QueueView, router: u32, port: u32, class: u32) -> u32 {
+    fn class_queue(&self, ctx: &RouteCtx, port: u32, class: u32) -> u32 {
         let classes = self.classes;
-        let out = q.output(router, port);
+        let out = ctx.here().output(port);
         let mut v = class;
         let mut sum = 0;
-        while v < q.vcs() {
+        while v < ctx.queues.vcs() {
             sum += out.vc_queue(v);
             v += classes;
         }
         sum
     }
 
-    /// Forwards on `port` in VC class `class` of Fig. 7.
+    /// Forwards on `port` of the packet's router in VC class `class` of Fig. 7.
     #[inline]
-    fn forward(&self, q: &QueueView, router: u32, port: u32, class: u32) -> Decision {
+    fn forward(&self, ctx: &RouteCtx, port: u32, class: u32) -> Decision {
         let classes = self.classes;
         let class = class + classes - 3; // MIN: Fig. 7 classes 1, 2 become 0, 1.
-        // With as many VCs as classes (the usual setup) the class has a single VC: no need
-        // to read the output's credits.
-        let vc = if class + classes >= q.vcs() { class } else { vc_in_class(q, router, port, class, classes) };
-        Decision::Forward { port, vc }
+        Decision::Forward { port, vc: vc_in_class_at(&ctx.here(), port, class, classes) }
     }
 
     /// The first hop of a packet, at its source router. Kept out of line so that
@@ -259,7 +259,7 @@ impl DragonflyRouting {
     #[inline(never)]
     fn first_hop(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
         let (port, class) = self.decide_at_source(ctx, pkt, rng, note);
-        self.forward(&ctx.queues, ctx.router, port, class)
+        self.forward(ctx, port, class)
     }
 
     /// The source-router decision; returns the first output and its VC class (Fig. 7).
@@ -274,7 +274,7 @@ impl DragonflyRouting {
             // No global channel on this path; `channel` only records where it ends.
             (Hop { port, channel: GlobalChannel { gateway: u32::MAX, gport: 0, landing: dst } }, 1, 2)
         } else {
-            let hop = self.toward_group(q, here, gd, rng);
+            let hop = self.toward_group(ctx, gd, rng);
             (hop, hop.channel.path_hops(here, dst), 1)
         };
         let candidates = df.g - if gs == gd { 1 } else { 2 };
@@ -290,7 +290,7 @@ impl DragonflyRouting {
         if gs != gd && gi >= hi {
             gi += 1;
         }
-        let nm = self.toward_group(q, here, gi, rng);
+        let nm = self.toward_group(ctx, gi, rng);
         let go_nonminimal = |pkt: &mut Packet| {
             pkt.intermediate = gi;
             pkt.phase = 0;
@@ -302,15 +302,16 @@ impl DragonflyRouting {
         }
         // The intermediate group is neither gs nor gd, so the landing router is not in gd.
         let h_nm = (nm.channel.gateway != here) as u32 + 1 + self.hops_to_other_group(nm.channel.landing, dst, gd);
-        let global_min = if gs == gd { q.port_queue(here, min.port) } else { q.port_queue(min.channel.gateway, min.channel.gport) };
-        let vc_level = || (self.class_queue(q, here, min.port, min_class), self.class_queue(q, here, nm.port, 0));
+        let local = ctx.here();
+        let global_min = if gs == gd { local.port_queue(min.port) } else { q.port_queue(min.channel.gateway, min.channel.gport) };
+        let vc_level = || (self.class_queue(ctx, min.port, min_class), self.class_queue(ctx, nm.port, 0));
         let (q_min, q_nm) = match self.alg {
-            DfAlgorithm::UgalL => (q.port_queue(here, min.port), q.port_queue(here, nm.port)),
+            DfAlgorithm::UgalL => (local.port_queue(min.port), local.port_queue(nm.port)),
             DfAlgorithm::UgalG => (global_min, q.port_queue(nm.channel.gateway, nm.channel.gport)),
             DfAlgorithm::UgalLVc => vc_level(),
             DfAlgorithm::UgalLVch | DfAlgorithm::UgalLCr => {
                 if min.port != nm.port {
-                    (q.port_queue(here, min.port), q.port_queue(here, nm.port))
+                    (local.port_queue(min.port), local.port_queue(nm.port))
                 } else {
                     vc_level()
                 }
@@ -328,8 +329,9 @@ impl DragonflyRouting {
     /// Next hop of a packet already on its way; advances the Valiant phase on reaching
     /// the intermediate group.
     #[inline]
-    fn next_hop(&self, q: &QueueView, here: u32, pkt: &mut Packet, rng: &mut SimRng) -> (u32, u32) {
+    fn next_hop(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> (u32, u32) {
         let df = &self.df;
+        let here = ctx.router;
         let (grp, gd) = (df.group(here), df.group(pkt.dst_router));
         // Phase 0 first: a non-minimal packet between two routers of one group leaves
         // its group before it may head for the destination.
@@ -337,13 +339,13 @@ impl DragonflyRouting {
             if grp == pkt.intermediate {
                 pkt.phase = 1;
             } else {
-                return (self.toward_group(q, here, pkt.intermediate, rng).port, 0);
+                return (self.toward_group(ctx, pkt.intermediate, rng).port, 0);
             }
         }
         if grp == gd {
             return (df.local_port(df.index(here), df.index(pkt.dst_router)), 2);
         }
-        (self.toward_group(q, here, gd, rng).port, 1)
+        (self.toward_group(ctx, gd, rng).port, 1)
     }
 }
 
@@ -359,8 +361,8 @@ impl Routing for DragonflyRouting {
             pkt.route_bits = 1;
             return self.first_hop(ctx, pkt, rng, note);
         }
-        let (port, class) = self.next_hop(&ctx.queues, ctx.router, pkt, rng);
-        self.forward(&ctx.queues, ctx.router, port, class)
+        let (port, class) = self.next_hop(ctx, pkt, rng);
+        self.forward(ctx, port, class)
     }
 }
 

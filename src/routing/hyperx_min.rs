@@ -6,7 +6,7 @@
 //! the VC with the most credits. The channel dependency graph stays acyclic because class
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
-use super::{Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
+use super::{wins_tie, Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
 use crate::rng::SimRng;
 use crate::sim::Packet;
@@ -92,6 +92,7 @@ pub struct MinAdChoice {
 
 /// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random
 /// (in port order, one draw per tie). `here` must differ from `dst`.
+#[inline(always)]
 pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &mut SimRng) -> MinAdChoice {
     let mut best = MinAdChoice { port: u32::MAX, queue: u32::MAX, hops: 0 };
     let mut ties = 0;
@@ -107,7 +108,7 @@ pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &m
                 ties = 1;
             } else if len == best.queue {
                 ties += 1;
-                if rng.below(ties) == 0 {
+                if wins_tie(rng, ties) {
                     best.port = port;
                 }
             }
@@ -160,7 +161,7 @@ impl Routing for MinAd {
         AllocatorMode::Greedy
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
-        let q = ctx.queues.router(ctx.router);
+        let q = ctx.here();
         let choice = min_ad_choice(&self.hx, &q, ctx.router, pkt.dst_router, rng);
         Decision::Forward { port: choice.port, vc: vc_in_class_at(&q, choice.port, choice.hops - 1, self.hx.dims() as u32) }
     }

@@ -110,6 +110,15 @@ pub struct HopNote {
     pub per_dim: [DimNote; NOTE_DIMS],
 }
 
+/// Whether the latest of `ties` equally good candidates replaces the current pick: one
+/// draw, true with probability `1/ties` (so every tied candidate ends up equally likely).
+/// Out of line so that the loops of callers that rarely see ties (MIN AD, DAL) keep the
+/// random stream's state out of their registers.
+#[inline(never)]
+pub fn wins_tie(rng: &mut SimRng, ties: u32) -> bool {
+    rng.below(ties) == 0
+}
+
 /// Read-only view of every router's output queue state (credits and commitments).
 #[derive(Clone, Copy)]
 pub struct QueueView<'a> {
@@ -252,6 +261,8 @@ impl Output<'_> {
 pub struct RouteCtx<'a> {
     pub now: u64,
     pub router: u32,
+    /// Id of the router's port 0 in the per-port arrays (see [`RouteCtx::here`]).
+    pub first_port: usize,
     /// Input port the packet sits in (a terminal port at the source router).
     pub in_port: u32,
     pub in_vc: u32,
@@ -259,6 +270,12 @@ pub struct RouteCtx<'a> {
 }
 
 impl RouteCtx<'_> {
+    /// The output queues of the router the packet is at: [`QueueView::router`] without
+    /// looking up the router's place in the per-port arrays.
+    #[inline]
+    pub fn here(&self) -> RouterQueues<'_, '_> {
+        RouterQueues { view: &self.queues, first_id: self.first_port }
+    }
     /// Whether the packet is at its source router (it sits in a terminal input port).
     #[inline]
     pub fn at_source(&self) -> bool {

@@ -35,7 +35,7 @@ pub const PHASE_MINIMAL: u8 = 2;
 
 /// A minimal packet's next hop: MIN AD on VC class `1 + hops` of `1 + dims` classes.
 pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng) -> Decision {
-    let q = ctx.queues.router(ctx.router);
+    let q = ctx.here();
     let port = min_ad_choice(hx, &q, ctx.router, pkt.dst_router, rng).port;
     let classes = hx.dims() as u32 + 1;
     let class = (1 + pkt.hops as u32).min(classes - 1);
@@ -77,7 +77,7 @@ impl Routing for Ugal {
         if pkt.intermediate == Packet::NONE {
             // The source decision.
             let (here, dst) = (ctx.router, pkt.dst_router);
-            let min = min_ad_choice(hx, &ctx.queues.router(here), here, dst, rng);
+            let min = min_ad_choice(hx, &ctx.here(), here, dst, rng);
             let (min_port, q_min, h_min) = (min.port, min.queue, min.hops);
             let via = rng.below(hx.routers());
             let h_nm = hx.distance(here, via) + hx.distance(via, dst);

@@ -43,11 +43,22 @@ impl RouterBits {
     pub(super) fn get(&self, r: u32, local: usize) -> bool {
         self.bits[r as usize * self.words_per_router + local / 64] & (1 << (local % 64)) != 0
     }
+    /// Clears the bits of `mask` in word `w` of router `r`'s bitset.
+    #[inline]
+    pub(super) fn clear_bits(&mut self, r: u32, w: usize, mask: u64) {
+        self.bits[r as usize * self.words_per_router + w] &= !mask;
+    }
     /// Word `w` of router `r`'s bitset.
     #[inline]
     pub(super) fn word(&self, r: u32, w: usize) -> u64 {
         self.bits[r as usize * self.words_per_router + w]
     }
+}
+
+/// `ctx` reading the commitment tables `committed` and `port_queues`.
+#[inline(always)]
+fn with_commitments<'a>(ctx: &RouteCtx<'a>, committed: &'a [u16], port_queues: &'a [u32]) -> RouteCtx<'a> {
+    RouteCtx { queues: QueueView { committed, port_queues, ..ctx.queues }, ..*ctx }
 }
 
 impl Simulation {
@@ -63,6 +74,12 @@ impl Simulation {
         let first_vc = first * vcs as usize;
         let start = rc_start[r as usize] as usize;
         rc_start[r as usize] = wrap(start + 1, nvc) as u32;
+        let (rng, note) = (&mut rng.routing, &mut notes[r as usize]);
+        // What the algorithm sees, built once for every input of the router (each sets its
+        // own input port and VC). The view borrows the commitment tables, so the sequential
+        // allocator, which updates them between decisions, renews it after each commitment.
+        let base = RouteCtx { now, router: r, first_port: first, in_port: 0, in_vc: 0, queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], vcs, depth } };
+        let mut ctx = with_commitments(&base, committed, port_queues);
         // Visit set bits at or after `start`, then those before it.
         for pass in 0..2 {
             for w in 0..unrouted.words_per_router {
@@ -76,18 +93,19 @@ impl Simulation {
                 } else if pass == 1 && lo + 64 > start {
                     bits &= (1u64 << (start - lo)) - 1;
                 }
+                let mut routed = 0;
                 while bits != 0 {
-                    let local = lo + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
+                    let bit = bits & bits.wrapping_neg();
+                    bits ^= bit;
+                    let local = lo + bit.trailing_zeros() as usize;
                     let iv = first_vc + local;
                     let pkt = &mut packets[inputs[iv].pid];
                     let decision = if pkt.dst_router == r {
                         Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
                     } else {
                         let (in_port, in_vc) = local_vc[local];
-                        let queues = QueueView { net, credits, committed: &**committed, downstream, port_queues: &**port_queues, vcs, depth };
-                        let ctx = RouteCtx { now, router: r, in_port: in_port as u32, in_vc: in_vc as u32, queues };
-                        routing.route(&ctx, pkt, &mut rng.routing, &mut notes[r as usize])
+                        (ctx.in_port, ctx.in_vc) = (in_port as u32, in_vc as u32);
+                        routing.route(&ctx, pkt, rng, note)
                     };
                     let Decision::Forward { port, vc } = decision else { continue };
                     debug_assert!(port < net.radix(r) && vc < vcs, "routing chose port {port} vc {vc} at router {r}");
@@ -95,16 +113,18 @@ impl Simulation {
                     if downstream[op] != NO_PORT {
                         pkt.hops += 1;
                     }
-                    inputs[iv].out_port = port as u16;
-                    inputs[iv].out_vc = vc as u16;
-                    unrouted.clear(r, local);
+                    let input = &mut inputs[iv];
+                    (input.out_port, input.out_vc) = (port as u16, vc as u16);
+                    routed |= bit;
                     if sequential {
                         committed[op * vcs as usize + vc as usize] += packet_size;
                         port_queues[op] += packet_size as u32;
+                        ctx = with_commitments(&base, committed, port_queues);
                     } else {
                         pending.push((op as u32, vc as u16));
                     }
                 }
+                unrouted.clear_bits(r, w, routed);
             }
         }
         for &(op, vc) in pending.iter() {
