@@ -111,6 +111,8 @@ struct Pick {
     ties: u32,
 }
 
+/// Offers a candidate output to `best`: it replaces a pick with a longer queue, and one
+/// with an equal queue with probability `1/ties`.
 #[inline]
 fn offer(best: &mut Option<Pick>, port: u32, vc: u32, len: u32, dim: usize, rng: &mut SimRng) {
     match best {
@@ -126,11 +128,12 @@ fn offer(best: &mut Option<Pick>, port: u32, vc: u32, len: u32, dim: usize, rng:
 }
 
 impl Dal {
-    /// Offers every aligning output whose best adaptive VC has at least `need` free,
-    /// unpromised slots. `q` holds the queues of `here`.
+    /// The best of the aligning outputs whose best adaptive VC has at least `need` free,
+    /// unpromised slots (see [`offer`]). `q` holds the queues of `here`.
     #[inline]
-    fn offer_minimal(&self, q: &RouterQueues, here: u32, dst: u32, need: u32, best: &mut Option<Pick>, rng: &mut SimRng) {
+    fn best_minimal(&self, q: &RouterQueues, here: u32, dst: u32, need: u32, rng: &mut SimRng) -> Option<Pick> {
         let hx = &self.hx;
+        let mut best = None;
         for (d, ((&own, &target), dim)) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()).enumerate() {
             if own == target {
                 continue;
@@ -139,17 +142,19 @@ impl Dal {
             for port in first..first + dim.trunks {
                 let (vc, free) = best_adaptive_vc(q, port);
                 if free >= need {
-                    offer(best, port, vc, q.port_queue(port), d, rng);
+                    offer(&mut best, port, vc, q.port_queue(port), d, rng);
                 }
             }
         }
+        best
     }
 
-    /// Offers every deroute output (to a switch still offset from the destination) of the
-    /// deroutable offset dimensions whose best adaptive VC has at least `need` free,
+    /// The best of the deroute outputs (to a switch still offset from the destination) of
+    /// the deroutable offset dimensions whose best adaptive VC has at least `need` free,
     /// unpromised slots.
-    fn offer_deroutes(&self, q: &RouterQueues, here: u32, dst: u32, derouted: u32, need: u32, best: &mut Option<Pick>, rng: &mut SimRng) {
+    fn best_deroute(&self, q: &RouterQueues, here: u32, dst: u32, derouted: u32, need: u32, rng: &mut SimRng) -> Option<Pick> {
         let hx = &self.hx;
+        let mut best = None;
         for (d, ((&own, &target), dim)) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()).enumerate() {
             if own == target || derouted & (1 << d) != 0 {
                 continue;
@@ -159,10 +164,11 @@ impl Dal {
             for port in (dim.first_port..dim.first_port + dim.ports()).filter(|p| !direct.contains(p)) {
                 let (vc, free) = best_adaptive_vc(q, port);
                 if free >= need {
-                    offer(best, port, vc, q.port_queue(port), d, rng);
+                    offer(&mut best, port, vc, q.port_queue(port), d, rng);
                 }
             }
         }
+        best
     }
 }
 
@@ -207,9 +213,7 @@ impl Dal {
         let free = self.unblocked.max(pkt.size as u32);
         let uncongested = free.max(q.depth().saturating_sub(self.queue_threshold));
         // (2) an unblocked, uncongested aligning output in some offset dimension.
-        let mut best = None;
-        self.offer_minimal(&q, ctx.router, pkt.dst_router, uncongested, &mut best, rng);
-        match best {
+        match self.best_minimal(&q, ctx.router, pkt.dst_router, uncongested, rng) {
             Some(b) => (Decision::Forward { port: b.port, vc: b.vc }, "minimal", b.dim),
             None => self.deroute_or_escape(ctx, &q, pkt, free, uncongested, rng),
         }
@@ -221,16 +225,13 @@ impl Dal {
     fn deroute_or_escape(&self, ctx: &RouteCtx, q: &RouterQueues, pkt: &mut Packet, free: u32, uncongested: u32, rng: &mut SimRng) -> (Decision, &'static str, usize) {
         let (here, dst) = (ctx.router, pkt.dst_router);
         // (3) a deroute in a deroutable offset dimension to a switch still offset.
-        let mut best = None;
-        self.offer_deroutes(q, here, dst, pkt.route_bits, uncongested, &mut best, rng);
-        if let Some(b) = best {
+        if let Some(b) = self.best_deroute(q, here, dst, pkt.route_bits, uncongested, rng) {
             pkt.route_bits |= 1 << b.dim;
             pkt.nonminimal = true;
             return (Decision::Forward { port: b.port, vc: b.vc }, "deroute", b.dim);
         }
         // (2') nothing uncongested: an aligning output that is merely unblocked.
-        self.offer_minimal(q, here, dst, free, &mut best, rng);
-        if let Some(b) = best {
+        if let Some(b) = self.best_minimal(q, here, dst, free, rng) {
             return (Decision::Forward { port: b.port, vc: b.vc }, "minimal_congested", b.dim);
         }
         // (4) escape.
