@@ -86,7 +86,7 @@ impl Simulation {
         let vcs = self.vcs as usize;
         let nvc = self.credits.len();
         let mut held = vec![0u64; nvc];
-        for slot in &self.credit_wheel {
+        for slot in self.credit_wheel.iter() {
             for c in slot {
                 held[c.iv as usize] += c.flits as u64;
             }
@@ -95,7 +95,7 @@ impl Simulation {
             held[iv as usize] += n as u64; // credits UGAL-L_CR holds back
         }
         let mut flying = 0u64;
-        for slot in &self.arrivals {
+        for slot in self.arrivals.iter() {
             for a in slot {
                 held[a.port as usize * vcs + a.vc as usize] += self.packets[a.pid].size as u64;
                 flying += 1;

@@ -175,8 +175,8 @@ pub struct Simulation {
     dest_router: Table<u32>,
 
     // Timing wheels: packet arrivals and credit returns.
-    arrivals: Vec<Vec<Arrival>>,
-    credit_wheel: Vec<Vec<CreditReturn>>,
+    arrivals: Table<Vec<Arrival>>,
+    credit_wheel: Table<Vec<CreditReturn>>,
     wheel_mask: u64,
 
     packets: PacketStore,
@@ -301,8 +301,8 @@ impl Simulation {
             inject_free_at: vec![0; terminals].into(),
             batch_left: vec![batch; terminals],
             dest_router: (0..terminals as u32).map(|t| net.terminal_router(t)).collect(),
-            arrivals: vec![Vec::new(); wheel],
-            credit_wheel: vec![Vec::new(); wheel],
+            arrivals: vec![Vec::new(); wheel].into(),
+            credit_wheel: vec![Vec::new(); wheel].into(),
             wheel_mask: wheel as u64 - 1,
             packets: PacketStore::default(),
             stats: Stats::default(),
@@ -411,16 +411,28 @@ impl Simulation {
 
     fn deliver_credits(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
-        let mut credits = std::mem::take(&mut self.credit_wheel[slot]);
-        for &CreditReturn { iv, up, flits } in &credits {
-            self.return_credit(iv, up, flits, now);
+        let events = std::mem::take(&mut self.credit_wheel[slot]);
+        if self.cr.is_none() {
+            // The common case, without UGAL-L_CR's bookkeeping: two counters per credit.
+            let (mut credits, mut port_queues) = (self.credits.view_mut(), self.port_queues.view_mut());
+            for &CreditReturn { iv, up, flits } in &events {
+                credits[iv as usize] += flits;
+                if up != NO_PORT {
+                    port_queues[up as usize] -= flits as u32;
+                }
+            }
+        } else {
+            for &CreditReturn { iv, up, flits } in &events {
+                self.return_credit(iv, up, flits, now);
+            }
+            while let Some((iv, n)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
+                let up = self.upstream[iv as usize / self.vcs as usize];
+                self.return_credit(iv, up, n, now);
+            }
         }
-        credits.clear();
-        self.credit_wheel[slot] = credits;
-        while let Some((iv, n)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
-            let up = self.upstream[iv as usize / self.vcs as usize];
-            self.return_credit(iv, up, n, now);
-        }
+        let mut events = events;
+        events.clear();
+        self.credit_wheel[slot] = events;
     }
 
     /// `n` credits of input VC `iv` reach upstream output port id `up` (or a terminal).
