@@ -80,52 +80,48 @@ impl Simulation {
         // allocator, which updates them between decisions, renews it after each commitment.
         let base = RouteCtx { now, router: r, first_port: first, in_port: 0, in_vc: 0, queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], vcs, depth } };
         let mut ctx = with_commitments(&base, committed, port_queues);
-        // Visit set bits at or after `start`, then those before it.
-        for pass in 0..2 {
-            for w in 0..unrouted.words_per_router {
-                let mut bits = unrouted.word(r, w);
-                let lo = w * 64;
-                if pass == 0 && lo + 64 <= start || pass == 1 && lo >= start {
-                    continue;
+        // Visit set bits at or after `start`, then those before it: the start word's bits
+        // from `start` on, the following words, the words before it (wrapping around), and
+        // the start word's bits before `start`.
+        let words = unrouted.words_per_router;
+        let (start_word, start_bit) = (start / 64, start % 64);
+        for i in 0..=words {
+            let w = wrap(start_word + i, words);
+            let part = if i == 0 { !0u64 << start_bit } else if i == words { (1u64 << start_bit) - 1 } else { !0 };
+            let mut bits = unrouted.word(r, w) & part;
+            let lo = w * 64;
+            let mut routed = 0;
+            while bits != 0 {
+                let bit = bits & bits.wrapping_neg();
+                bits ^= bit;
+                let local = lo + bit.trailing_zeros() as usize;
+                let iv = first_vc + local;
+                let pkt = &mut packets[inputs[iv].pid];
+                let decision = if pkt.dst_router == r {
+                    Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
+                } else {
+                    let (in_port, in_vc) = local_vc[local];
+                    (ctx.in_port, ctx.in_vc) = (in_port as u32, in_vc as u32);
+                    routing.route(&ctx, pkt, rng, note)
+                };
+                let Decision::Forward { port, vc } = decision else { continue };
+                debug_assert!(port < net.radix(r) && vc < vcs, "routing chose port {port} vc {vc} at router {r}");
+                let op = first + port as usize;
+                if downstream[op] != NO_PORT {
+                    pkt.hops += 1;
                 }
-                if pass == 0 && lo < start {
-                    bits &= !0u64 << (start - lo);
-                } else if pass == 1 && lo + 64 > start {
-                    bits &= (1u64 << (start - lo)) - 1;
+                let input = &mut inputs[iv];
+                (input.out_port, input.out_vc) = (port as u16, vc as u16);
+                routed |= bit;
+                if sequential {
+                    committed[op * vcs as usize + vc as usize] += packet_size;
+                    port_queues[op] += packet_size as u32;
+                    ctx = with_commitments(&base, committed, port_queues);
+                } else {
+                    pending.push((op as u32, vc as u16));
                 }
-                let mut routed = 0;
-                while bits != 0 {
-                    let bit = bits & bits.wrapping_neg();
-                    bits ^= bit;
-                    let local = lo + bit.trailing_zeros() as usize;
-                    let iv = first_vc + local;
-                    let pkt = &mut packets[inputs[iv].pid];
-                    let decision = if pkt.dst_router == r {
-                        Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
-                    } else {
-                        let (in_port, in_vc) = local_vc[local];
-                        (ctx.in_port, ctx.in_vc) = (in_port as u32, in_vc as u32);
-                        routing.route(&ctx, pkt, rng, note)
-                    };
-                    let Decision::Forward { port, vc } = decision else { continue };
-                    debug_assert!(port < net.radix(r) && vc < vcs, "routing chose port {port} vc {vc} at router {r}");
-                    let op = first + port as usize;
-                    if downstream[op] != NO_PORT {
-                        pkt.hops += 1;
-                    }
-                    let input = &mut inputs[iv];
-                    (input.out_port, input.out_vc) = (port as u16, vc as u16);
-                    routed |= bit;
-                    if sequential {
-                        committed[op * vcs as usize + vc as usize] += packet_size;
-                        port_queues[op] += packet_size as u32;
-                        ctx = with_commitments(&base, committed, port_queues);
-                    } else {
-                        pending.push((op as u32, vc as u16));
-                    }
-                }
-                unrouted.clear_bits(r, w, routed);
             }
+            unrouted.clear_bits(r, w, routed);
         }
         for &(op, vc) in pending.iter() {
             committed[op as usize * vcs as usize + vc as usize] += packet_size;
