@@ -8,9 +8,11 @@
 //! could cross now; every output grants its round-robin-closest requester. The winners
 //! cross the switch in request order after the round, so the arbitration reads only state
 //! from before the round and the rounds are independent of the order of traversals; then
-//! they leave the candidate list (a VC's next packet must be routed first).
+//! they leave the candidate list (a VC's next packet must be routed first). A winner that
+//! would head an empty output queue with a free channel to another router goes straight
+//! onto the channel (see `traverse`).
 
-use super::router::wrap;
+use super::router::{wrap, Links};
 use super::table::Table;
 use super::{CreditReturn, OutEntry, Simulation, NO_PORT};
 
@@ -212,19 +214,30 @@ impl Simulation {
     /// Moves the winners of the last round (`scratch.grants[..granted]`) through the switch
     /// into their output queues, consuming downstream credits and returning the credits of
     /// the buffers they leave upstream.
+    ///
+    /// A winner for a router output whose queue is empty and whose channel is free would be
+    /// sent by `send_outputs` at the end of this cycle, as the queue's head: it is sent
+    /// right away instead, sparing the queue a push and a pop. (Terminal outputs keep the
+    /// queue, so deliveries stay in output order.)
     fn traverse(&mut self, r: u32, granted: usize, now: u64) {
         let Simulation {
             ref scratch, ref mut inputs, ref buf, ref mut buf_flits, ref mut nonempty, ref mut unrouted, ref mut committed, ref mut port_queues, ref mut credits, ref mut cr,
             ref mut outq, ref outq_head, ref mut outq_len, ref mut queued_outputs, ref latency, ref upstream, ref mut credit_wheel, ref first_port, ref mut last_progress,
-            wheel_mask, depth, vcs, packet_size: size, outq_cap, pipeline_delay, ..
+            ref downstream, ref mut chan_free_at, ref mut sent_flits, ref mut arrivals, ref mut load, packet_size,
+            wheel_mask, depth, vcs, outq_cap, pipeline_delay, ..
         } = *self;
         let (mut inputs, buf, mut buf_flits, mut committed, mut port_queues, mut credits) = (inputs.view_mut(), buf.view(), buf_flits.view_mut(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
-        let (mut outq, outq_head, mut outq_len, latency, upstream) = (outq.view_mut(), outq_head.view(), outq_len.view_mut(), latency.view(), upstream.view());
-        let (depth, vcs, cap) = (depth as usize, vcs as usize, outq_cap as usize);
+        let (mut outq, outq_head, mut outq_len, upstream) = (outq.view_mut(), outq_head.view(), outq_len.view_mut(), upstream.view());
+        let downstream = downstream.view();
+        let mut links = Links::new(chan_free_at, sent_flits, latency, arrivals, wheel_mask, packet_size);
+        let (cands, grants) = (scratch.cands.view(), scratch.grants.view());
+        let (mut nonempty, mut unrouted, mut queued) = (nonempty.of(r), unrouted.of(r), queued_outputs.of(r));
+        let (depth, vcs, cap, size) = (depth as usize, vcs as usize, outq_cap as usize, packet_size);
         let first = first_port[r as usize] as usize;
         let first_vc = first * vcs;
+        let mut sent = 0;
         for k in 0..granted {
-            let c = scratch.cands[scratch.grants[k] as usize];
+            let c = cands[grants[k] as usize];
             let iv = c.iv as usize;
             let input = &mut inputs[iv];
             let pid = input.pid;
@@ -233,12 +246,12 @@ impl Simulation {
             buf_flits[iv] -= size;
             let local = iv - first_vc;
             if input.buf_len == 0 {
-                nonempty.clear(r, local);
+                nonempty.clear(local);
             } else {
                 // The next packet becomes the head: mirror it into the VC's record.
                 let slot = buf[iv * depth + input.buf_head as usize];
                 (input.ready_at, input.pid) = (slot.arrived(now) + pipeline_delay, slot.pid);
-                unrouted.set(r, local);
+                unrouted.set(local);
             }
             let op = c.op as usize;
             committed[op * vcs + c.out_vc as usize] -= size;
@@ -248,15 +261,20 @@ impl Simulation {
                 // Committed flits become downstream flits: the port's queue stays the same.
                 credits[c.credit as usize] -= size;
             }
-            let q = op * cap + wrap(outq_head[op] as usize + outq_len[op] as usize, cap);
-            outq[q] = OutEntry { pid, vc: c.out_vc as u32 };
-            outq_len[op] += 1;
-            if outq_len[op] == 1 {
-                queued_outputs.set(r, c.out as usize);
+            if c.credit != NO_PORT && outq_len[op] == 0 && links.free(op, now) {
+                links.send(op, downstream[op], c.out_vc as u32, pid, now);
+                sent += 1;
+            } else {
+                let q = op * cap + wrap(outq_head[op] as usize + outq_len[op] as usize, cap);
+                outq[q] = OutEntry { pid, vc: c.out_vc as u32 };
+                outq_len[op] += 1;
+                if outq_len[op] == 1 {
+                    queued.set(c.out as usize);
+                }
             }
             // The credit leaves when the tail leaves this buffer and crosses the channel back.
             let in_port = first + c.in_port as usize;
-            let at = now + (size as u64 - 1) + latency[in_port] as u64;
+            let at = now + (size as u64 - 1) + links.latency(in_port);
             // UGAL-L_CR (dragonfly §4.3.2) times the downstream credit's round trip, and
             // may hold this buffer's credit back.
             if let Some(cr) = cr {
@@ -272,6 +290,7 @@ impl Simulation {
             debug_assert!(at > now && at - now <= wheel_mask);
             credit_wheel[(at & wheel_mask) as usize].push(CreditReturn { iv: iv as u32, up: upstream[in_port], flits: size });
         }
+        load[r as usize] -= sent;
         if granted > 0 {
             *last_progress = now;
         }

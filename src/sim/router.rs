@@ -9,8 +9,8 @@
 //! it. The stages borrow the arrays they use as locals, so the hot loops keep their base
 //! addresses in registers.
 
-use super::table::Table;
-use super::{OutEntry, Simulation, NO_PORT};
+use super::table::{Table, View, ViewMut};
+use super::{Arrival, OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
 
 /// `x mod n` for `x < 2n`, without a division.
@@ -52,6 +52,65 @@ impl RouterBits {
     #[inline]
     pub(super) fn word(&self, r: u32, w: usize) -> u64 {
         self.bits[r as usize * self.words_per_router + w]
+    }
+    /// Router `r`'s bitset, for a stage that updates one router's bits many times: the
+    /// offset of its words is computed once, not per access.
+    #[inline]
+    pub(super) fn of(&mut self, r: u32) -> RouterBitsMut<'_> {
+        let start = r as usize * self.words_per_router;
+        RouterBitsMut(self.bits.range_mut(start..start + self.words_per_router))
+    }
+}
+
+/// One router's bitset, mutably borrowed (see [`RouterBits::of`]).
+pub(super) struct RouterBitsMut<'a>(ViewMut<'a, u64>);
+
+impl RouterBitsMut<'_> {
+    #[inline]
+    pub(super) fn set(&mut self, local: usize) {
+        self.0[local / 64] |= 1 << (local % 64);
+    }
+    #[inline]
+    pub(super) fn clear(&mut self, local: usize) {
+        self.0[local / 64] &= !(1 << (local % 64));
+    }
+}
+
+/// The output channels to other routers, borrowed as local views by a stage that sends
+/// packets over them (see [`Links::send`]).
+pub(super) struct Links<'a> {
+    chan_free_at: ViewMut<'a, u64>,
+    sent_flits: ViewMut<'a, u64>,
+    latency: View<'a, u32>,
+    arrivals: ViewMut<'a, Vec<Arrival>>,
+    wheel_mask: u64,
+    size: u64,
+}
+
+impl<'a> Links<'a> {
+    pub(super) fn new(chan_free_at: &'a mut Table<u64>, sent_flits: &'a mut Table<u64>, latency: &'a Table<u32>, arrivals: &'a mut Table<Vec<Arrival>>, wheel_mask: u64, packet_size: u16) -> Links<'a> {
+        Links { chan_free_at: chan_free_at.view_mut(), sent_flits: sent_flits.view_mut(), latency: latency.view(), arrivals: arrivals.view_mut(), wheel_mask, size: packet_size as u64 }
+    }
+    /// The latency of port `port`'s channel, in cycles.
+    #[inline(always)]
+    pub(super) fn latency(&self, port: usize) -> u64 {
+        self.latency[port] as u64
+    }
+    /// Whether output port `op`'s channel can take a packet at cycle `now`.
+    #[inline(always)]
+    pub(super) fn free(&self, op: usize, now: u64) -> bool {
+        self.chan_free_at[op] <= now
+    }
+    /// Sends packet `pid` at cycle `now` over the channel of output port `op` to input VC
+    /// `vc` of port id `down`: the channel is busy for the packet's flits, and the packet
+    /// is usable downstream after the channel latency.
+    #[inline(always)]
+    pub(super) fn send(&mut self, op: usize, down: u32, vc: u32, pid: u32, now: u64) {
+        self.chan_free_at[op] = now + self.size;
+        self.sent_flits[op] += self.size;
+        let at = now + self.latency[op] as u64;
+        debug_assert!(at > now && at - now <= self.wheel_mask);
+        self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port: down, vc });
     }
 }
 
@@ -131,10 +190,11 @@ impl Simulation {
     }
 
     /// Each output channel of router `r` that is free sends the head of its output queue.
+    /// (A packet that crossed the switch this cycle into an empty queue of a free channel
+    /// to another router was sent by `traverse` already, which left the channel busy.)
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
         let first = self.first_port[r as usize] as usize;
         let (cap, size) = (self.outq_cap as usize, self.packet_size as u64);
-        // Terminal channels may be slower: one flit per `terminal_period` cycles.
         let terminal_busy = size * self.terminal_period;
         for w in 0..self.queued_outputs.words_per_router {
             let mut bits = self.queued_outputs.word(r, w);
@@ -152,14 +212,14 @@ impl Simulation {
                 if self.outq_len[op] == 0 {
                     self.queued_outputs.clear(r, out);
                 }
-                let down = self.downstream[op];
-                let busy = if down == NO_PORT { terminal_busy } else { size };
-                self.chan_free_at[op] = now + busy;
-                self.sent_flits[op] += size;
-                let at = now + self.latency[op] as u64;
-                match down {
-                    NO_PORT => self.deliver(pid, at + busy - 1),
-                    down => self.schedule_arrival(at, down, vc, pid),
+                match self.downstream[op] {
+                    NO_PORT => {
+                        // Terminal channels may be slower: one flit per `terminal_period` cycles.
+                        self.chan_free_at[op] = now + terminal_busy;
+                        self.sent_flits[op] += size;
+                        self.deliver(pid, now + self.latency[op] as u64 + terminal_busy - 1);
+                    }
+                    down => Links::new(&mut self.chan_free_at, &mut self.sent_flits, &self.latency, &mut self.arrivals, self.wheel_mask, self.packet_size).send(op, down, vc, pid, now),
                 }
                 self.load[r as usize] -= 1;
             }

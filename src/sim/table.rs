@@ -64,6 +64,11 @@ impl<T> Table<T> {
     pub(super) fn view_mut(&mut self) -> ViewMut<'_, T> {
         ViewMut(&mut self.0)
     }
+    /// A mutable view of the entries `range` (bounds-checked once, here).
+    #[inline(always)]
+    pub(super) fn range_mut(&mut self, range: std::ops::Range<usize>) -> ViewMut<'_, T> {
+        ViewMut(&mut self.0[range])
+    }
 }
 
 /// A borrowed [`Table`] (see [`Table::view`]).
