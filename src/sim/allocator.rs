@@ -102,9 +102,8 @@ impl Simulation {
         if n == 0 {
             return;
         }
-        let iterations = (self.alloc_rounds / self.speedup).max(1);
         for round in 0..self.alloc_rounds {
-            let move_pointers = !self.islip || round % iterations == 0;
+            let move_pointers = !self.islip || round % self.iterations == 0;
             let (ready, granted) = self.arbitrate(r, n, move_pointers);
             self.traverse(r, granted, now);
             // Every VC that could cross this cycle did: a VC that could not cannot later

@@ -122,6 +122,8 @@ pub struct Simulation {
     speedup: u32,
     alloc_rounds: u32,
     islip: bool,
+    /// Allocation rounds per unit of speedup: `islip_iterations` for iSLIP, else 1.
+    iterations: u32,
     sequential: bool,
     outq_cap: u32,
     packet_size: u16,
@@ -268,6 +270,7 @@ impl Simulation {
             speedup: r.speedup,
             alloc_rounds: r.speedup * if islip { r.islip_iterations } else { 1 },
             islip,
+            iterations: if islip { r.islip_iterations } else { 1 },
             sequential,
             outq_cap,
             packet_size: cfg.traffic.packet_size as u16,
