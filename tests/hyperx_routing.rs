@@ -159,7 +159,7 @@ fn hop_counts_respect_the_algorithms() {
         assert!(h >= 3.0 && h <= 2.0 * dims, "{algo}: {h} hops on bit complement (minimal 3, at most 6)");
     }
     let h = avg_hops(&cfg(TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, "adaptive_2dfb", "adversarial", 1.0, 4, 4));
-    assert!(h >= 1.0 && h <= 4.0, "adaptive 2DFB: {h}");
+    assert!((1.0..=4.0).contains(&h), "adaptive 2DFB: {h}");
     let h = avg_hops(&cfg(TopologyConfig::Butterfly { k: 4, n: 3 }, "dest_tag", "uniform", 0.3, 1, 8));
     assert!((h - 2.0).abs() < 1e-9, "butterfly: {h}");
     // Folded Clos with 3 levels: 2 hops within a level-2 subtree, 4 otherwise.

@@ -390,7 +390,7 @@ fn fb_fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fig
     let quick = opts.quick;
     // Table 4 (N = 4K): (k, n) with n' = n − 1; quick: N = 256.
     let shapes: Vec<(u32, u32)> = if quick { vec![(16, 2), (4, 4), (2, 8)] } else { vec![(64, 2), (16, 3), (8, 4), (4, 6), (2, 12)] };
-    let loads = if quick { steps(0.1, 1.0, 0.1) } else { steps(0.1, 1.0, 0.1) };
+    let loads = steps(0.1, 1.0, 0.1);
     let mut sweeps = Vec::new();
     for &(k, n) in &shapes {
         let name = format!("k' = {}, n' = {}", n * (k - 1) + 1, n - 1);

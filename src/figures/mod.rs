@@ -81,11 +81,14 @@ impl FigureOptions {
     }
 }
 
+/// One unit of parallel work: `work(i, tick)` (see [`run_parallel`]).
+pub(crate) type Unit<'a, R> = dyn Fn(usize, &dyn Fn(usize)) -> R + Sync + 'a;
+
 /// Runs `work(i, tick)` for every `i` in `0..n`, spread over the machine's cores (std
 /// threads; in order on wasm), and returns the results in index order. `work` calls
 /// `tick(k)` when `k` more of the `total` planned runs are done; `progress(done, total)`
 /// is called from the calling thread, first with `done = 0`.
-pub(crate) fn run_parallel<R: Send>(n: usize, total: usize, work: &(dyn Fn(usize, &dyn Fn(usize)) -> R + Sync), progress: &dyn Fn(usize, usize)) -> Vec<R> {
+pub(crate) fn run_parallel<R: Send>(n: usize, total: usize, work: &Unit<'_, R>, progress: &dyn Fn(usize, usize)) -> Vec<R> {
     progress(0, total);
     let mut results: Vec<Option<R>> = (0..n).map(|_| None).collect();
     #[cfg(not(target_arch = "wasm32"))]

@@ -119,6 +119,7 @@ impl Simulation {
         }
         let mut buffered = 0u64;
         let mut committed = vec![0u64; nvc];
+        #[allow(clippy::needless_range_loop)] // `iv` indexes a dozen per-VC tables
         for iv in 0..nvc {
             let port = iv / vcs;
             let r = self.port_router[port];
@@ -152,9 +153,9 @@ impl Simulation {
                 return Err(format!("input VC {iv}: credits {} + in flight {} + buffered {flits} = {total} ≠ depth {}", self.credits[iv], held[iv], self.depth));
             }
         }
-        for ov in 0..nvc {
-            if committed[ov] != self.committed[ov] as u64 {
-                return Err(format!("output VC {ov}: committed {} but {} flits routed to it", self.committed[ov], committed[ov]));
+        for (ov, (&routed, &recorded)) in committed.iter().zip(self.committed.iter()).enumerate() {
+            if routed != recorded as u64 {
+                return Err(format!("output VC {ov}: committed {recorded} but {routed} flits routed to it"));
             }
         }
         let view = self.queues();

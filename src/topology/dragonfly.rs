@@ -133,7 +133,7 @@ impl Dragonfly {
             let odd_tail = rem % 2 == 1 && e == rem - 1;
             let (offset, back) = if odd_tail {
                 (g / 2, e)
-            } else if e % 2 == 0 {
+            } else if e.is_multiple_of(2) {
                 (e / 2 + 1, e + 1)
             } else {
                 (g - (e / 2 + 1), e - 1)

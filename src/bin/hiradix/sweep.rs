@@ -41,7 +41,7 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
     let loads: Vec<f64> = if let Some((a, rest)) = spec.split_once(':') {
         let (b, step) = rest.split_once(':').ok_or_else(bad)?;
         let (a, b, step): (f64, f64, f64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?, step.parse().map_err(|_| bad())?);
-        if !(step > 0.0) || b < a {
+        if !step.is_finite() || step <= 0.0 || b < a {
             return Err(bad());
         }
         let n = ((b - a) / step + 1e-9).floor() as usize;
