@@ -89,6 +89,8 @@ struct GlobalChannel {
     /// Router owning the channel (`R_a`), and the channel's port there.
     gateway: u32,
     gport: u32,
+    /// The channel's port id in the per-port arrays, to read its queue at the gateway.
+    id: u32,
     /// Router the channel lands on in the target group (`R_b`).
     landing: u32,
 }
@@ -131,7 +133,7 @@ struct Exit {
 }
 
 /// The [`Exit`] of every (router, target group) pair, and the channels they choose among:
-/// `a·g·g` exits of 24 bytes (about 200 KB for the paper's 1K network) and `g·a·h`
+/// `a·g·g` exits of 28 bytes (about 240 KB for the paper's 1K network) and `g·a·h`
 /// channels.
 struct ExitTable {
     /// `exits[router·g + target]`.
@@ -146,7 +148,7 @@ impl ExitTable {
     fn new(df: &Dragonfly) -> ExitTable {
         let (a, g) = (df.a, df.g);
         let net = df.network();
-        let home = Exit { hop: Hop { port: u32::MAX, channel: GlobalChannel { gateway: u32::MAX, gport: u32::MAX, landing: u32::MAX } }, first: 0, count: 0 };
+        let home = Exit { hop: Hop { port: u32::MAX, channel: GlobalChannel { gateway: u32::MAX, gport: u32::MAX, id: u32::MAX, landing: u32::MAX } }, first: 0, count: 0 };
         let mut exits = vec![home; (a * g * g) as usize];
         let mut channels = Vec::with_capacity((g * a * df.h) as usize);
         for grp in 0..g {
@@ -155,7 +157,7 @@ impl ExitTable {
                 let slots = df.slots_between(grp, target);
                 channels.extend(slots.iter().map(|&c| {
                     let (gateway, gport) = df.slot_owner(grp, c);
-                    GlobalChannel { gateway, gport, landing: net.port(gateway, gport).peer_router }
+                    GlobalChannel { gateway, gport, id: net.port_id(gateway, gport) as u32, landing: net.port(gateway, gport).peer_router }
                 }));
                 for i in 0..a {
                     let owned_by_i = |c: u32| c / df.h == i;
@@ -272,7 +274,7 @@ impl DragonflyRouting {
         let (min, h_min, min_class) = if gs == gd {
             let port = df.local_port(df.index(here), df.index(dst));
             // No global channel on this path; `channel` only records where it ends.
-            (Hop { port, channel: GlobalChannel { gateway: u32::MAX, gport: 0, landing: dst } }, 1, 2)
+            (Hop { port, channel: GlobalChannel { gateway: u32::MAX, gport: 0, id: u32::MAX, landing: dst } }, 1, 2)
         } else {
             let hop = self.toward_group(ctx, gd, rng);
             (hop, hop.channel.path_hops(here, dst), 1)
@@ -303,11 +305,11 @@ impl DragonflyRouting {
         // The intermediate group is neither gs nor gd, so the landing router is not in gd.
         let h_nm = (nm.channel.gateway != here) as u32 + 1 + self.hops_to_other_group(nm.channel.landing, dst, gd);
         let local = ctx.here();
-        let global_min = if gs == gd { local.port_queue(min.port) } else { q.port_queue(min.channel.gateway, min.channel.gport) };
+        let global_min = if gs == gd { local.port_queue(min.port) } else { q.port_queue_at(min.channel.id) };
         let vc_level = || (self.class_queue(ctx, min.port, min_class), self.class_queue(ctx, nm.port, 0));
         let (q_min, q_nm) = match self.alg {
             DfAlgorithm::UgalL => (local.port_queue(min.port), local.port_queue(nm.port)),
-            DfAlgorithm::UgalG => (global_min, q.port_queue(nm.channel.gateway, nm.channel.gport)),
+            DfAlgorithm::UgalG => (global_min, q.port_queue_at(nm.channel.id)),
             DfAlgorithm::UgalLVc => vc_level(),
             DfAlgorithm::UgalLVch | DfAlgorithm::UgalLCr => {
                 if min.port != nm.port {
@@ -392,6 +394,7 @@ mod tests {
                         for (ch, &c) in candidates.iter().zip(&expected) {
                             assert_eq!((ch.gateway, ch.gport), df.slot_owner(grp, c));
                             assert_eq!(ch.landing, df.network().port(ch.gateway, ch.gport).peer_router);
+                            assert_eq!(ch.id as usize, df.network().port_id(ch.gateway, ch.gport));
                             assert_eq!(df.group(ch.landing), target);
                         }
                         let first = candidates[0];

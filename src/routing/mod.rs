@@ -164,6 +164,11 @@ impl<'a> QueueView<'a> {
     pub fn port_queue(&self, router: u32, port: u32) -> u32 {
         self.router(router).port_queue(port)
     }
+    /// [`QueueView::port_queue`] of the port with id `id` in the per-port arrays.
+    #[inline]
+    pub fn port_queue_at(&self, id: u32) -> u32 {
+        self.port_queues[id as usize]
+    }
     pub fn vcs(&self) -> u32 {
         self.vcs
     }

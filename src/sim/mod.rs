@@ -198,7 +198,7 @@ pub struct Simulation {
     // commitments of a greedy routing pass (output port id, VC), applied after all
     // inputs decided.
     scratch: allocator::Scratch,
-    pending: Vec<(u32, u16)>,
+    pending: Table<(u32, u16)>,
 }
 
 impl Simulation {
@@ -316,7 +316,7 @@ impl Simulation {
             cr,
             tracer: trace::Tracer::default(),
             scratch: allocator::Scratch::new(net.max_radix() as usize, vcs as usize),
-            pending: Vec::with_capacity(net.max_radix() as usize * vcs as usize),
+            pending: vec![(0, 0); net.max_radix() as usize * vcs as usize].into(),
             local_vc: (0..net.max_radix() as usize * vcs as usize).map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16)).collect(),
             cfg: cfg.clone(),
             topo,

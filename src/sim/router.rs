@@ -126,7 +126,18 @@ impl Simulation {
     /// next; greedy: all decide from the state at the start of the cycle, and their
     /// commitments are applied afterwards.
     pub(super) fn route_router(&mut self, r: u32, now: u64) {
-        let Simulation { ref topo, ref routing, ref mut packets, ref mut rng, ref mut notes, ref mut inputs, ref mut unrouted, ref mut committed, ref mut port_queues, ref credits, ref downstream, ref local_vc, ref mut pending, ref mut rc_start, ref first_port, vcs, depth, sequential, packet_size, .. } = *self;
+        if self.sequential {
+            self.route_inputs::<true>(r, now);
+        } else {
+            self.route_inputs::<false>(r, now);
+        }
+    }
+
+    /// [`Self::route_router`] for one allocator mode, so that the greedy pass carries
+    /// nothing the sequential one needs to renew its view.
+    #[inline(always)]
+    fn route_inputs<const SEQUENTIAL: bool>(&mut self, r: u32, now: u64) {
+        let Simulation { ref topo, ref routing, ref mut packets, ref mut rng, ref mut notes, ref mut inputs, ref mut unrouted, ref mut committed, ref mut port_queues, ref credits, ref downstream, ref local_vc, ref mut pending, ref mut rc_start, ref first_port, vcs, depth, packet_size, .. } = *self;
         let net = topo.network();
         let first = first_port[r as usize] as usize;
         let nvc = (first_port[r as usize + 1] as usize - first) * vcs as usize;
@@ -143,6 +154,7 @@ impl Simulation {
         // from `start` on, the following words, the words before it (wrapping around), and
         // the start word's bits before `start`.
         let words = unrouted.words_per_router;
+        let mut pending_len = 0;
         let (start_word, start_bit) = (start / 64, start % 64);
         for i in 0..=words {
             let w = wrap(start_word + i, words);
@@ -172,21 +184,22 @@ impl Simulation {
                 let input = &mut inputs[iv];
                 (input.out_port, input.out_vc) = (port as u16, vc as u16);
                 routed |= bit;
-                if sequential {
+                if SEQUENTIAL {
                     committed[op * vcs as usize + vc as usize] += packet_size;
                     port_queues[op] += packet_size as u32;
                     ctx = with_commitments(&base, committed, port_queues);
                 } else {
-                    pending.push((op as u32, vc as u16));
+                    pending[pending_len] = (op as u32, vc as u16);
+                    pending_len += 1;
                 }
             }
             unrouted.clear_bits(r, w, routed);
         }
-        for &(op, vc) in pending.iter() {
+        for i in 0..pending_len {
+            let (op, vc) = pending[i];
             committed[op as usize * vcs as usize + vc as usize] += packet_size;
             port_queues[op as usize] += packet_size as u32;
         }
-        pending.clear();
     }
 
     /// Each output channel of router `r` that is free sends the head of its output queue.
