@@ -160,6 +160,9 @@ pub struct Simulation {
     /// Per router, over its input VCs: non-empty, and head not yet routed.
     nonempty: router::RouterBits,
     unrouted: router::RouterBits,
+    /// Per port id: the position of its VC 0 in the input VC bitsets (`nonempty` and
+    /// `unrouted` have the same layout), so an arrival finds its bits by one addition.
+    vc0_bit: Table<u32>,
     /// Per router, over its ports: output queue non-empty.
     queued_outputs: router::RouterBits,
 
@@ -261,6 +264,8 @@ impl Simulation {
         let terminals = net.terminals();
         let routers = net.routers();
         let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
+        let input_bits = router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize);
+        let vc0_bit = (0..ports).map(|id| net.router_of_port(id)).enumerate().map(|(id, r)| input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32).collect();
         Ok(Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
@@ -293,8 +298,9 @@ impl Simulation {
             credits: vec![depth as u16; nvc].into(),
             committed: vec![0; nvc].into(),
             inputs: vec![InputVc::default(); nvc].into(),
-            nonempty: router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize),
-            unrouted: router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize),
+            nonempty: input_bits.clone(),
+            vc0_bit,
+            unrouted: input_bits,
             queued_outputs: router::RouterBits::new(routers, net.max_radix() as usize),
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
@@ -387,9 +393,9 @@ impl Simulation {
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let events = std::mem::take(&mut self.arrivals[slot]);
-        let Simulation { ref mut buf, ref mut inputs, ref mut buf_flits, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref first_port, vcs, depth, packet_size, pipeline_delay, .. } = *self;
+        let Simulation { ref mut buf, ref mut inputs, ref mut buf_flits, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref vc0_bit, vcs, depth, packet_size, pipeline_delay, .. } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
-        let (mut buf, mut inputs, mut buf_flits, mut load) = (buf.view_mut(), inputs.view_mut(), buf_flits.view_mut(), load.view_mut());
+        let (mut buf, mut inputs, mut buf_flits, mut load, port_router, vc0_bit) = (buf.view_mut(), inputs.view_mut(), buf_flits.view_mut(), load.view_mut(), port_router.view(), vc0_bit.view());
         for &Arrival { pid, port, vc } in &events {
             let iv = port as usize * vcs + vc as usize;
             debug_assert!((buf_flits[iv] + packet_size) as u32 <= depth as u32, "buffer overflow at VC {iv}");
@@ -397,14 +403,13 @@ impl Simulation {
             buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
             input.buf_len += 1;
             buf_flits[iv] += packet_size;
-            let r = port_router[port as usize];
-            load[r as usize] += 1;
+            load[port_router[port as usize] as usize] += 1;
             if input.buf_len == 1 {
                 // The packet is the new head: mirror it (no need to read its slot back).
                 (input.ready_at, input.pid) = (now + pipeline_delay, pid);
-                let local = iv - first_port[r as usize] as usize * vcs;
-                nonempty.set(r, local);
-                unrouted.set(r, local);
+                let pos = vc0_bit[port as usize] as usize + vc as usize;
+                nonempty.set_at(pos);
+                unrouted.set_at(pos);
             }
         }
         let mut events = events;
@@ -555,7 +560,7 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr);
+        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.vc0_bit);
         let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();

@@ -32,10 +32,6 @@ impl RouterBits {
         RouterBits { words_per_router, bits: vec![0; routers * words_per_router].into() }
     }
     #[inline]
-    pub(super) fn set(&mut self, r: u32, local: usize) {
-        self.bits[r as usize * self.words_per_router + local / 64] |= 1 << (local % 64);
-    }
-    #[inline]
     pub(super) fn clear(&mut self, r: u32, local: usize) {
         self.bits[r as usize * self.words_per_router + local / 64] &= !(1 << (local % 64));
     }
@@ -52,6 +48,16 @@ impl RouterBits {
     #[inline]
     pub(super) fn word(&self, r: u32, w: usize) -> u64 {
         self.bits[r as usize * self.words_per_router + w]
+    }
+    /// The position of router `r`'s bit `local` among all routers' bits, for [`set_at`](Self::set_at).
+    #[inline]
+    pub(super) fn position(&self, r: u32, local: usize) -> usize {
+        r as usize * self.words_per_router * 64 + local
+    }
+    /// Sets the bit at position `pos` (see [`position`](Self::position)).
+    #[inline]
+    pub(super) fn set_at(&mut self, pos: usize) {
+        self.bits[pos / 64] |= 1 << (pos % 64);
     }
     /// Router `r`'s bitset, for a stage that updates one router's bits many times: the
     /// offset of its words is computed once, not per access.
