@@ -96,6 +96,9 @@ struct GlobalChannel {
 }
 
 impl GlobalChannel {
+    /// Stands for the channel of a path that has none (never read).
+    const NONE: GlobalChannel = GlobalChannel { gateway: u32::MAX, gport: u32::MAX, id: u32::MAX, landing: u32::MAX };
+
     /// Router-to-router hops of the minimal path from `from` (in the channel's source
     /// group) to `dst` (in its target group) through this channel: §4.1 steps 1–3.
     #[inline]
@@ -104,13 +107,14 @@ impl GlobalChannel {
     }
 }
 
-/// The first hop towards another group, and the global channel it leads to.
+/// The first hop towards another group, and the global channel it leads to (in the
+/// [`ExitTable`]; a port and a reference, so that it travels in registers).
 #[derive(Clone, Copy, Debug)]
-struct Hop {
+struct Hop<'a> {
     /// Output port at the current router: the channel's own port when the router is the
     /// gateway, else the local port to the gateway (§4.1 step 1).
     port: u32,
-    channel: GlobalChannel,
+    channel: &'a GlobalChannel,
 }
 
 /// How one router leaves its group for one other group (§4.1 steps 1–2), precomputed
@@ -118,9 +122,11 @@ struct Hop {
 /// lookup, plus queue reads or a random draw when there is a choice (`g < ah + 1` only).
 #[derive(Clone, Copy, Debug)]
 struct Exit {
-    /// The hop through the first candidate: the only one when `count == 1` (always the
-    /// case with `g = ah + 1`), the one UGAL's hop-count estimate uses otherwise.
-    hop: Hop,
+    /// The hop through the first candidate (its [`Hop::port`] and channel): the only one
+    /// when `count == 1` (always the case with `g = ah + 1`), the one UGAL's hop-count
+    /// estimate uses otherwise.
+    port: u32,
+    channel: GlobalChannel,
     /// The candidate channels, `channels[first..first + count]` of the [`ExitTable`]:
     /// - the router's own channels to the target group when it has any; with several it
     ///   takes the one whose port has the shortest queue (the first on ties);
@@ -130,6 +136,14 @@ struct Exit {
     /// `count == 0` marks the router's own group (never looked up).
     first: u32,
     count: u32,
+}
+
+impl Exit {
+    /// The hop through the first candidate.
+    #[inline]
+    fn hop(&self) -> Hop<'_> {
+        Hop { port: self.port, channel: &self.channel }
+    }
 }
 
 /// The [`Exit`] of every (router, target group) pair, and the channels they choose among:
@@ -148,7 +162,7 @@ impl ExitTable {
     fn new(df: &Dragonfly) -> ExitTable {
         let (a, g) = (df.a, df.g);
         let net = df.network();
-        let home = Exit { hop: Hop { port: u32::MAX, channel: GlobalChannel { gateway: u32::MAX, gport: u32::MAX, id: u32::MAX, landing: u32::MAX } }, first: 0, count: 0 };
+        let home = Exit { port: u32::MAX, channel: GlobalChannel::NONE, first: 0, count: 0 };
         let mut exits = vec![home; (a * g * g) as usize];
         let mut channels = Vec::with_capacity((g * a * df.h) as usize);
         for grp in 0..g {
@@ -168,7 +182,7 @@ impl ExitTable {
                     };
                     let channel = channels[first as usize];
                     let port = if own > 0 { channel.gport } else { df.local_port(i, df.index(channel.gateway)) };
-                    exits[((grp * a + i) * g + target) as usize] = Exit { hop: Hop { port, channel }, first, count };
+                    exits[((grp * a + i) * g + target) as usize] = Exit { port, channel, first, count };
                 }
             }
         }
@@ -203,24 +217,24 @@ impl DragonflyRouting {
 
     /// The hop from the packet's router towards group `target ≠` its group.
     #[inline]
-    fn toward_group(&self, ctx: &RouteCtx, target: u32, rng: &mut SimRng) -> Hop {
+    fn toward_group(&self, ctx: &RouteCtx, target: u32, rng: &mut SimRng) -> Hop<'_> {
         let exit = self.exit(ctx.router, target);
-        if exit.count == 1 { exit.hop } else { self.choose(exit, ctx, rng) }
+        if exit.count == 1 { exit.hop() } else { self.choose(exit, ctx, rng) }
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
     /// common single-candidate case stays a table lookup.
     #[inline(never)]
-    fn choose(&self, exit: &Exit, ctx: &RouteCtx, rng: &mut SimRng) -> Hop {
+    fn choose(&self, exit: &Exit, ctx: &RouteCtx, rng: &mut SimRng) -> Hop<'_> {
         let here = ctx.router;
         let candidates = &self.table.channels[exit.first as usize..(exit.first + exit.count) as usize];
-        if exit.hop.channel.gateway == here {
+        if exit.channel.gateway == here {
             // The router's own channels.
             let q = ctx.here();
-            let channel = *candidates.iter().min_by_key(|ch| q.port_queue(ch.gport)).expect("candidates");
+            let channel = candidates.iter().min_by_key(|ch| q.port_queue(ch.gport)).expect("candidates");
             Hop { port: channel.gport, channel }
         } else {
-            let channel = candidates[rng.below(exit.count) as usize];
+            let channel = &candidates[rng.below(exit.count) as usize];
             Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
         }
     }
@@ -230,7 +244,7 @@ impl DragonflyRouting {
     /// group's first.
     #[inline]
     fn hops_to_other_group(&self, from: u32, dst: u32, gd: u32) -> u32 {
-        self.exit(from, gd).hop.channel.path_hops(from, dst)
+        self.exit(from, gd).channel.path_hops(from, dst)
     }
 
     /// Queue estimate of VC class `class` of output `port` of the packet's router: the sum
@@ -273,8 +287,7 @@ impl DragonflyRouting {
         let (gs, gd) = (df.group(here), df.group(dst));
         let (min, h_min, min_class) = if gs == gd {
             let port = df.local_port(df.index(here), df.index(dst));
-            // No global channel on this path; `channel` only records where it ends.
-            (Hop { port, channel: GlobalChannel { gateway: u32::MAX, gport: 0, id: u32::MAX, landing: dst } }, 1, 2)
+            (Hop { port, channel: &GlobalChannel::NONE }, 1, 2)
         } else {
             let hop = self.toward_group(ctx, gd, rng);
             (hop, hop.channel.path_hops(here, dst), 1)
@@ -398,9 +411,9 @@ mod tests {
                             assert_eq!(df.group(ch.landing), target);
                         }
                         let first = candidates[0];
-                        assert_eq!((exit.hop.channel.gateway, exit.hop.channel.gport), (first.gateway, first.gport));
+                        assert_eq!((exit.channel.gateway, exit.channel.gport), (first.gateway, first.gport));
                         let port = if own.is_empty() { df.local_port(i, df.index(first.gateway)) } else { first.gport };
-                        assert_eq!(exit.hop.port, port);
+                        assert_eq!(exit.port, port);
                     }
                 }
             }
