@@ -156,22 +156,24 @@ impl Simulation {
         // allocator, which updates them between decisions, renews it after each commitment.
         let base = RouteCtx { now, router: r, first_port: first, in_port: 0, in_vc: 0, queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], vcs, depth } };
         let mut ctx = with_commitments(&base, committed, port_queues);
-        // Visit set bits at or after `start`, then those before it: the start word's bits
-        // from `start` on, the following words, the words before it (wrapping around), and
-        // the start word's bits before `start`.
+        // Visit set bits at or after `start`, then those before it. A single word is swept
+        // once, rotated right by `start` so that its bits come in that order; several are
+        // swept as the start word's bits from `start` on, the following words, the words
+        // before it (wrapping around), and the start word's bits before `start`.
         let words = unrouted.words_per_router;
         let mut pending_len = 0;
         let (start_word, start_bit) = (start / 64, start % 64);
-        for i in 0..=words {
+        let (sweeps, rot) = if words == 1 { (1, start_bit as u32) } else { (words + 1, 0) };
+        for i in 0..sweeps {
             let w = wrap(start_word + i, words);
-            let part = if i == 0 { !0u64 << start_bit } else if i == words { (1u64 << start_bit) - 1 } else { !0 };
-            let mut bits = unrouted.word(r, w) & part;
+            let part = if words == 1 { !0 } else if i == 0 { !0u64 << start_bit } else if i == words { (1u64 << start_bit) - 1 } else { !0 };
+            let mut bits = (unrouted.word(r, w) & part).rotate_right(rot);
             let lo = w * 64;
-            let mut routed = 0;
+            let mut routed = 0u64;
             while bits != 0 {
-                let bit = bits & bits.wrapping_neg();
-                bits ^= bit;
-                let local = lo + bit.trailing_zeros() as usize;
+                let bit = (bits.trailing_zeros() + rot) % 64;
+                bits &= bits - 1;
+                let local = lo + bit as usize;
                 let iv = first_vc + local;
                 let pkt = &mut packets[inputs[iv].pid];
                 let decision = if pkt.dst_router == r {
@@ -189,7 +191,7 @@ impl Simulation {
                 }
                 let input = &mut inputs[iv];
                 (input.out_port, input.out_vc) = (port as u16, vc as u16);
-                routed |= bit;
+                routed |= 1 << bit;
                 if SEQUENTIAL {
                     committed[op * vcs as usize + vc as usize] += packet_size;
                     port_queues[op] += packet_size as u32;
