@@ -163,17 +163,18 @@ impl Simulation {
         let words = unrouted.words_per_router;
         let mut pending_len = 0;
         let (start_word, start_bit) = (start / 64, start % 64);
-        let (sweeps, rot) = if words == 1 { (1, start_bit as u32) } else { (words + 1, 0) };
+        // Bit `b` of a swept (rotated) word stands for input `(b + offset) & mask` of the
+        // router, `offset` being the word's first input plus the rotation.
+        let (sweeps, rot, mask) = if words == 1 { (1, start_bit as u32, 63) } else { (words + 1, 0, !0) };
         for i in 0..sweeps {
             let w = wrap(start_word + i, words);
             let part = if words == 1 { !0 } else if i == 0 { !0u64 << start_bit } else if i == words { (1u64 << start_bit) - 1 } else { !0 };
             let mut bits = (unrouted.word(r, w) & part).rotate_right(rot);
-            let lo = w * 64;
+            let offset = w * 64 + rot as usize;
             let mut routed = 0u64;
             while bits != 0 {
-                let bit = (bits.trailing_zeros() + rot) % 64;
+                let local = (bits.trailing_zeros() as usize + offset) & mask;
                 bits &= bits - 1;
-                let local = lo + bit as usize;
                 let iv = first_vc + local;
                 let pkt = &mut packets[inputs[iv].pid];
                 let decision = if pkt.dst_router == r {
@@ -191,7 +192,7 @@ impl Simulation {
                 }
                 let input = &mut inputs[iv];
                 (input.out_port, input.out_vc) = (port as u16, vc as u16);
-                routed |= 1 << bit;
+                routed |= 1 << (local % 64);
                 if SEQUENTIAL {
                     committed[op * vcs as usize + vc as usize] += packet_size;
                     port_queues[op] += packet_size as u32;
