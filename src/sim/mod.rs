@@ -390,6 +390,9 @@ impl Simulation {
         Ok(())
     }
 
+    /// Step 1a: the packets whose channel latency ends now enter their input buffers; a
+    /// packet arriving into an empty VC becomes its head and marks the VC non-empty and
+    /// unrouted.
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let events = std::mem::take(&mut self.arrivals[slot]);
@@ -417,6 +420,8 @@ impl Simulation {
         self.arrivals[slot] = events;
     }
 
+    /// Step 1b: the credits whose channel latency ends now (and, for UGAL-L_CR, the held-back
+    /// credits now due) reach their upstream counters.
     fn deliver_credits(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let events = std::mem::take(&mut self.credit_wheel[slot]);
