@@ -102,14 +102,15 @@ impl Simulation {
         if n == 0 {
             return;
         }
-        for round in 0..self.alloc_rounds {
-            let move_pointers = !self.islip || round % self.iterations == 0;
+        let rounds = self.speedup * self.iterations;
+        for round in 0..rounds {
+            let move_pointers = round % self.iterations == 0;
             let (ready, granted) = self.arbitrate(r, n, move_pointers);
             self.traverse(r, granted, now);
             // Every VC that could cross this cycle did: a VC that could not cannot later
             // (its input's or output's grants, output-queue slots and credits only shrink
             // while the switch is allocated), so another round would find no request.
-            if granted == ready || round + 1 == self.alloc_rounds {
+            if granted == ready || round + 1 == rounds {
                 break;
             }
             n = self.scratch.drop_granted(n, granted);

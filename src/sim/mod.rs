@@ -120,9 +120,8 @@ pub struct Simulation {
     depth: u32,
     pipeline_delay: u64,
     speedup: u32,
-    alloc_rounds: u32,
-    islip: bool,
-    /// Allocation rounds per unit of speedup: `islip_iterations` for iSLIP, else 1.
+    /// Allocation rounds per unit of speedup: `islip_iterations` for iSLIP (which moves
+    /// its pointers only in the first of them), else 1.
     iterations: u32,
     sequential: bool,
     outq_cap: u32,
@@ -273,8 +272,6 @@ impl Simulation {
             depth,
             pipeline_delay: r.pipeline_delay as u64,
             speedup: r.speedup,
-            alloc_rounds: r.speedup * if islip { r.islip_iterations } else { 1 },
-            islip,
             iterations: if islip { r.islip_iterations } else { 1 },
             sequential,
             outq_cap,
@@ -395,7 +392,7 @@ impl Simulation {
     /// unrouted.
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
-        let events = std::mem::take(&mut self.arrivals[slot]);
+        let mut events = std::mem::take(&mut self.arrivals[slot]);
         let Simulation { ref mut buf, ref mut inputs, ref mut buf_flits, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref vc0_bit, vcs, depth, packet_size, pipeline_delay, .. } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
         let (mut buf, mut inputs, mut buf_flits, mut load, port_router, vc0_bit) = (buf.view_mut(), inputs.view_mut(), buf_flits.view_mut(), load.view_mut(), port_router.view(), vc0_bit.view());
@@ -415,7 +412,6 @@ impl Simulation {
                 unrouted.set_at(pos);
             }
         }
-        let mut events = events;
         events.clear();
         self.arrivals[slot] = events;
     }
@@ -424,7 +420,7 @@ impl Simulation {
     /// credits now due) reach their upstream counters.
     fn deliver_credits(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
-        let events = std::mem::take(&mut self.credit_wheel[slot]);
+        let mut events = std::mem::take(&mut self.credit_wheel[slot]);
         if self.cr.is_none() {
             // The common case, without UGAL-L_CR's bookkeeping: two counters per credit.
             let (mut credits, mut port_queues) = (self.credits.view_mut(), self.port_queues.view_mut());
@@ -443,7 +439,6 @@ impl Simulation {
                 self.return_credit(iv, up, n, now);
             }
         }
-        let mut events = events;
         events.clear();
         self.credit_wheel[slot] = events;
     }
