@@ -275,20 +275,25 @@ impl Simulation {
             // The credit leaves when the tail leaves this buffer and crosses the channel back.
             let in_port = first + c.in_port as usize;
             let at = now + (size as u64 - 1) + links.latency(in_port);
-            // UGAL-L_CR (dragonfly §4.3.2) times the downstream credit's round trip, and
-            // may hold this buffer's credit back.
+            let up = upstream[in_port];
+            let mut round_trip = 0;
+            // UGAL-L_CR (dragonfly §4.3.2): this buffer's credit may be held back, and
+            // carries the round trip it completes; the downstream credit's starts now.
             if let Some(cr) = cr {
-                if c.credit != NO_PORT {
-                    cr.on_send(c.credit as usize, now);
-                }
                 let delay = cr.delay(in_port, op, r as usize);
+                if up != NO_PORT {
+                    round_trip = cr.round_trip(pid, at + delay as u64);
+                }
+                if c.credit != NO_PORT {
+                    cr.on_send(c.credit as usize, pid, now);
+                }
                 if delay > 0 {
-                    cr.hold(at + delay as u64, iv as u32, size);
+                    cr.hold(at + delay as u64, iv as u32, size, round_trip);
                     continue;
                 }
             }
             debug_assert!(at > now && at - now <= wheel_mask);
-            credit_wheel[(at & wheel_mask) as usize].push(CreditReturn { iv: iv as u32, up: upstream[in_port], flits: size });
+            credit_wheel[(at & wheel_mask) as usize].push(CreditReturn { iv: iv as u32, up, flits: size, round_trip });
         }
         load[r as usize] -= sent;
         if granted > 0 {

@@ -97,6 +97,8 @@ struct CreditReturn {
     iv: u32,
     up: u32,
     flits: u16,
+    /// UGAL-L_CR's round-trip measurement (see `credit_rtt`), 0 without.
+    round_trip: credit_rtt::RoundTrip,
 }
 
 /// A packet in an output queue and the downstream VC it was allocated.
@@ -253,7 +255,7 @@ impl Simulation {
         }
         let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
         let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2).next_power_of_two().max(16) as usize;
-        let cr = routing.credit_round_trip().map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs, depth));
+        let cr = routing.credit_round_trip().map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs));
         let sequential = match cfg.routing.allocator {
             AllocatorMode::Auto => routing.default_allocator() == AllocatorMode::Sequential,
             mode => mode == AllocatorMode::Sequential,
@@ -424,35 +426,36 @@ impl Simulation {
         if self.cr.is_none() {
             // The common case, without UGAL-L_CR's bookkeeping: two counters per credit.
             let (mut credits, mut port_queues) = (self.credits.view_mut(), self.port_queues.view_mut());
-            for &CreditReturn { iv, up, flits } in &events {
+            for &CreditReturn { iv, up, flits, .. } in &events {
                 credits[iv as usize] += flits;
                 if up != NO_PORT {
                     port_queues[up as usize] -= flits as u32;
                 }
             }
         } else {
-            for &CreditReturn { iv, up, flits } in &events {
-                self.return_credit(iv, up, flits, now);
+            for &CreditReturn { iv, up, flits, round_trip } in &events {
+                self.return_credit(iv, up, flits, round_trip);
             }
-            while let Some((iv, n)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
+            while let Some((iv, n, round_trip)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
                 let up = self.upstream[iv as usize / self.vcs as usize];
-                self.return_credit(iv, up, n, now);
+                self.return_credit(iv, up, n, round_trip);
             }
         }
         events.clear();
         self.credit_wheel[slot] = events;
     }
 
-    /// `n` credits of input VC `iv` reach upstream output port id `up` (or a terminal).
+    /// `n` credits of input VC `iv`, carrying `round_trip`, reach upstream output port id
+    /// `up` (or a terminal).
     #[inline]
-    fn return_credit(&mut self, iv: u32, up: u32, n: u16, now: u64) {
+    fn return_credit(&mut self, iv: u32, up: u32, n: u16, round_trip: credit_rtt::RoundTrip) {
         self.credits[iv as usize] += n;
         if up == NO_PORT {
             return; // an injection credit, back at a terminal
         }
         self.port_queues[up as usize] -= n as u32;
         if let Some(cr) = &mut self.cr {
-            cr.on_credit(iv as usize, up as usize, self.port_router[up as usize] as usize, now);
+            cr.on_credit(round_trip, up as usize, self.port_router[up as usize] as usize);
         }
     }
 
