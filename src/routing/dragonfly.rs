@@ -120,13 +120,13 @@ struct Hop<'a> {
 /// How one router leaves its group for one other group (§4.1 steps 1–2), precomputed
 /// for every (router, target group) pair so that routing a packet there costs a table
 /// lookup, plus queue reads or a random draw when there is a choice (`g < ah + 1` only).
+/// Eight bytes, so the table of the paper's 1K network (70 KB) stays in cache.
 #[derive(Clone, Copy, Debug)]
 struct Exit {
-    /// The hop through the first candidate (its [`Hop::port`] and channel): the only one
-    /// when `count == 1` (always the case with `g = ah + 1`), the one UGAL's hop-count
-    /// estimate uses otherwise.
-    port: u32,
-    channel: GlobalChannel,
+    /// The router's output port towards the first candidate: the only one when
+    /// `count == 1` (always the case with `g = ah + 1`), the one UGAL's hop-count estimate
+    /// uses otherwise.
+    port: u16,
     /// The candidate channels, `channels[first..first + count]` of the [`ExitTable`]:
     /// - the router's own channels to the target group when it has any; with several it
     ///   takes the one whose port has the shortest queue (the first on ties);
@@ -134,21 +134,12 @@ struct Exit {
     ///   is drawn uniformly at random and reached over a local hop.
     ///
     /// `count == 0` marks the router's own group (never looked up).
+    count: u16,
     first: u32,
-    count: u32,
-}
-
-impl Exit {
-    /// The hop through the first candidate.
-    #[inline]
-    fn hop(&self) -> Hop<'_> {
-        Hop { port: self.port, channel: &self.channel }
-    }
 }
 
 /// The [`Exit`] of every (router, target group) pair, and the channels they choose among:
-/// `a·g·g` exits of 28 bytes (about 240 KB for the paper's 1K network) and `g·a·h`
-/// channels.
+/// `a·g·g` exits and `g·a·h` channels.
 struct ExitTable {
     /// `exits[router·g + target]`.
     exits: Vec<Exit>,
@@ -162,7 +153,7 @@ impl ExitTable {
     fn new(df: &Dragonfly) -> ExitTable {
         let (a, g) = (df.a, df.g);
         let net = df.network();
-        let home = Exit { port: u32::MAX, channel: GlobalChannel::NONE, first: 0, count: 0 };
+        let home = Exit { port: u16::MAX, count: 0, first: 0 };
         let mut exits = vec![home; (a * g * g) as usize];
         let mut channels = Vec::with_capacity((g * a * df.h) as usize);
         for grp in 0..g {
@@ -182,11 +173,29 @@ impl ExitTable {
                     };
                     let channel = channels[first as usize];
                     let port = if own > 0 { channel.gport } else { df.local_port(i, df.index(channel.gateway)) };
-                    exits[((grp * a + i) * g + target) as usize] = Exit { port, channel, first, count };
+                    let (port, count) = (u16::try_from(port).expect("radix < 2^16"), u16::try_from(count).expect("radix < 2^16"));
+                    exits[((grp * a + i) * g + target) as usize] = Exit { port, count, first };
                 }
             }
         }
         ExitTable { exits, channels }
+    }
+
+    /// The first candidate channel of `exit`.
+    #[inline]
+    fn channel(&self, exit: &Exit) -> &GlobalChannel {
+        &self.channels[exit.first as usize]
+    }
+
+    /// The hop through the first candidate of `exit`.
+    #[inline]
+    fn hop(&self, exit: &Exit) -> Hop<'_> {
+        Hop { port: exit.port as u32, channel: self.channel(exit) }
+    }
+
+    /// Every candidate channel of `exit`.
+    fn candidates(&self, exit: &Exit) -> &[GlobalChannel] {
+        &self.channels[exit.first as usize..exit.first as usize + exit.count as usize]
     }
 }
 
@@ -219,7 +228,7 @@ impl DragonflyRouting {
     #[inline]
     fn toward_group(&self, ctx: &RouteCtx, target: u32, rng: &mut SimRng) -> Hop<'_> {
         let exit = self.exit(ctx.router, target);
-        if exit.count == 1 { exit.hop() } else { self.choose(exit, ctx, rng) }
+        if exit.count == 1 { self.table.hop(exit) } else { self.choose(exit, ctx, rng) }
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
@@ -227,14 +236,14 @@ impl DragonflyRouting {
     #[inline(never)]
     fn choose(&self, exit: &Exit, ctx: &RouteCtx, rng: &mut SimRng) -> Hop<'_> {
         let here = ctx.router;
-        let candidates = &self.table.channels[exit.first as usize..(exit.first + exit.count) as usize];
-        if exit.channel.gateway == here {
+        let candidates = self.table.candidates(exit);
+        if candidates[0].gateway == here {
             // The router's own channels.
             let q = ctx.here();
             let channel = candidates.iter().min_by_key(|ch| q.port_queue(ch.gport)).expect("candidates");
             Hop { port: channel.gport, channel }
         } else {
-            let channel = &candidates[rng.below(exit.count) as usize];
+            let channel = &candidates[rng.below(exit.count as u32) as usize];
             Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
         }
     }
@@ -244,7 +253,7 @@ impl DragonflyRouting {
     /// group's first.
     #[inline]
     fn hops_to_other_group(&self, from: u32, dst: u32, gd: u32) -> u32 {
-        self.exit(from, gd).channel.path_hops(from, dst)
+        self.table.channel(self.exit(from, gd)).path_hops(from, dst)
     }
 
     /// Queue estimate of VC class `class` of output `port` of the packet's router: the sum
@@ -402,7 +411,7 @@ mod tests {
                         let slots = df.slots_between(grp, target);
                         let own: Vec<u32> = slots.iter().copied().filter(|&c| c / h == i).collect();
                         let expected = if own.is_empty() { slots.to_vec() } else { own.clone() };
-                        let candidates = &table.channels[exit.first as usize..(exit.first + exit.count) as usize];
+                        let candidates = table.candidates(&exit);
                         assert_eq!(candidates.len(), expected.len());
                         for (ch, &c) in candidates.iter().zip(&expected) {
                             assert_eq!((ch.gateway, ch.gport), df.slot_owner(grp, c));
@@ -411,9 +420,8 @@ mod tests {
                             assert_eq!(df.group(ch.landing), target);
                         }
                         let first = candidates[0];
-                        assert_eq!((exit.channel.gateway, exit.channel.gport), (first.gateway, first.gport));
                         let port = if own.is_empty() { df.local_port(i, df.index(first.gateway)) } else { first.gport };
-                        assert_eq!(exit.port, port);
+                        assert_eq!(exit.port as u32, port);
                     }
                 }
             }

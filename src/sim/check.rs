@@ -125,16 +125,12 @@ impl Simulation {
             let r = self.port_router[port];
             let first_port = self.topo.network().port_offset(r);
             let mut flits = 0u64;
-            for i in 0..self.inputs[iv].buf_len as usize {
-                let pid = self.buf[iv * self.depth as usize + (self.inputs[iv].buf_head as usize + i) % self.depth as usize].pid;
-                flits += self.packets[pid].size as u64;
+            for k in 0..self.inputs[iv].buf_len as usize {
+                flits += self.packets[self.buffered(iv, k).0].size as u64;
             }
             let local = iv - first_port * vcs;
             if self.inputs[iv].buf_len > 0 {
                 let head = self.inputs[iv];
-                if head.pid != self.buf[iv * self.depth as usize + self.inputs[iv].buf_head as usize].pid {
-                    return Err(format!("input VC {iv}: head record out of date"));
-                }
                 if !self.nonempty.get(r, local) {
                     return Err(format!("input VC {iv}: non-empty but its bit is clear"));
                 }

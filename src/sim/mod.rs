@@ -49,9 +49,10 @@ use table::Table;
 const NO_PORT: u32 = u32::MAX;
 
 /// One input VC: the position and fill of its buffer ring, and the packet at its head,
-/// mirrored out of the packet store so the switch allocator reads one small record: its
-/// id, the route chosen for it (valid once the router's `unrouted` bit is clear) and the
-/// first cycle it may cross the switch. (Kept together, they share a cache line.)
+/// so the switch allocator reads one small record: its id, the route chosen for it (valid
+/// once the router's `unrouted` bit is clear) and the first cycle it may cross the switch.
+/// (Kept together, they share a cache line.) The head's own slot in the ring is not kept
+/// up to date: the record is the head (see [`Simulation::buffered`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct InputVc {
     ready_at: u64,
@@ -151,7 +152,7 @@ pub struct Simulation {
     out_rr: Table<u16>,
 
     // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
-    // cycle each arrived.
+    // cycle each arrived; the head's slot is stale (its `InputVc` record holds it).
     buf: Table<Slot>,
     buf_flits: Table<u16>,
     credits: Table<u16>,
@@ -402,12 +403,15 @@ impl Simulation {
             let iv = port as usize * vcs + vc as usize;
             debug_assert!((buf_flits[iv] + packet_size) as u32 <= depth as u32, "buffer overflow at VC {iv}");
             let input = &mut inputs[iv];
-            buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
+            if input.buf_len > 0 {
+                buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
+            }
             input.buf_len += 1;
             buf_flits[iv] += packet_size;
             load[port_router[port as usize] as usize] += 1;
             if input.buf_len == 1 {
-                // The packet is the new head: mirror it (no need to read its slot back).
+                // The packet is the new head: it lives in the VC's record (its slot is not
+                // written, sparing a cache miss on the buffer at most arrivals).
                 (input.ready_at, input.pid) = (now + pipeline_delay, pid);
                 let pos = vc0_bit[port as usize] as usize + vc as usize;
                 nonempty.set_at(pos);
@@ -456,6 +460,18 @@ impl Simulation {
         self.port_queues[up as usize] -= n as u32;
         if let Some(cr) = &mut self.cr {
             cr.on_credit(round_trip, up as usize, self.port_router[up as usize] as usize);
+        }
+    }
+
+    /// The `k`-th packet waiting in input VC `iv` (0 = the head; `k < buf_len`) and the
+    /// cycle it arrived.
+    fn buffered(&self, iv: usize, k: usize) -> (u32, u64) {
+        let input = &self.inputs[iv];
+        if k == 0 {
+            (input.pid, input.ready_at - self.pipeline_delay)
+        } else {
+            let slot = self.buf[iv * self.depth as usize + router::wrap(input.buf_head as usize + k, self.depth as usize)];
+            (slot.pid, slot.arrived(self.now))
         }
     }
 

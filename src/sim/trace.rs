@@ -92,10 +92,10 @@ impl Simulation {
         if iv >= self.inputs.len() || self.inputs[iv].buf_len == 0 {
             return false;
         }
-        let slot = self.buf[iv * self.depth as usize + self.inputs[iv].buf_head as usize];
+        let (pid, arrived) = self.buffered(iv, 0);
         let router = self.port_router[port];
         let local = (port - self.first_port[router as usize] as usize) as u32;
-        self.start_trace(slot.pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived: slot.arrived(self.now) }));
+        self.start_trace(pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived }));
         true
     }
 
@@ -173,9 +173,7 @@ impl Simulation {
                     self.tracer.at = Where::Buffer { iv: port * vcs + vc as usize };
                 }
                 Where::Buffer { iv } => {
-                    let depth = self.depth as usize;
-                    let (head, len) = (self.inputs[iv].buf_head as usize, self.inputs[iv].buf_len as usize);
-                    if (0..len).any(|k| self.buf[iv * depth + super::router::wrap(head + k, depth)].pid == pid) {
+                    if (0..self.inputs[iv].buf_len as usize).any(|k| self.buffered(iv, k).0 == pid) {
                         return;
                     }
                     // Through the switch this cycle: in an output queue, or already sent.
