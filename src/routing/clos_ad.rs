@@ -103,7 +103,7 @@ impl ClosAd {
         let hx = &self.hx;
         let q = ctx.here();
         if pkt.phase == 0 {
-            let dmax = hx.highest_offset_dim(pkt.src_router, pkt.dst_router).expect("source differs from destination");
+            let dmax = hx.highest_offset_dim(hx.network().inject_router(pkt.src), pkt.dst_router).expect("source differs from destination");
             if let Some((d, port, _)) = up_step(hx, &q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng) {
                 pkt.route_bits = d as u32 + 1;
                 return Decision::Forward { port, vc: vc_in_class_at(&q, port, 0, self.classes()) };

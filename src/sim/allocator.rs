@@ -132,7 +132,7 @@ impl Simulation {
                 let local = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let head = inputs[first_vc + local];
-                if head.ready_at > now {
+                if !head.ready(now) {
                     continue;
                 }
                 let (in_port, vc) = local_vc[local];
@@ -250,7 +250,7 @@ impl Simulation {
             } else {
                 // The next packet becomes the head: mirror it into the VC's record.
                 let slot = buf[iv * depth + input.buf_head as usize];
-                (input.ready_at, input.pid) = (slot.arrived(now) + pipeline_delay, slot.pid);
+                input.set_head(slot.pid, slot.arrived(now) + pipeline_delay);
                 unrouted.set(local);
             }
             let op = c.op as usize;

@@ -51,16 +51,34 @@ const NO_PORT: u32 = u32::MAX;
 /// One input VC: the position and fill of its buffer ring, and the packet at its head,
 /// so the switch allocator reads one small record: its id, the route chosen for it (valid
 /// once the router's `unrouted` bit is clear) and the first cycle it may cross the switch.
-/// (Kept together, they share a cache line.) The head's own slot in the ring is not kept
-/// up to date: the record is the head (see [`Simulation::buffered`]).
+/// (16 bytes: four share a cache line.) The head's own slot in the ring is not kept up to
+/// date: the record is the head (see [`Simulation::buffered`]).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
 struct InputVc {
-    ready_at: u64,
+    /// Low 32 bits of the head's ready cycle (see [`InputVc::ready`]).
+    ready_low: u32,
     pid: u32,
     out_port: u16,
     out_vc: u16,
     buf_head: u16,
     buf_len: u16,
+}
+
+impl InputVc {
+    /// The head may cross the switch at cycle `now`: its ready cycle is not after `now`.
+    /// Exact while heads are never more than 2^31 cycles from ready (a packet waits far
+    /// less in one buffer: the deadlock watchdog trips long before).
+    #[inline]
+    fn ready(&self, now: u64) -> bool {
+        (now as u32).wrapping_sub(self.ready_low) as i32 >= 0
+    }
+
+    /// The head is `pid`, ready at cycle `at`.
+    #[inline]
+    fn set_head(&mut self, pid: u32, at: u64) {
+        (self.pid, self.ready_low) = (pid, at as u32);
+    }
 }
 
 /// One slot of an input buffer: a packet and the low 32 bits of the cycle it arrived
@@ -370,7 +388,7 @@ impl Simulation {
         }
         let net = self.topo.network();
         let labeled = self.stats.in_window(self.now);
-        let pkt = Packet::new(src, dst, net.inject_router(src), net.terminal_router(dst), self.now, self.packet_size, labeled);
+        let pkt = Packet::new(src, dst, net.terminal_router(dst), self.now, self.packet_size, labeled);
         let pid = self.packets.alloc(pkt);
         self.source[src as usize].push_back(pid);
         if labeled {
@@ -412,7 +430,7 @@ impl Simulation {
             if input.buf_len == 1 {
                 // The packet is the new head: it lives in the VC's record (its slot is not
                 // written, sparing a cache miss on the buffer at most arrivals).
-                (input.ready_at, input.pid) = (now + pipeline_delay, pid);
+                input.set_head(pid, now + pipeline_delay);
                 let pos = vc0_bit[port as usize] as usize + vc as usize;
                 nonempty.set_at(pos);
                 unrouted.set_at(pos);
@@ -468,7 +486,9 @@ impl Simulation {
     fn buffered(&self, iv: usize, k: usize) -> (u32, u64) {
         let input = &self.inputs[iv];
         if k == 0 {
-            (input.pid, input.ready_at - self.pipeline_delay)
+            let behind = (self.now as u32).wrapping_sub(input.ready_low) as i32 as i64;
+            let ready_at = (self.now as i64 - behind) as u64;
+            (input.pid, ready_at - self.pipeline_delay)
         } else {
             let slot = self.buf[iv * self.depth as usize + router::wrap(input.buf_head as usize + k, self.depth as usize)];
             (slot.pid, slot.arrived(self.now))

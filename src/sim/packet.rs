@@ -2,15 +2,16 @@
 
 /// A packet. Single-flit by default; `size > 1` flits move under virtual cut-through.
 /// Routing algorithms keep their per-packet state in `intermediate`, `phase` and
-/// `route_bits` (e.g. Valiant's intermediate router, DAL's deroute marks).
+/// `route_bits` (e.g. Valiant's intermediate router, DAL's deroute marks). 32 bytes, aligned
+/// so that a packet never straddles two cache lines (routing reads it at every hop).
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 pub struct Packet {
     pub src: u32,
     pub dst: u32,
-    pub src_router: u32,
     pub dst_router: u32,
-    /// Cycle the packet was generated (source-queue time counts in latency).
-    pub created: u64,
+    /// Low 32 bits of the cycle the packet was generated (see [`Packet::created`]).
+    pub created_low: u32,
     /// Intermediate router or group of non-minimal routes, or [`Packet::NONE`].
     pub intermediate: u32,
     /// Algorithm-specific bits (deroute marks, priority flags).
@@ -29,13 +30,12 @@ pub struct Packet {
 impl Packet {
     pub const NONE: u32 = u32::MAX;
 
-    pub fn new(src: u32, dst: u32, src_router: u32, dst_router: u32, created: u64, size: u16, labeled: bool) -> Packet {
+    pub fn new(src: u32, dst: u32, dst_router: u32, created: u64, size: u16, labeled: bool) -> Packet {
         Packet {
             src,
             dst,
-            src_router,
             dst_router,
-            created,
+            created_low: created as u32,
             intermediate: Packet::NONE,
             route_bits: 0,
             size,
@@ -44,6 +44,13 @@ impl Packet {
             labeled,
             nonminimal: false,
         }
+    }
+
+    /// The cycle the packet was generated, given the current cycle `now` (exact while a
+    /// packet lives less than 2^32 cycles: the deadlock watchdog trips long before).
+    #[inline]
+    pub fn created(&self, now: u64) -> u64 {
+        now - (now as u32).wrapping_sub(self.created_low) as u64
     }
 }
 

@@ -78,8 +78,7 @@ impl Simulation {
         if self.cfg.traffic.injection == InjectionMode::Batch {
             self.batch_left[ti] -= 1;
         }
-        let src_router = self.port_router[self.inject_port[ti] as usize];
-        let pkt = Packet::new(t, dst, src_router, self.dest_router[dst as usize], now, size, labeled);
+        let pkt = Packet::new(t, dst, self.dest_router[dst as usize], now, size, labeled);
         Some(self.packets.alloc(pkt))
     }
 
@@ -114,7 +113,7 @@ impl Simulation {
     /// A packet reaches its destination terminal at cycle `at`.
     pub(super) fn deliver(&mut self, pid: u32, at: u64) {
         let pkt = self.packets[pid];
-        let latency = at - pkt.created;
+        let latency = at - pkt.created(at);
         let s = &mut self.stats;
         s.delivered += 1;
         s.delivered_flits += pkt.size as u64;

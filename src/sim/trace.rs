@@ -122,7 +122,7 @@ impl Simulation {
             terminals: Vec::new(),
             pid,
             at,
-            trace: Some(Trace { src: p.src, dst: p.dst, src_router: p.src_router, dst_router: p.dst_router, created: p.created, events: first.into_iter().collect(), delivered: false, nonminimal: p.nonminimal }),
+            trace: Some(Trace { src: p.src, dst: p.dst, src_router: self.topo.network().inject_router(p.src), dst_router: p.dst_router, created: p.created(self.now), events: first.into_iter().collect(), delivered: false, nonminimal: p.nonminimal }),
         };
     }
 
@@ -223,7 +223,7 @@ impl Simulation {
         for i in 0..self.tracer.terminals.len() {
             let t = self.tracer.terminals[i];
             if let Some(&pid) = self.source[t as usize].back() {
-                if self.packets[pid].created == now {
+                if self.packets[pid].created(now) == now {
                     self.start_trace(pid, Where::Source { t }, None);
                     return;
                 }
@@ -232,7 +232,7 @@ impl Simulation {
             let port = self.first_port[router as usize] as usize + local as usize;
             let arrives = now + self.latency[port] as u64;
             let slot = (arrives & self.wheel_mask) as usize;
-            let found = self.arrivals[slot].iter().find(|a| a.port as usize == port && self.packets[a.pid].created == now).copied();
+            let found = self.arrivals[slot].iter().find(|a| a.port as usize == port && self.packets[a.pid].created(now) == now).copied();
             if let Some(a) = found {
                 self.start_trace(a.pid, Where::Channel { port, vc: a.vc, arrives }, Some(TraceEvent::Injected { cycle: now, router, port: local, vc: a.vc, arrives }));
                 return;
