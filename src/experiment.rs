@@ -74,9 +74,9 @@ pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
     sim.stats_mut().label_start = start;
     sim.stats_mut().label_end = end;
     sim.advance(start)?;
-    let sent_before = sim.sent_flits().to_vec();
+    let sent_before = sim.sent_flits();
     sim.advance(m.measure)?;
-    let sent_after = sim.sent_flits().to_vec();
+    let sent_after = sim.sent_flits();
     // Drain: run until every labeled packet has arrived, or give up.
     let mut drained = false;
     for _ in 0..m.drain_limit / 64 + 1 {

@@ -223,13 +223,13 @@ impl Simulation {
         let Simulation {
             ref scratch, ref mut inputs, ref buf, ref mut buf_flits, ref mut nonempty, ref mut unrouted, ref mut committed, ref mut port_queues, ref mut credits, ref mut cr,
             ref mut outq, ref outq_head, ref mut outq_len, ref mut queued_outputs, ref latency, ref upstream, ref mut credit_wheel, ref first_port, ref mut last_progress,
-            ref downstream, ref mut chan_free_at, ref mut sent_flits, ref mut arrivals, ref mut load, packet_size,
+            ref downstream, ref mut channels, ref mut arrivals, ref mut load, packet_size,
             wheel_mask, depth, vcs, outq_cap, pipeline_delay, ..
         } = *self;
         let (mut inputs, buf, mut buf_flits, mut committed, mut port_queues, mut credits) = (inputs.view_mut(), buf.view(), buf_flits.view_mut(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
         let (mut outq, outq_head, mut outq_len, upstream) = (outq.view_mut(), outq_head.view(), outq_len.view_mut(), upstream.view());
         let downstream = downstream.view();
-        let mut links = Links::new(chan_free_at, sent_flits, latency, arrivals, wheel_mask, packet_size);
+        let mut links = Links::new(channels, latency, arrivals, wheel_mask, packet_size);
         let (cands, grants) = (scratch.cands.view(), scratch.grants.view());
         let (mut nonempty, mut unrouted, mut queued) = (nonempty.of(r), unrouted.of(r), queued_outputs.of(r));
         let (depth, vcs, cap, size) = (depth as usize, vcs as usize, outq_cap as usize, packet_size);

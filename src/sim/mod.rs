@@ -81,6 +81,15 @@ impl InputVc {
     }
 }
 
+/// The channel of an output port: busy until `free_at`, and the flits sent over it so far
+/// (one record, as sending a packet updates both).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
+struct Channel {
+    free_at: u64,
+    sent: u64,
+}
+
 /// One slot of an input buffer: a packet and the low 32 bits of the cycle it arrived
 /// (8 bytes, so buffers stay small in cache; see [`Slot::arrived`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -161,11 +170,10 @@ pub struct Simulation {
     /// Queue estimate of each output port: flits downstream (depth − credits) plus
     /// committed flits, summed over its VCs; what routing reads as `port_queue`.
     port_queues: Table<u32>,
-    chan_free_at: Table<u64>,
+    channels: Table<Channel>,
     outq: Table<OutEntry>,
     outq_head: Table<u16>,
     outq_len: Table<u16>,
-    sent_flits: Table<u64>,
     in_rr: Table<u16>,
     out_rr: Table<u16>,
 
@@ -304,11 +312,10 @@ impl Simulation {
             upstream: upstream.into(),
             port_queues: vec![0; ports].into(),
             latency: latency.into(),
-            chan_free_at: vec![0; ports].into(),
+            channels: vec![Channel::default(); ports].into(),
             outq: vec![OutEntry::default(); ports * outq_cap as usize].into(),
             outq_head: vec![0; ports].into(),
             outq_len: vec![0; ports].into(),
-            sent_flits: vec![0; ports].into(),
             in_rr: vec![0; ports].into(),
             out_rr: vec![0; ports].into(),
             buf: vec![Slot::default(); nvc * depth as usize].into(),
@@ -557,8 +564,8 @@ impl Simulation {
         }
     }
     /// Flits sent on each output port since the start, indexed by port id.
-    pub fn sent_flits(&self) -> &[u64] {
-        &self.sent_flits
+    pub fn sent_flits(&self) -> Vec<u64> {
+        self.channels.iter().map(|c| c.sent).collect()
     }
     /// The last adaptive routing decision made at each router.
     pub fn route_notes(&self) -> &[RouteNote] {
@@ -599,7 +606,7 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.chan_free_at) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.sent_flits) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.vc0_bit);
+        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.channels) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.vc0_bit);
         let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();

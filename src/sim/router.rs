@@ -10,7 +10,7 @@
 //! addresses in registers.
 
 use super::table::{Table, View, ViewMut};
-use super::{Arrival, OutEntry, Simulation, NO_PORT};
+use super::{Arrival, Channel, OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
 
 /// `x mod n` for `x < 2n`, without a division.
@@ -85,8 +85,7 @@ impl RouterBitsMut<'_> {
 /// The output channels to other routers, borrowed as local views by a stage that sends
 /// packets over them (see [`Links::send`]).
 pub(super) struct Links<'a> {
-    chan_free_at: ViewMut<'a, u64>,
-    sent_flits: ViewMut<'a, u64>,
+    channels: ViewMut<'a, Channel>,
     latency: View<'a, u32>,
     arrivals: ViewMut<'a, Vec<Arrival>>,
     wheel_mask: u64,
@@ -94,8 +93,8 @@ pub(super) struct Links<'a> {
 }
 
 impl<'a> Links<'a> {
-    pub(super) fn new(chan_free_at: &'a mut Table<u64>, sent_flits: &'a mut Table<u64>, latency: &'a Table<u32>, arrivals: &'a mut Table<Vec<Arrival>>, wheel_mask: u64, packet_size: u16) -> Links<'a> {
-        Links { chan_free_at: chan_free_at.view_mut(), sent_flits: sent_flits.view_mut(), latency: latency.view(), arrivals: arrivals.view_mut(), wheel_mask, size: packet_size as u64 }
+    pub(super) fn new(channels: &'a mut Table<Channel>, latency: &'a Table<u32>, arrivals: &'a mut Table<Vec<Arrival>>, wheel_mask: u64, packet_size: u16) -> Links<'a> {
+        Links { channels: channels.view_mut(), latency: latency.view(), arrivals: arrivals.view_mut(), wheel_mask, size: packet_size as u64 }
     }
     /// The latency of port `port`'s channel, in cycles.
     #[inline(always)]
@@ -105,15 +104,16 @@ impl<'a> Links<'a> {
     /// Whether output port `op`'s channel can take a packet at cycle `now`.
     #[inline(always)]
     pub(super) fn free(&self, op: usize, now: u64) -> bool {
-        self.chan_free_at[op] <= now
+        self.channels[op].free_at <= now
     }
     /// Sends packet `pid` at cycle `now` over the channel of output port `op` to input VC
     /// `vc` of port id `down`: the channel is busy for the packet's flits, and the packet
     /// is usable downstream after the channel latency.
     #[inline(always)]
     pub(super) fn send(&mut self, op: usize, down: u32, vc: u32, pid: u32, now: u64) {
-        self.chan_free_at[op] = now + self.size;
-        self.sent_flits[op] += self.size;
+        let channel = &mut self.channels[op];
+        channel.free_at = now + self.size;
+        channel.sent += self.size;
         let at = now + self.latency[op] as u64;
         debug_assert!(at > now && at - now <= self.wheel_mask);
         self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port: down, vc });
@@ -224,7 +224,7 @@ impl Simulation {
                 let out = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let op = first + out;
-                if self.chan_free_at[op] > now {
+                if self.channels[op].free_at > now {
                     continue;
                 }
                 let head = self.outq_head[op] as usize;
@@ -237,11 +237,12 @@ impl Simulation {
                 match self.downstream[op] {
                     NO_PORT => {
                         // Terminal channels may be slower: one flit per `terminal_period` cycles.
-                        self.chan_free_at[op] = now + terminal_busy;
-                        self.sent_flits[op] += size;
+                        let channel = &mut self.channels[op];
+                        channel.free_at = now + terminal_busy;
+                        channel.sent += size;
                         self.deliver(pid, now + self.latency[op] as u64 + terminal_busy - 1);
                     }
-                    down => Links::new(&mut self.chan_free_at, &mut self.sent_flits, &self.latency, &mut self.arrivals, self.wheel_mask, self.packet_size).send(op, down, vc, pid, now),
+                    down => Links::new(&mut self.channels, &self.latency, &mut self.arrivals, self.wheel_mask, self.packet_size).send(op, down, vc, pid, now),
                 }
                 self.load[r as usize] -= 1;
             }

@@ -156,7 +156,7 @@ impl WebSim {
         let sent = self.sim.sent_flits();
         let util: Vec<f32> = sent.iter().zip(&self.fig9_flits).map(|(&a, &b)| ((a - b) as f64 / cycles as f64) as f32).collect();
         let u = global_channel_utilization(df, &util, self.sim.config().traffic.shift);
-        self.fig9_flits.copy_from_slice(sent);
+        self.fig9_flits.copy_from_slice(&sent);
         self.fig9_at = now;
         let mut v = serde_json::to_value(&u).expect("serialises");
         v.as_object_mut().expect("object").insert("cycles".into(), json!(cycles));
