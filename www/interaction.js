@@ -1,12 +1,13 @@
 // Pointer interaction with the network canvases: hover and click to inspect a router or a
 // channel (the inspector panel, refreshed while pinned), wheel to zoom about the pointer,
-// drag to pan, double-click to fit. Zoom and pan apply to every pane at once.
+// drag to pan, double-click to fit. Zoom and pan apply to every pane at once. The details
+// come with the simulation worker's snapshots (the page asks for the hovered or pinned
+// element's), so a newly hovered element shows a moment later.
 
 import { channelHtml, routerHtml } from './inspector.js';
 import { sameValue } from './experiment.js';
 
 const $ = (id) => document.getElementById(id);
-const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
 
 function paneOf(app, canvas) {
   return app.panes[Number(canvas.dataset.pane)];
@@ -18,8 +19,8 @@ function devicePoint(canvas, ev) {
   return [(ev.clientX - rect.left) * dpr, (ev.clientY - rect.top) * dpr];
 }
 
-export function wireCanvasEvents(app, container, { setView, syncViewFrom, showCrash, pickTrace }) {
-  const update = () => updateInspector(app, { showCrash });
+export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTrace }) {
+  const update = () => updateInspector(app);
   let drag = null;
   container.addEventListener('pointerdown', (ev) => {
     if (!(ev.target instanceof HTMLCanvasElement)) return;
@@ -87,29 +88,28 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, showCr
   container.addEventListener('dblclick', () => setView(1, 0.5, 0.5));
 }
 
-export function updateInspector(app, { showCrash }) {
+/** Which element an inspector selection shows. */
+export const inspectorKey = (sel) => (sel ? `${sel.pane}/${sel.kind}/${sel.index}` : null);
+
+export function updateInspector(app) {
   const sel = app.selection ?? app.hover;
   const box = $('inspector');
   const pane = sel ? app.panes[sel.pane] : null;
   if (!sel || !pane || app.crashed) {
     box.hidden = true;
+    app.inspectorFor = null;
     return;
   }
+  // The worker records DAL's per-hop numbers once a router of a DAL pane is inspected.
   let html = '';
-  try {
-    if (sel.kind === 'router') {
-      // DAL's per-hop numbers cost the engine time: recorded once someone looks.
-      if (pane.config.routing.algorithm === 'dal') pane.sim.recordHopNotes(true);
-      const d = pane.sim.routerDetail(sel.index);
-      if (d) html = routerHtml(JSON.parse(d), pane.config, pane.info);
-    } else {
-      const d = pane.sim.channelDetail(sel.index);
-      if (d) html = channelHtml(JSON.parse(d), pane.config, pane.info);
-    }
-  } catch (e) {
-    if (isTrap(e)) showCrash(e);
-    return;
+  if (sel.kind === 'router') {
+    const d = pane.sim.routerDetail(sel.index);
+    if (d) html = routerHtml(JSON.parse(d), pane.config, pane.info);
+  } else {
+    const d = pane.sim.channelDetail(sel.index);
+    if (d) html = channelHtml(JSON.parse(d), pane.config, pane.info);
   }
+  app.inspectorFor = html ? inspectorKey(sel) : null;
   const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
   $('inspector-mode').textContent = `${who}${app.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
   // Unchanged content (a paused simulation) keeps its DOM, so a button under the pointer

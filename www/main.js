@@ -1,21 +1,27 @@
-// The page: loads the wasm simulator, builds the controls from its catalog, steps one or
-// more simulations (side by side, in lock-step) every animation frame and draws them,
-// with live statistics, inspection, a load–latency sweep, presets, URL state and export.
+// The page: loads the wasm simulator, builds the controls from its catalog, runs one or
+// more simulations (side by side, in lock-step) in a Web Worker (www/sim-worker.js) and
+// draws their latest snapshots every animation frame, with live statistics, inspection, a
+// load–latency sweep, presets, URL state and export. The drawing thread never waits for
+// the simulation: each pane's `sim` is a mirror (www/remote-sim.js) of the worker's.
 //
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
-import init, { WebSim, catalogJson, lastPanic, panicForTest } from '../pkg/hiradix.js';
+import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './controls.js';
 import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, sameValue, setPath } from './experiment.js';
 import { PRESETS, presetExperiment, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
 import { drawRamp } from './render.js';
 import { decodeExperiment, encodeExperiment } from './url-state.js';
-import { updateInspector as renderInspector, wireCanvasEvents } from './interaction.js';
+import { inspectorKey, updateInspector as renderInspector, wireCanvasEvents } from './interaction.js';
 import { Sweep, parseLoads } from './sweep.js';
 import { renderPlots, renderStatsTable, statsCsv, statsJson } from './stats-view.js';
 import { canvasesToPng, download, downloadText } from './export.js';
 import { CostView, splitCostParams } from './cost-view.js';
 import { PacketTrace } from './trace-view.js';
+import { SimClient } from './sim-client.js';
+import { RemoteSim } from './remote-sim.js';
+import { Pacer } from './pacing.js';
+import { HIST_BINS } from './stats.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -42,13 +48,19 @@ const app = {
   crashed: false,
   stopped: false,
   frames: 0,
-  slowFrames: 0,
+  snapshots: 0, // worker replies applied
+  gen: 0, // the worker's generation of the running simulations
+  pacer: new Pacer(),
+  sims: null, // the SimClient
   selection: null, // pinned {pane, kind, index}
   hover: null,
   sweep: null,
   lastPlot: 0,
   nextSample: 0,
-  perf: { fps: 0, advanceMs: 0, drawMs: 0, frameMs: 0, simMs: 0, simCycles: 0, cappedTo: 0, budgetMs: 8, budgetFrames: 0 },
+  // fps: frames drawn per second; drawMs: the drawing thread's work per frame; advanceMs:
+  // the worker's time per step, stepCycles its cycles; cyclesPerFrame: simulated cycles per
+  // displayed frame over the last second (cycles/s over fps).
+  perf: { fps: 0, drawMs: 0, advanceMs: 0, stepCycles: 0, cyclesPerFrame: 0 },
   defaultConfig: DEFAULT_CONFIG,
   tab: 'sim', // or 'cost': the cost view (www/cost-view.js); the simulation idles meanwhile
   cost: null,
@@ -57,14 +69,11 @@ const app = {
 // Exposed for tests, scripts/ and poking around in the console.
 window.hiradix = app;
 Object.defineProperty(app, 'sim', { get: () => app.panes[0]?.sim ?? null });
-app.triggerPanicForTest = () => {
-  try {
-    panicForTest();
-  } catch (e) {
-    showCrash(e);
-  }
-};
+// A Rust panic in the simulation worker, on purpose.
+app.triggerPanicForTest = () => app.sims.panic();
 app.url = () => location.href;
+/** Resolves once the worker has answered everything asked of it (e.g. after a step). */
+app.settled = () => app.sims.idle();
 
 // ----------------------------------------------------------------- banners and state
 
@@ -72,10 +81,18 @@ function setState(s) {
   document.body.dataset.state = s;
 }
 
+// Paused once the step in flight (if any) has landed: from then on the cycle stays put.
 function setRunning(on) {
   app.running = on;
   $('btn-run').textContent = on ? 'Pause' : 'Run';
-  if (!app.crashed && !app.stopped) setState(on ? 'running' : 'paused');
+  if (!on) app.pacer.stop();
+  if (app.crashed || app.stopped) return;
+  if (on) setState('running');
+  else {
+    app.sims.idle().then(() => {
+      if (!app.running && !app.crashed && !app.stopped) setState('paused');
+    });
+  }
 }
 
 function showBanner(title, text) {
@@ -89,18 +106,20 @@ function notice(text) {
   $('notice').hidden = !text;
 }
 
-// A Rust panic (a wasm call trapped) or an uncaught JS error.
-function showCrash(err) {
+// A Rust panic (a wasm call trapped: in the simulation worker, `message` is its panic
+// message) or an uncaught JS error.
+function showCrash(err, message = null) {
   if (app.crashed) return;
   app.crashed = true;
   app.running = false;
-  // After a trap a simulation may be mid-update: forget it without calling into it.
-  for (const p of app.panes) p.destroy(true);
+  // The worker is unusable after a trap: drop it (the next experiment starts a new one).
+  app.sims.stop();
+  for (const p of app.panes) p.destroy();
   app.panes = [];
   app.trace?.stop();
-  let panic = null;
+  let panic = message;
   try {
-    panic = lastPanic();
+    panic ??= lastPanic();
   } catch {
     // The module itself may be unusable; fall back to the JS error.
   }
@@ -118,8 +137,6 @@ function showStopped(message) {
   setState('stopped');
 }
 
-const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
-
 // Engine errors come as `path: message` lines.
 export function parseErrors(text) {
   return String(text)
@@ -134,30 +151,34 @@ export function parseErrors(text) {
 // ----------------------------------------------------------------- experiments
 
 /**
- * Builds the panes of an experiment. On success replaces the running ones and returns
- * true; on failure keeps them, shows every problem next to its control (and in the JSON
- * box when `source` is 'json') and returns false.
+ * Runs `fn` (which may be async) after every action queued before it has finished: the
+ * actions that build experiments in the worker take effect in the order they were asked
+ * for, each starting from the experiment the previous one left.
  */
-function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
+function serial(fn) {
+  const run = app.chain.then(fn);
+  app.chain = run.catch((e) => showCrash(e));
+  return run;
+}
+app.chain = Promise.resolve();
+
+/**
+ * Builds the panes of an experiment (in the worker). On success replaces the running ones
+ * and resolves to true; on failure keeps them, shows every problem next to its control
+ * (and in the JSON box when `source` is 'json') and resolves to false.
+ */
+async function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
   const variants = app.model.variants(exp);
-  const sims = [];
-  const problems = [];
-  for (const v of variants) {
-    try {
-      sims.push(new WebSim(JSON.stringify(v.config)));
-    } catch (e) {
-      if (isTrap(e)) {
-        sims.forEach((s) => s.free());
-        showCrash(e);
-        return false;
-      }
-      problems.push({ variant: v, errors: parseErrors(e?.message ?? e) });
-    }
+  let reply;
+  try {
+    reply = await app.sims.create(variants.map((v) => v.config), want());
+  } catch {
+    return false; // the worker crashed: the banner says why
   }
   app.controls.clearErrors();
   showCompareMessage(null);
+  const problems = (reply.problems ?? []).map(({ index, message }) => ({ variant: variants[index], errors: parseErrors(message) }));
   if (problems.length) {
-    sims.forEach((s) => s.free());
     const lines = [];
     const all = [];
     for (const { variant, errors } of problems) {
@@ -181,11 +202,13 @@ function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
   // Replace the panes.
   const old = app.panes;
   app.panes = [];
-  for (const p of old) p.destroy(app.crashed);
+  for (const p of old) p.destroy();
   app.trace.stop();
+  app.gen = reply.gen;
+  app.pacer.reset();
   const container = $('panes');
-  container.className = `panes n${sims.length}`;
-  sims.forEach((sim, i) => app.panes.push(new Pane(container, i, variants[i], sim)));
+  container.className = `panes n${variants.length}`;
+  reply.statics.forEach((data, i) => app.panes.push(new Pane(container, i, variants[i], new RemoteSim(app.sims, reply.gen, i, data, reply.panes[i]))));
   const configChanged = !app.experiment || !sameValue(app.experiment.config, exp.config) || !sameValue(app.experiment.compare, exp.compare);
   app.experiment = exp;
   app.crashed = false;
@@ -193,10 +216,8 @@ function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
   $('error-banner').hidden = true;
   app.selection = null;
   app.hover = null;
-  app.slowFrames = 0;
   app.nextSample = 0;
   app.rateWindow = null;
-  Object.assign(app.perf, { simMs: 0, simCycles: 0 }); // a new network: measure its cost afresh
   if (configChanged && !keepStats) resetSweep();
   for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
   syncUi();
@@ -269,21 +290,20 @@ function showStory(id) {
 
 // A control changed one config path.
 function onControlChange(path, value) {
-  // A repeated change event (e.g. on blur) with the value in effect changes nothing.
-  if (sameValue(getPath(app.experiment.config, path), value) && !app.lastErrors?.length) return;
-  const exp = clone(app.experiment);
-  exp.preset = '';
-  if (path === 'topology.type') {
-    changeTopology(exp, value);
-    return;
-  }
-  setPath(exp.config, path, value);
-  applyExperiment(exp);
+  serial(() => {
+    // A repeated change event (e.g. on blur) with the value in effect changes nothing.
+    if (sameValue(getPath(app.experiment.config, path), value) && !app.lastErrors?.length) return null;
+    const exp = clone(app.experiment);
+    exp.preset = '';
+    if (path === 'topology.type') return changeTopology(exp, value);
+    setPath(exp.config, path, value);
+    return applyExperiment(exp);
+  });
 }
 
 // A new network type: its default parameters; keep the routing and pattern if they still
 // work on it, else fall back to the family's first algorithm, then to uniform traffic.
-function changeTopology(exp, type) {
+async function changeTopology(exp, type) {
   const m = app.model;
   const entry = m.topologyEntry(type);
   exp.config.topology = clone(entry.default);
@@ -303,41 +323,39 @@ function changeTopology(exp, type) {
     attempts.push({ exp: clone(fixed), notes: [...notes] });
   }
   for (const a of attempts) {
-    if (checks(a.exp) && applyExperiment(a.exp)) {
+    if ((await checks(a.exp)) && (await applyExperiment(a.exp))) {
       if (a.notes.length) notice(`The ${type.replace(/_/g, ' ')} network needed other settings: ${a.notes.join(', ')}.`);
       return;
     }
   }
-  applyExperiment(attempts[0].exp);
+  await applyExperiment(attempts[0].exp);
 }
 
 // Can every pane of an experiment be built? (Without touching the running ones.)
-function checks(exp) {
-  for (const v of app.model.variants(exp)) {
-    try {
-      new WebSim(JSON.stringify(v.config)).free();
-    } catch (e) {
-      if (isTrap(e)) throw e;
-      return false;
-    }
+async function checks(exp) {
+  try {
+    return await app.sims.check(app.model.variants(exp).map((v) => v.config));
+  } catch {
+    return false; // the worker crashed
   }
-  return true;
 }
 
 function applyPreset(id) {
-  const entry = app.presets.get(id);
-  if (!entry) {
-    const exp = clone(app.experiment);
-    exp.preset = '';
-    app.experiment = exp;
-    syncUi();
-    return;
-  }
-  const exp = clone(entry.experiment);
-  if (applyExperiment(exp)) {
-    $('sweep-loads').value = entry.preset.sweep ?? $('sweep-loads').value;
-    notice(null);
-  }
+  serial(async () => {
+    const entry = app.presets.get(id);
+    if (!entry) {
+      const exp = clone(app.experiment);
+      exp.preset = '';
+      app.experiment = exp;
+      syncUi();
+      return;
+    }
+    const exp = clone(entry.experiment);
+    if (await applyExperiment(exp)) {
+      $('sweep-loads').value = entry.preset.sweep ?? $('sweep-loads').value;
+      notice(null);
+    }
+  });
 }
 
 // ----------------------------------------------------------------- side by side
@@ -357,12 +375,15 @@ function syncCompare() {
 
 function onCompareParam() {
   const param = $('compare-param').value;
+  serial(() => compareParam(param));
+}
+
+function compareParam(param) {
   const exp = clone(app.experiment);
   exp.preset = '';
   if (!param) {
     exp.compare = null;
-    applyExperiment(exp);
-    return;
+    return applyExperiment(exp);
   }
   // Prefill: the current value and the next option (or a nearby number).
   const spec = app.model.variableParams(exp.config).find((p) => p.path === param);
@@ -373,13 +394,18 @@ function onCompareParam() {
   else if (cur === null && spec?.spec?.unset) other = Math.max(spec.spec.min, 16); // optional: unset vs a value
   else other = cur;
   exp.compare = { param, values: [cur, other] };
-  applyExperiment(exp);
+  return applyExperiment(exp);
 }
 
 function onCompareValues() {
+  const raw = $('compare-values').value;
+  serial(() => compareValues(raw));
+}
+
+function compareValues(raw) {
+  if (!app.experiment.compare) return null;
   const exp = clone(app.experiment);
   exp.preset = '';
-  const raw = $('compare-values').value;
   const values = raw.split('|').map((s) => s.trim()).filter(Boolean).map(parseValue);
   if (values.length < 2) {
     showCompareMessage('enter at least two values separated by |, e.g. ugal_l | ugal_g');
@@ -401,7 +427,7 @@ function onCompareValues() {
   }
   if (sameValue(values, app.experiment.compare?.values)) return;
   exp.compare = { param: exp.compare.param, values };
-  applyExperiment(exp);
+  return applyExperiment(exp);
 }
 
 // ----------------------------------------------------------------- speed, view, metric
@@ -425,7 +451,7 @@ function setSpeed(v) {
     return;
   }
   app.experiment.speed = s;
-  app.slowFrames = 0;
+  app.pacer.slowFrames = 0;
   syncSpeed();
   writeUrlSoon();
 }
@@ -462,62 +488,61 @@ function syncViewFrom(pane) {
 
 // ----------------------------------------------------------------- animation loop
 
-function cyclesThisFrame() {
-  const s = app.experiment.speed;
-  if (s >= 1) return s;
-  app.slowFrames++;
-  const every = Math.round(1 / s);
-  if (app.slowFrames >= every) {
-    app.slowFrames = 0;
-    return 1;
-  }
-  return 0;
+// What the next snapshot should hold besides the per-frame arrays.
+function want() {
+  const sel = app.selection ?? app.hover;
+  return {
+    metric: app.experiment?.view.metric ?? 'occupancy',
+    detail: sel ? { pane: sel.pane, kind: sel.kind, index: sel.index } : null,
+    trace: app.trace?.active ?? false,
+    sampleAt: app.nextSample ?? 0,
+    bins: HIST_BINS,
+  };
 }
 
-// With "smooth" on, a frame simulates at most as many cycles as fit in a time budget
-// (measured cost per cycle). Every 10 frames the budget adapts, within 2–12 ms, to what the
-// page's own frames cost: it shrinks while frames come slower than 50 per second *and* the
-// page's work per frame (simulating + drawing) exceeds 10 ms, and grows back while frames
-// come faster than 55 per second or that work stays under 8 ms. Slow frames with little
-// work of ours are the machine's doing (other processes, the compositor); holding the
-// simulation back would not speed them up.
-const BUDGET_MS = { min: 2, max: 12 };
-const WORK_MS = { high: 10, low: 8 };
+// The display's frame interval (ms), for "smooth" steps of about one frame.
+const frameInterval = () => Math.min(34, Math.max(8, app.perf.fps > 0 ? 1000 / app.perf.fps : 1000 / 60));
 
-function adaptBudget() {
+/**
+ * Asked by the SimClient whenever the worker is idle: the next step {cycles, want}, or
+ * null when there is nothing to advance and the snapshot would hold what the last did
+ * (unless `force`: commands are waiting to go).
+ */
+function nextStep(force) {
+  let cycles = 0;
+  if (app.panes.length && !app.crashed && !app.stopped) {
+    const pacer = app.pacer;
+    const live = app.running && app.tab === 'sim';
+    if (pacer.steps > 0 || live) cycles = app.trace.limit(pacer.next(app.experiment.speed, app.experiment.view.smooth, frameInterval()));
+    if (cycles > 0) pacer.sent(cycles);
+  }
+  const w = want();
+  const key = JSON.stringify([w.metric, w.detail, w.trace, app.gen]);
+  if (cycles === 0 && !force && key === app.lastWant) return null;
+  app.lastWant = key;
+  return { cycles, want: w };
+}
+
+// A step's reply: the simulations' new state.
+function onSnapshot(reply) {
   const perf = app.perf;
-  if (++perf.budgetFrames < 10) return;
-  perf.budgetFrames = 0;
-  const work = perf.advanceMs + perf.drawMs;
-  if (perf.fps < 50 && work > WORK_MS.high) perf.budgetMs = Math.max(BUDGET_MS.min, perf.budgetMs * 0.8);
-  else if (perf.fps > 55 || work < WORK_MS.low) perf.budgetMs = Math.min(BUDGET_MS.max, perf.budgetMs * 1.1);
-}
-
-/** The cycles to simulate this frame: the speed asked for, capped by the frame budget. */
-function budgetedCycles(n) {
-  const { simMs, simCycles } = app.perf;
-  app.perf.cappedTo = 0;
-  if (n <= 1 || !app.experiment.view.smooth) return n;
-  if (simCycles === 0) return 1; // first measure what one cycle of this network costs
-  const perCycle = simMs / simCycles;
-  if (perCycle === 0) return n;
-  adaptBudget();
-  const fit = Math.max(1, Math.floor(app.perf.budgetMs / perCycle));
-  app.perf.cappedTo = fit < n ? fit : 0;
-  return Math.min(n, fit);
-}
-
-function advanceAll(cycles) {
-  for (const p of app.panes) {
-    try {
-      p.advance(cycles);
-    } catch (e) {
-      if (isTrap(e)) showCrash(e);
-      else showStopped(`${app.panes.length > 1 ? `${p.variant.name} (${p.variant.label}): ` : ''}${e?.message ?? e}`);
-      return false;
-    }
+  app.pacer.measured(reply.cycles, reply.ms);
+  if (reply.cycles > 0) {
+    perf.advanceMs = 0.9 * perf.advanceMs + 0.1 * reply.ms;
+    perf.stepCycles = 0.9 * perf.stepCycles + 0.1 * reply.cycles;
   }
-  return true;
+  if (reply.gen !== app.gen || reply.panes.length !== app.panes.length || app.crashed) return;
+  app.panes.forEach((p, i) => p.sim.apply(reply.panes[i]));
+  app.snapshots++;
+  if (reply.sampled) sampleStats();
+  if (reply.stopped) {
+    const p = app.panes[reply.stopped.pane];
+    showStopped(`${app.panes.length > 1 ? `${p.variant.name} (${p.variant.label}): ` : ''}${reply.stopped.message}`);
+  }
+  app.trace.afterAdvance();
+  // A newly hovered or pinned element: shown as soon as its detail is here.
+  const sel = app.selection ?? app.hover;
+  if (sel && inspectorKey(sel) !== app.inspectorFor) updateInspector();
 }
 
 function frame(t) {
@@ -526,32 +551,17 @@ function frame(t) {
   if (t > last) app.perf.fps = 0.9 * app.perf.fps + 0.1 * (1000 / (t - last));
   if (app.panes.length && !app.crashed && app.tab === 'sim') {
     try {
+      if (app.running && !app.stopped) app.pacer.frame(app.experiment.speed);
+      app.sims.pump();
       const t0 = performance.now();
-      if (app.running && !app.stopped) {
-        const n = app.trace.limit(budgetedCycles(cyclesThisFrame()));
-        if (n > 0 && advanceAll(n)) app.trace.afterAdvance();
-        const spent = performance.now() - t0;
-        // Cost per cycle: time over cycles of the last frames, exponentially weighted
-        // (sums, so a coarse clock that reads 0 for a short frame still averages right).
-        if (n > 0) {
-          app.perf.simMs = 0.8 * app.perf.simMs + spent;
-          app.perf.simCycles = 0.8 * app.perf.simCycles + n;
-        }
-      }
-      const t1 = performance.now();
-      if (!app.crashed) {
-        // The selected router or channel is highlighted in every pane (same network).
-        const sel = app.selection ?? app.hover;
-        const hl = sel ? { kind: sel.kind, index: sel.index } : null;
-        app.trace.read();
-        app.panes.forEach((p, i) => p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i)));
-        app.trace.render();
-        sampleStats();
-      }
-      const t2 = performance.now();
-      app.perf.advanceMs = 0.9 * app.perf.advanceMs + 0.1 * (t1 - t0);
-      app.perf.drawMs = 0.9 * app.perf.drawMs + 0.1 * (t2 - t1);
-      app.perf.frameMs = 0.9 * app.perf.frameMs + 0.1 * (t2 - t0);
+      // The selected router or channel is highlighted in every pane (same network).
+      const sel = app.selection ?? app.hover;
+      const hl = sel ? { kind: sel.kind, index: sel.index } : null;
+      app.trace.read();
+      app.panes.forEach((p, i) => p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i)));
+      app.trace.render();
+      statusLine();
+      app.perf.drawMs = 0.9 * app.perf.drawMs + 0.1 * (performance.now() - t0);
       app.frames++;
     } catch (e) {
       showCrash(e);
@@ -560,29 +570,35 @@ function frame(t) {
   requestAnimationFrame(frame);
 }
 
+// A snapshot with a statistics sample (the worker takes one once the cycle reaches
+// app.nextSample).
 function sampleStats() {
-  const p0 = app.panes[0];
-  const now = p0.now;
-  $('stat-cycle').textContent = now;
-  if (now >= app.nextSample) {
-    for (const p of app.panes) p.stats.sample(p.sim);
-    app.nextSample = now + app.sampleEvery;
-    updatePaneNotes();
-    if (app.experiment.config.traffic.injection === 'batch' && app.running && app.panes.every((p) => p.stats.batchDone)) {
-      setRunning(false);
-      notice('Every pane delivered its whole batch: the pane headers show the batch times. Reset (r) to replay.');
-    }
+  for (const p of app.panes) p.stats.sample(p.sim);
+  app.nextSample = app.panes[0].now + app.sampleEvery;
+  updatePaneNotes();
+  if (app.experiment.config.traffic.injection === 'batch' && app.running && app.panes.every((p) => p.stats.batchDone)) {
+    setRunning(false);
+    notice('Every pane delivered its whole batch: the pane headers show the batch times. Reset (r) to replay.');
   }
+}
+
+// The cycle, and once a second the simulated cycles per second and the frame rate.
+function statusLine() {
+  const now = app.panes[0].now;
+  $('stat-cycle').textContent = now;
   const t = performance.now();
   const w = app.rateWindow;
-  if (!w) app.rateWindow = { t, now };
+  if (!w) app.rateWindow = { t, now, frames: app.frames };
   else if (t - w.t >= 1000) {
-    $('stat-rate').textContent = Math.round(((now - w.now) * 1000) / (t - w.t));
+    const rate = ((now - w.now) * 1000) / (t - w.t);
+    const perFrame = app.frames > w.frames ? (now - w.now) / (app.frames - w.frames) : 0;
+    app.perf.cyclesPerFrame = perFrame;
+    $('stat-rate').textContent = Math.round(rate);
     $('stat-fps').textContent = app.perf.fps.toFixed(0);
-    const capped = app.running && app.perf.cappedTo > 0;
+    const capped = app.running && app.experiment.view.smooth && app.pacer.cappedTo > 0;
     $('stat-capped').hidden = !capped;
-    if (capped) $('stat-capped').textContent = `held at ${app.perf.cappedTo} cycles/frame to stay smooth`;
-    app.rateWindow = { t, now };
+    if (capped) $('stat-capped').textContent = `held at ${Math.max(1, Math.round(perFrame))} cycles/frame to stay smooth`;
+    app.rateWindow = { t, now, frames: app.frames };
   }
   if (t - app.lastPlot > 300) {
     app.lastPlot = t;
@@ -607,7 +623,7 @@ function updatePaneNotes() {
   }
 }
 
-const updateInspector = () => renderInspector(app, { showCrash });
+const updateInspector = () => renderInspector(app);
 
 // ----------------------------------------------------------------- sweep
 
@@ -660,7 +676,7 @@ function wireControls() {
   });
   $('btn-step').addEventListener('click', step);
   const reset = () => {
-    if (app.experiment) applyExperiment(clone(app.experiment), { keepStats: true });
+    serial(() => app.experiment && applyExperiment(clone(app.experiment), { keepStats: true }));
     notice(null);
   };
   $('btn-reset').addEventListener('click', reset);
@@ -677,10 +693,12 @@ function wireControls() {
       showConfigError('config must be a JSON object, e.g. {"topology": {"type": "dragonfly"}}');
       return;
     }
-    const exp = clone(app.experiment);
-    exp.preset = '';
-    exp.config = app.model.complete(parsed);
-    applyExperiment(exp, { source: 'json' });
+    serial(() => {
+      const exp = clone(app.experiment);
+      exp.preset = '';
+      exp.config = app.model.complete(parsed);
+      return applyExperiment(exp, { source: 'json' });
+    });
   });
   $('cycles-per-frame').addEventListener('change', (e) => setSpeed(e.target.value));
   $('speed-slider').addEventListener('input', (e) => setSpeed(SPEEDS[Number(e.target.value)]));
@@ -729,7 +747,7 @@ function wireControls() {
     const blob = await canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })));
     download('hiradix-network.png', blob);
   });
-  app.trace = new PacketTrace(app, { showCrash, notice });
+  app.trace = new PacketTrace(app, { notice });
   app.trace.onLinkChange = () => writeUrlSoon();
   $('btn-trace').addEventListener('click', () => app.trace.togglePicking());
   $('trace-clear').addEventListener('click', () => app.trace.clear());
@@ -744,13 +762,15 @@ function wireControls() {
   document.addEventListener('keydown', onKey);
   for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
-  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, showCrash, pickTrace: (r) => app.trace.armAt(r) });
+  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r) });
 }
 
+// One cycle, in the worker; the snapshot after it lands a moment later.
 function step() {
   if (!app.panes.length || app.crashed || app.stopped) return;
   setRunning(false);
-  if (advanceAll(1)) app.trace.afterAdvance();
+  app.pacer.steps++;
+  app.sims.pump();
 }
 
 function onKey(ev) {
@@ -801,6 +821,7 @@ window.addEventListener('error', (e) => showCrash(e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));
 
 async function main() {
+  app.sims = new SimClient({ nextStep, onSnapshot, onCrash: (message) => showCrash(null, message) });
   wireControls();
   await init();
   app.catalog = JSON.parse(catalogJson());
@@ -818,7 +839,7 @@ async function main() {
   if (decoded.experiment) {
     app.experiment = fallback; // the controls need an experiment to show errors against
     app.controls.show(decoded.experiment.config);
-    fromLink = applyExperiment(decoded.experiment);
+    fromLink = await applyExperiment(decoded.experiment);
     if (!fromLink) {
       problems.push(...app.lastErrors);
       app.experiment = null;
@@ -829,10 +850,10 @@ async function main() {
   const first = !decoded.experiment && !problems.length ? app.presets.get(FIRST_STORY) : null;
   if (first) {
     app.experiment = fallback;
-    fromLink = applyExperiment(clone(first.experiment));
+    fromLink = await applyExperiment(clone(first.experiment));
     if (fromLink) $('sweep-loads').value = first.preset.sweep;
   }
-  const ok = fromLink || applyExperiment(fallback);
+  const ok = fromLink || (await applyExperiment(fallback));
   if (fromLink && decoded.experiment?.preset) {
     const p = app.presets.get(decoded.experiment.preset);
     if (p) $('sweep-loads').value = p.preset.sweep;
@@ -851,4 +872,6 @@ async function main() {
   requestAnimationFrame(frame);
 }
 
-main().catch(showCrash);
+// Queued like every action that builds an experiment: a control changed while the page
+// loads takes effect after the experiment it opens on.
+serial(main);

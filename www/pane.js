@@ -1,5 +1,6 @@
-// One simulation on the page: a WebSim, its canvas view and its live statistics. In
-// side-by-side mode there is one pane per compared value, stepped in lock-step.
+// One simulation on the page: the mirror of its WebSim (www/remote-sim.js; the simulation
+// itself runs in the worker), its canvas view and its live statistics. In side-by-side
+// mode there is one pane per compared value, stepped in lock-step.
 
 import { Geometry, NetworkView } from './render.js';
 import { StatsTracker } from './stats.js';
@@ -53,10 +54,6 @@ export class Pane {
     this.stats.sample(sim);
   }
 
-  advance(cycles) {
-    this.sim.advance(cycles);
-  }
-
   get now() {
     return this.sim.now();
   }
@@ -90,15 +87,8 @@ export class Pane {
     if (this.noteEl.textContent !== text) this.noteEl.textContent = text;
   }
 
-  /** Drops the simulation. After a trap the module may be unusable: then only forget it. */
-  destroy(trapped = false) {
-    if (!trapped) {
-      try {
-        this.sim.free();
-      } catch {
-        // already gone
-      }
-    }
+  /** Drops the pane (the worker frees its simulation when the next ones replace it). */
+  destroy() {
     this.sim = null;
     this.root.remove();
   }

@@ -7,19 +7,21 @@
 //
 // A trace armed at a router goes into the URL as `trace=ROUTER@CYCLE`; opening the link
 // runs to that cycle and arms there, so (the run being deterministic) it follows the same
-// packet.
+// packet: the page stops the worker's steps at that cycle (`limit`).
+//
+// The simulations run in the worker: arming and clearing are commands sent with its next
+// step, and the trace comes back with its snapshots while a trace is shown.
 
 const $ = (id) => document.getElementById(id);
-const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
 
 export class PacketTrace {
-  constructor(app, { showCrash, notice }) {
+  constructor(app, { notice }) {
     this.app = app;
-    this.showCrash = showCrash;
     this.notice = notice;
     this.active = false; // some pane is armed or following a packet
     this.picking = false; // the next router click arms the trace
     this.data = []; // per pane: parsed traceJson()
+    this.raw = []; // per pane: the JSON data was parsed from
     this.lastHtml = '';
     this.lastPanel = 0;
     this.link = null; // {router, cycle} of a trace armed at a router, for the URL
@@ -45,9 +47,12 @@ export class PacketTrace {
   armAt(router) {
     this.setPicking(false);
     this.pending = null;
-    this.guard(() => this.app.panes.forEach((p) => p.sim.traceNextAt(router)));
+    this.data = [];
+    this.raw = [];
+    const armed = Promise.all(this.app.panes.map((p) => p.sim.traceNextAt(router)));
     this.setLink({ router, cycle: this.app.panes[0]?.now ?? 0 });
     this.start();
+    armed.then(() => this.refresh());
   }
 
   /**
@@ -92,16 +97,19 @@ export class PacketTrace {
     this.setPicking(false);
     this.pending = null;
     this.setLink(null);
-    let ok = false;
-    this.guard(() => {
-      this.app.panes.forEach((p, i) => (i === pane ? (ok = p.sim.traceQueueHead(router, port, vc)) : p.sim.traceClear()));
+    const panes = this.app.panes;
+    Promise.all(panes.map((p, i) => (i === pane ? p.sim.traceQueueHead(router, port, vc) : p.sim.traceClear()))).then((ok) => {
+      if (ok[pane] && this.app.panes === panes) {
+        this.data = [];
+        this.raw = [];
+        this.start();
+      }
     });
-    if (ok) this.start();
   }
 
   clear() {
     this.setPicking(false);
-    if (this.active) this.guard(() => this.app.panes.forEach((p) => p.sim?.traceClear()));
+    if (this.active) this.app.panes.forEach((p) => p.sim?.traceClear());
     this.stop();
   }
 
@@ -111,6 +119,7 @@ export class PacketTrace {
     this.setLink(null);
     this.active = false;
     this.data = [];
+    this.raw = [];
     this.lastHtml = '';
     $('trace-box').hidden = true;
   }
@@ -119,23 +128,27 @@ export class PacketTrace {
     this.active = true;
     this.lastPanel = 0;
     $('trace-box').hidden = false;
+    this.refresh();
+  }
+
+  /** Reads and lists the trace at once (the worker answered a trace command). */
+  refresh() {
+    if (!this.active) return;
     this.read();
     this.render(true);
   }
 
-  guard(f) {
-    try {
-      f();
-    } catch (e) {
-      if (isTrap(e)) this.showCrash(e);
-      else throw e;
-    }
-  }
-
-  /** Reads every pane's trace (once per frame while active). */
+  /**
+   * Reads every pane's trace from its latest snapshot (once per frame while active); kept
+   * as it was until every pane's has come back after the last trace command.
+   */
   read() {
     if (!this.active) return;
-    this.data = this.app.panes.map((p) => JSON.parse(p.sim.traceJson()));
+    const raw = this.app.panes.map((p) => p.sim.traceJson());
+    if (raw.some((j) => j === undefined)) return;
+    if (raw.length === this.raw.length && raw.every((j, i) => j === this.raw[i])) return;
+    this.raw = raw;
+    this.data = raw.map((j) => JSON.parse(j));
   }
 
   /** What pane `i` should highlight, or null. */

@@ -1,6 +1,9 @@
 // The message loop shared by the page's Web Workers: loads the wasm module once, answers
-// each message {id, ...} with {id, ...work(message)}, or with {id, error} (the Rust panic
-// message when the module trapped, else the exception's).
+// each message {id, ...} with {id, ...work(message)}, or with {id, error, trapped} (the
+// Rust panic message when the module trapped, else the exception's; `trapped` tells a
+// trap, after which the module is unusable, from an ordinary exception). A reply may
+// name ArrayBuffers to transfer instead of copying in its `transfer` field, which is not
+// posted.
 import init, { lastPanic } from '../pkg/hiradix.js';
 
 export function serve(work) {
@@ -9,15 +12,17 @@ export function serve(work) {
     const { id } = event.data;
     try {
       await ready;
-      self.postMessage({ id, ...work(event.data) });
+      const { transfer = [], ...reply } = work(event.data) ?? {};
+      self.postMessage({ id, ...reply }, transfer);
     } catch (err) {
+      const trapped = err instanceof WebAssembly.RuntimeError;
       let panic = null;
       try {
-        panic = lastPanic();
+        panic = trapped ? lastPanic() : null;
       } catch {
         // the module may be unusable after a trap
       }
-      self.postMessage({ id, error: panic ?? String(err?.message ?? err) });
+      self.postMessage({ id, error: panic ?? String(err?.message ?? err), trapped });
     }
   };
 }

@@ -42,6 +42,12 @@ export function paneDigest(page, i) {
 
 export const now = (page) => page.evaluate(() => window.hiradix.sim.now());
 
+/**
+ * Waits until the simulation worker has answered everything asked of it: after a step
+ * (which the worker runs, the page's mirror showing it a moment later).
+ */
+export const settle = (page) => page.evaluate(() => window.hiradix.settled());
+
 /** Waits until the simulation passed `cycles` more cycles. */
 export async function advanceBy(page, cycles, timeout = 60_000) {
   const t0 = await now(page);

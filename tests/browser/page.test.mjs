@@ -4,7 +4,7 @@
 // caps the cycles per frame to keep the animation smooth.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { advanceBy, controlMessage, controlMessageVisible, now, paneDigest, setControl, setup } from './page-helpers.mjs';
+import { advanceBy, controlMessage, controlMessageVisible, now, paneDigest, setControl, settle, setup } from './page-helpers.mjs';
 
 let env;
 before(async () => {
@@ -45,9 +45,11 @@ test('run / pause / step / reset with buttons and keys; fractional speed', { tim
   await page.waitForTimeout(200);
   assert.equal(await now(page), t0, 'paused simulation advanced');
   await page.click('#btn-step');
+  await settle(page);
   assert.equal(await now(page), t0 + 1);
   // Keyboard: → steps, space runs, space pauses, r resets.
   await page.locator('body').press('ArrowRight');
+  await settle(page);
   assert.equal(await now(page), t0 + 2);
   await page.locator('body').press(' ');
   await page.waitForSelector('body[data-state="running"]');

@@ -2,7 +2,7 @@
 // frames); side-by-side mode runs its simulations in lock-step on identical traffic.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { paneDigest, setControl, setup } from './page-helpers.mjs';
+import { paneDigest, setControl, settle, setup } from './page-helpers.mjs';
 
 let env;
 before(async () => {
@@ -60,6 +60,7 @@ test('side by side: two simulations, same traffic and seed, one differing parame
   assert.equal(await page.locator('canvas.net').count(), 2);
   await page.waitForFunction(() => window.hiradix.sim.now() > 200, null, { timeout: 60_000 });
   await page.click('#btn-run');
+  await page.waitForSelector('body[data-state="paused"]');
   const state = await page.evaluate(() =>
     window.hiradix.panes.map((p) => ({ now: p.sim.now(), config: JSON.parse(p.sim.configJson()), counters: Array.from(p.sim.liveCounters()) })),
   );
@@ -78,6 +79,7 @@ test('side by side: two simulations, same traffic and seed, one differing parame
   assert.match(head, /B: clos_ad/);
   // Stepping steps both.
   await page.click('#btn-step');
+  await settle(page);
   const nows = await page.evaluate(() => window.hiradix.panes.map((p) => p.sim.now()));
   assert.deepEqual(nows, [state[0].now + 1, state[0].now + 1]);
   // A value the engine rejects is reported next to the side-by-side values.

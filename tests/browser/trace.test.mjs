@@ -128,10 +128,10 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
     window.hiradix.running = false;
   });
   // Pin a router with a packet in an input VC (pane B: MIN, Swap2 hotspots).
-  const r = await page.evaluate(() => {
+  const r = await page.evaluate(async () => {
     const p = window.hiradix.panes[1];
     for (let r = 0; r < p.info.routers; r++) {
-      const d = JSON.parse(p.sim.routerDetail(r));
+      const d = JSON.parse(await p.sim.ask('routerDetail', r));
       if (d.ports.some((q) => q.class !== 'terminal' && q.in_flits.some((f) => f > 0))) return r;
     }
     return -1;

@@ -1,0 +1,140 @@
+// Runs the page's live simulations off the drawing thread. It owns the WebSim of every
+// pane (side-by-side panes advance in lock-step) and makes every call into them; the page
+// keeps a mirror of each (www/remote-sim.js) fed by the snapshots posted here, so it draws
+// at the display's rate while this thread simulates. Messages (www/sim-client.js sends
+// them one at a time, each answered before the next):
+//
+//  {type: 'create', configs}  builds one simulation per config. All build: they replace
+//      the running ones (a new generation `gen`) and the reply has each pane's static data
+//      and first snapshot. Any fails: the running ones are kept and the reply lists the
+//      problems, {index, message} (the engine's `path: message` lines).
+//  {type: 'check', configs}   {ok}: would every config build? Nothing changes.
+//  {type: 'step', cycles, commands, want}  applies the commands ({gen, pane, op, args}:
+//      a WebSim method call, e.g. traceNextAt; results in order in `results`), advances
+//      every pane `cycles` cycles and answers with a snapshot of what `want` asks for:
+//      {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins}. A pane whose
+//      deadlock watchdog trips stops the advance: `stopped: {pane, message}`.
+//  {type: 'panic'}            panics on purpose (the page's test hook).
+//
+// A Rust panic traps; the reply is then {error, trapped: true} (wasm-worker.js) and the
+// page replaces this worker.
+import { WebSim, checkConfig, panicForTest } from '../pkg/hiradix.js';
+import { serve } from './wasm-worker.js';
+
+let panes = []; // {sim, dal}
+let gen = 0;
+
+const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
+
+function build(configs) {
+  const built = [];
+  const problems = [];
+  configs.forEach((config, index) => {
+    try {
+      built.push(new WebSim(JSON.stringify(config)));
+    } catch (e) {
+      if (isTrap(e)) throw e;
+      problems.push({ index, message: String(e?.message ?? e) });
+    }
+  });
+  if (problems.length) {
+    built.forEach((s) => s.free());
+    return { problems };
+  }
+  return { built };
+}
+
+function create({ configs, want }) {
+  const { built, problems } = build(configs);
+  if (problems) return { problems };
+  for (const p of panes) p.sim.free();
+  panes = built.map((sim) => ({ sim, dal: JSON.parse(sim.configJson()).routing.algorithm === 'dal' }));
+  gen++;
+  const statics = panes.map(({ sim }) => ({
+    info: sim.networkInfo(),
+    config: sim.configJson(),
+    vcs: sim.vcs(),
+    depth: sim.bufferDepth(),
+    positions: sim.routerPositions(),
+    endpoints: sim.channelEndpoints(),
+    groups: sim.routerGroups(),
+    classes: sim.channelClasses(),
+  }));
+  const transfer = statics.flatMap((s) => [s.positions.buffer, s.endpoints.buffer, s.groups.buffer, s.classes.buffer]);
+  // The first snapshot takes a statistics sample: the counters' starting point.
+  const snap = snapshot({ ...want, sampleAt: 0 }, false, transfer);
+  return { gen, statics, ...snap, transfer };
+}
+
+function step({ cycles, commands, want }) {
+  const results = [];
+  let traced = false;
+  for (const c of commands) {
+    const sim = c.gen === gen ? panes[c.pane]?.sim : null;
+    results.push(sim ? sim[c.op](...c.args) : undefined);
+    if (c.op.startsWith('trace')) traced = true;
+  }
+  let stopped = null;
+  const t0 = performance.now();
+  if (cycles > 0) {
+    for (let i = 0; i < panes.length; i++) {
+      try {
+        panes[i].sim.advance(cycles);
+      } catch (e) {
+        if (isTrap(e)) throw e;
+        stopped = { pane: i, message: String(e?.message ?? e) };
+        break;
+      }
+    }
+  }
+  const ms = performance.now() - t0;
+  const transfer = [];
+  return { gen, cycles, ms, results, stopped, ...snapshot(want, traced, transfer), transfer };
+}
+
+/**
+ * What the page draws and shows, per pane: the cycle, the live counters, the per-frame
+ * arrays, and as asked the inspected element's detail, the trace and a statistics sample.
+ */
+function snapshot(want, traced, transfer) {
+  const sample = panes.length > 0 && panes[0].sim.now() >= want.sampleAt;
+  const out = panes.map(({ sim, dal }, i) => {
+    const s = {
+      now: sim.now(),
+      counters: sim.liveCounters(),
+      vc: sim.vcOccupancy(),
+      occupancy: sim.channelOccupancy(),
+      fill: sim.routerInjectionOccupancy(),
+      queue: sim.routerSourceQueues(),
+    };
+    // Utilization samples the counters since its last call: only read while it is shown.
+    if (want.metric === 'utilization') s.utilization = sim.channelUtilization();
+    if (want.trace || traced) s.trace = sim.traceJson();
+    const d = want.detail;
+    if (d && d.pane === i) {
+      // DAL's per-hop numbers cost the engine time: recorded once someone looks.
+      if (d.kind === 'router' && dal) sim.recordHopNotes(true);
+      s.detail = { kind: d.kind, index: d.index, json: (d.kind === 'router' ? sim.routerDetail(d.index) : sim.channelDetail(d.index)) ?? null };
+    }
+    if (sample) s.sample = { hist: sim.latencyHistograms(want.bins), fig9: sim.globalChannelUtilization() ?? null };
+    for (const a of [s.counters, s.vc, s.occupancy, s.fill, s.queue, s.utilization, s.sample?.hist]) if (a) transfer.push(a.buffer);
+    return s;
+  });
+  return { panes: out, sampled: sample };
+}
+
+serve((msg) => {
+  switch (msg.type) {
+    case 'create':
+      return create(msg);
+    case 'check':
+      return { ok: msg.configs.every((c) => checkConfig(JSON.stringify(c)) === '[]') };
+    case 'step':
+      return step(msg);
+    case 'panic':
+      panicForTest();
+      return {};
+    default:
+      throw new Error(`sim-worker: unknown message type ${msg.type}`);
+  }
+});
