@@ -504,16 +504,17 @@ function want() {
 const frameInterval = () => Math.min(34, Math.max(8, app.perf.fps > 0 ? 1000 / app.perf.fps : 1000 / 60));
 
 /**
- * Asked by the SimClient whenever the worker is idle: the next step {cycles, want}, or
- * null when there is nothing to advance and the snapshot would hold what the last did
- * (unless `force`: commands are waiting to go).
+ * Asked by the SimClient whenever it could send a step (`ahead` of them already in
+ * flight): the next step {cycles, want}, or null when there is nothing to advance and the
+ * snapshot would hold what the last did (unless `force`: commands are waiting to go).
  */
-function nextStep(force) {
+function nextStep(force, ahead) {
   let cycles = 0;
   if (app.panes.length && !app.crashed && !app.stopped) {
     const pacer = app.pacer;
     const live = app.running && app.tab === 'sim';
-    if (pacer.steps > 0 || live) cycles = app.trace.limit(pacer.next(app.experiment.speed, app.experiment.view.smooth, frameInterval()));
+    const n = pacer.steps > 0 || live ? pacer.next(app.experiment.speed, app.experiment.view.smooth, frameInterval(), ahead > 0) : 0;
+    cycles = app.trace.limit(n, app.sims.cyclesInFlight);
     if (cycles > 0) pacer.sent(cycles);
   }
   const w = want();

@@ -52,21 +52,24 @@ export class Pacer {
 
   /**
    * The cycles of the next step: single steps first, else what is owed, as "smooth" and
-   * the speed allow. `frameMs` is the display's frame interval.
+   * the speed allow. `frameMs` is the display's frame interval. With `full` (a step is
+   * already in flight) only a whole step is worth sending: the worker is behind.
    */
-  next(speed, smooth, frameMs) {
+  next(speed, smooth, frameMs, full = false) {
     if (this.steps > 0) return this.steps;
     const whole = Math.floor(this.owed);
     if (whole < 1) return 0;
     if (!smooth) {
+      this.cappedTo = 0;
       const chunk = Math.max(1, speed);
       return whole >= chunk ? chunk : 0;
     }
     const per = this.msPerCycle;
-    if (per === null) return 1; // first measure what one cycle of this network costs
+    if (per === null) return full ? 0 : 1; // first measure what one cycle of this network costs
     const fit = per > 0 ? Math.max(1, Math.floor(frameMs / per)) : Infinity;
     this.cappedTo = fit < speed ? fit : 0;
-    return Math.min(whole, fit);
+    const n = Math.min(whole, fit);
+    return full && n < Math.min(fit, Math.max(1, speed)) ? 0 : n;
   }
 
   /** `n` cycles of the next step were sent. */

@@ -1,15 +1,19 @@
-// The page's end of the simulation worker (www/sim-worker.js): at most one request in
-// flight, so the page always knows the cycle the worker is at when it sends the next one.
-// Queued requests (create, check, panic) go first; otherwise, whenever the worker is idle,
-// `pump()` asks the page's pacer (`nextStep`) how many cycles to advance and what the
-// snapshot should hold, and sends a step with the commands queued meanwhile (trace
-// controls, queries). Replies to steps go to `onSnapshot`, in order; then the commands'
-// promises resolve. The worker is started on first use and replaced after it crashed.
+// The page's end of the simulation worker (www/sim-worker.js). Queued requests (create,
+// check, panic) go first, each alone in flight. Otherwise `pump()` asks the page's pacer
+// (`nextStep`) how many cycles to advance and what the snapshot should hold, and sends a
+// step with the commands queued meanwhile (trace controls, queries). Up to STEP_DEPTH
+// steps are in flight, so the worker starts the next as soon as it posts one (the page
+// knows the cycle the worker will be at: the last snapshot's plus the cycles in flight).
+// Replies to steps go to `onSnapshot`, in order; then the commands' promises resolve. The
+// worker is started on first use and replaced after it crashed.
+
+const STEP_DEPTH = 2;
 
 export class SimClient {
   /**
-   * @param nextStep (force) => {cycles, want} | null — null: nothing to do (not called
-   *   with force = true, when queued commands must go anyway)
+   * @param nextStep (force, ahead) => {cycles, want} | null — `ahead`: steps already in
+   *   flight (then only a full step is worth sending). null: nothing to do (never when
+   *   force = true: queued commands must go anyway)
    * @param onSnapshot (reply) => void — a step's reply: {gen, cycles, ms, panes, ...}
    * @param onCrash (message) => void — the worker trapped (a Rust panic) or failed
    */
@@ -19,7 +23,7 @@ export class SimClient {
     this.onCrash = onCrash;
     this.worker = null;
     this.nextId = 1;
-    this.inflight = null; // {id, msg, resolve, reject, commands}
+    this.flight = []; // requests out, oldest first: {id, msg, resolve, reject, commands}
     this.queue = [];
     this.commands = []; // {msg, resolve}
     this.idleWaiters = [];
@@ -27,7 +31,12 @@ export class SimClient {
 
   /** True while a request is out. */
   get busy() {
-    return this.inflight !== null;
+    return this.flight.length > 0;
+  }
+
+  /** Cycles in the steps out: the worker's cycle once they are answered is the mirror's plus these. */
+  get cyclesInFlight() {
+    return this.flight.reduce((n, j) => n + (j.msg.cycles ?? 0), 0);
   }
 
   start() {
@@ -76,37 +85,46 @@ export class SimClient {
 
   /** Resolves once no request is out and none is waiting. */
   idle() {
-    if (!this.inflight && !this.queue.length && !this.commands.length) return Promise.resolve();
+    if (!this.flight.length && !this.queue.length && !this.commands.length) return Promise.resolve();
     return new Promise((ok) => this.idleWaiters.push(ok));
   }
 
-  /** Sends the next request if the worker is idle. */
+  /** Sends what can go now. */
   pump() {
-    if (this.inflight || this.applying) return;
-    let job = this.queue.shift();
-    if (!job) {
-      const force = this.commands.length > 0;
-      const step = this.nextStep(force);
-      if (!step) {
-        const waiters = this.idleWaiters;
-        this.idleWaiters = [];
-        waiters.forEach((ok) => ok());
-        return;
+    while (!this.applying) {
+      const out = this.flight.length;
+      if (out && this.flight[0].msg.type !== 'step') return; // alone in flight
+      let job;
+      if (this.queue.length) {
+        if (out) return; // after the steps out
+        job = this.queue.shift();
+      } else {
+        if (out >= STEP_DEPTH) return;
+        const force = this.commands.length > 0;
+        const step = this.nextStep(force, out);
+        if (!step) {
+          if (!out) {
+            const waiters = this.idleWaiters;
+            this.idleWaiters = [];
+            waiters.forEach((ok) => ok());
+          }
+          return;
+        }
+        const commands = this.commands;
+        this.commands = [];
+        job = { msg: { type: 'step', ...step, commands: commands.map((c) => c.msg) }, commands, resolve: () => {}, reject: () => {} };
       }
-      const commands = this.commands;
-      this.commands = [];
-      job = { msg: { type: 'step', ...step, commands: commands.map((c) => c.msg) }, commands, resolve: () => {}, reject: () => {} };
+      this.start();
+      job.id = this.nextId++;
+      this.flight.push(job);
+      this.worker.postMessage({ id: job.id, ...job.msg });
     }
-    this.start();
-    job.id = this.nextId++;
-    this.inflight = job;
-    this.worker.postMessage({ id: job.id, ...job.msg });
   }
 
   receive(reply) {
-    const job = this.inflight;
+    const job = this.flight[0];
     if (!job || reply.id !== job.id) return;
-    this.inflight = null;
+    this.flight.shift();
     if (reply.error !== undefined) {
       job.reject(new Error(reply.error));
       job.commands?.forEach((c) => {
@@ -142,8 +160,8 @@ export class SimClient {
   stop() {
     this.worker?.terminate();
     this.worker = null;
-    const pending = [...(this.inflight ? [this.inflight] : []), ...this.queue];
-    this.inflight = null;
+    const pending = [...this.flight, ...this.queue];
+    this.flight = [];
     this.queue = [];
     for (const j of pending) {
       j.reject(new Error('the simulation worker was stopped'));

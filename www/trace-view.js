@@ -72,10 +72,13 @@ export class PacketTrace {
     return null;
   }
 
-  /** The cycles the page may advance now without stepping over a pending link's cycle. */
-  limit(cycles) {
+  /**
+   * The cycles the page may advance now without stepping over a pending link's cycle;
+   * `ahead` cycles are in steps the worker has not answered yet.
+   */
+  limit(cycles, ahead = 0) {
     if (!this.pending) return cycles;
-    return Math.min(cycles, Math.max(0, this.pending.cycle - (this.app.panes[0]?.now ?? 0)));
+    return Math.min(cycles, Math.max(0, this.pending.cycle - (this.app.panes[0]?.now ?? 0) - ahead));
   }
 
   /** After advancing: arm a pending link's trace once its cycle is reached. */
