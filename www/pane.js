@@ -79,8 +79,18 @@ export class Pane {
     };
   }
 
+  /**
+   * Draws the latest snapshot; skipped when neither it nor anything else the picture
+   * shows (view, size, selection, trace, options) changed since the last drawing.
+   */
   draw(metric, selection, vcCells, trace = null) {
-    this.view.render(this.frameData(metric), selection, { vcCells, trace });
+    const rect = this.canvas.getBoundingClientRect();
+    const v = this.view;
+    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio]);
+    if (key === this.drawn) return false;
+    v.render(this.frameData(metric), selection, { vcCells, trace });
+    this.drawn = key;
+    return true;
   }
 
   setNote(text) {

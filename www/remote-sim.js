@@ -22,6 +22,7 @@ export class RemoteSim {
     this.data = data;
     this.info = JSON.parse(data.info);
     this.snap = null;
+    this.seq = 0; // snapshots applied
     this.utilization = null;
     this.traceValue = undefined;
     this.traceHold = 0; // trace commands not yet answered: older trace data is stale
@@ -31,6 +32,7 @@ export class RemoteSim {
   /** A new snapshot from the worker. */
   apply(snap) {
     this.snap = snap;
+    this.seq++;
     if (snap.utilization) this.utilization = snap.utilization;
     if (snap.trace !== undefined && this.traceHold === 0) this.traceValue = snap.trace;
   }
