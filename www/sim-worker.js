@@ -13,7 +13,8 @@
 //      a WebSim method call, e.g. traceNextAt; results in order in `results`), advances
 //      every pane `cycles` cycles and answers with a snapshot of what `want` asks for:
 //      {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins}. A pane whose
-//      deadlock watchdog trips stops the advance: `stopped: {pane, message}`.
+//      deadlock watchdog trips stops the advance, `stopped: {pane, message}`, and no step
+//      advances these simulations again (a step the page sent meanwhile only snapshots).
 //  {type: 'panic'}            panics on purpose (the page's test hook).
 //
 // A Rust panic traps; the reply is then {error, trapped: true} (wasm-worker.js) and the
@@ -23,6 +24,7 @@ import { serve } from './wasm-worker.js';
 
 let panes = []; // {sim, dal}
 let gen = 0;
+let halted = false; // a watchdog tripped: these simulations advance no more
 
 const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
 
@@ -50,6 +52,7 @@ function create({ configs, want }) {
   for (const p of panes) p.sim.free();
   panes = built.map((sim) => ({ sim, dal: JSON.parse(sim.configJson()).routing.algorithm === 'dal' }));
   gen++;
+  halted = false;
   const statics = panes.map(({ sim }) => ({
     info: sim.networkInfo(),
     config: sim.configJson(),
@@ -75,21 +78,23 @@ function step({ cycles, commands, want }) {
     if (c.op.startsWith('trace')) traced = true;
   }
   let stopped = null;
+  const advanced = halted ? 0 : cycles;
   const t0 = performance.now();
-  if (cycles > 0) {
+  if (advanced > 0) {
     for (let i = 0; i < panes.length; i++) {
       try {
         panes[i].sim.advance(cycles);
       } catch (e) {
         if (isTrap(e)) throw e;
         stopped = { pane: i, message: String(e?.message ?? e) };
+        halted = true;
         break;
       }
     }
   }
   const ms = performance.now() - t0;
   const transfer = [];
-  return { gen, cycles, ms, results, stopped, ...snapshot(want, traced, transfer), transfer };
+  return { gen, cycles: advanced, ms, results, stopped, ...snapshot(want, traced, transfer), transfer };
 }
 
 /**
