@@ -1,7 +1,8 @@
 // The page in headless Chromium: it loads the wasm, animates the network, runs, pauses,
 // steps (buttons and keys), slows down to fractional speeds, reports bad input next to the
-// control that caused it, survives a Rust panic, runs every topology of the catalog, and
-// caps the cycles per frame to keep the animation smooth.
+// control that caused it, survives a Rust panic, runs every topology of the catalog, caps
+// the cycles per frame to keep the animation smooth, and keeps drawing while the
+// simulation (in a Web Worker) takes longer than a frame.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { advanceBy, controlMessage, controlMessageVisible, now, paneDigest, setControl, settle, setup } from './page-helpers.mjs';
@@ -186,6 +187,13 @@ test('"smooth" caps the cycles per frame on the 1K dragonfly; off, every frame s
   await page.waitForFunction((t) => window.hiradix.sim.now() > t, d, { timeout: 60_000 });
   const e = await now(page);
   assert.equal((e - d) % 1000, 0, `uncapped frames advance 1000 cycles each (${d} → ${e})`);
+  // The simulation runs in a worker: the page keeps drawing while a 1000-cycle step (a few
+  // hundred ms of simulation) runs, many frames per step, not one.
+  const f0 = await page.evaluate(() => [window.hiradix.frames, window.hiradix.snapshots]);
+  await page.waitForFunction((t) => window.hiradix.sim.now() >= t + 2000, e, { timeout: 60_000 });
+  const f1 = await page.evaluate(() => [window.hiradix.frames, window.hiradix.snapshots]);
+  const framesPerStep = (f1[0] - f0[0]) / (f1[1] - f0[1]);
+  assert.ok(framesPerStep > 3, `frames drawn per 1000-cycle step: ${framesPerStep}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
