@@ -1,14 +1,15 @@
 //! The WebAssembly API used by the static page (`index.html`, `www/`).
 //!
-//! Compiled only for `wasm32` (see `lib.rs`). A thin layer over the core: the page drives
-//! a [`WebSim`] with a coarse API, following the rustwasm examples — it calls
-//! [`WebSim::advance`] once per animation frame and then reads flat typed arrays for
-//! drawing (per-channel, per-VC occupancy; per-router terminal load), one bulk transfer
-//! each, no per-object calls. Static arrays (positions, channel endpoints and classes) are
-//! read once per simulation. Inspection (`routerDetail`, `channelDetail`) and the
-//! statistics that need the topology (Fig. 9 global-channel classes) come back as JSON, at
-//! the page's pace, not per frame. [`run_experiment`] runs the papers' methodology for the
-//! load–latency sweep in a Web Worker (`www/sweep-worker.js`).
+//! Compiled only for `wasm32` (see `lib.rs`). A thin layer over the core, with a coarse
+//! API following the rustwasm examples. The page's simulation worker
+//! (`www/sim-worker.js`) owns the [`WebSim`]s: each step it calls [`WebSim::advance`] and
+//! then reads flat typed arrays for drawing (per-channel, per-VC occupancy; per-router
+//! terminal load), one bulk transfer each, no per-object calls, and posts them to the
+//! drawing thread. Static arrays (positions, channel endpoints and classes) are read once
+//! per simulation. Inspection (`routerDetail`, `channelDetail`) and the statistics that
+//! need the topology (Fig. 9 global-channel classes) come back as JSON. [`run_experiment`]
+//! runs the papers' methodology for the load–latency sweep in another worker
+//! (`www/sweep-worker.js`).
 //!
 //! Panics are not fatal to the page: the panic hook logs them to the console *and* keeps
 //! the message, which the page reads with [`last_panic`] to show an error banner after the
