@@ -586,8 +586,14 @@ function sampleStats() {
 // The cycle, and once a second the simulated cycles per second and the frame rate.
 function statusLine() {
   const now = app.panes[0].now;
-  $('stat-cycle').textContent = now;
+  // At most ten times a second, and only on change: rewriting the text every frame would
+  // relayout and repaint the page each frame.
   const t = performance.now();
+  if (!(t - app.cycleShownAt < 100)) {
+    const cycle = String(now);
+    if ($('stat-cycle').textContent !== cycle) $('stat-cycle').textContent = cycle;
+    app.cycleShownAt = t;
+  }
   const w = app.rateWindow;
   if (!w) app.rateWindow = { t, now, frames: app.frames };
   else if (t - w.t >= 1000) {

@@ -404,7 +404,7 @@ export class NetworkView {
   render(frame, selection = null, { vcCells = true, trace = null } = {}) {
     this.resize();
     if (this.staticDirty) this.drawStatic();
-    const ctx = this.canvas.getContext('2d');
+    const ctx = this.canvas.getContext('2d', { alpha: false });
     const g = this.geo;
     const { radius, lineWidth, dpr } = this.metrics();
     ctx.drawImage(this.staticLayer, 0, 0);
@@ -412,8 +412,12 @@ export class NetworkView {
     // Dragonfly global channels first and thinner, so the groups' local channels stay legible.
     const order = this.sortByBucket(frame.links, g.channels);
     ctx.lineCap = 'butt';
+    // Lines under 1.5 device pixels are drawn at 1: a software canvas (headless Chromium,
+    // no GPU) rasterizes strokes of at most one pixel by a path about three times faster,
+    // and the dense views where this applies draw thousands of them every frame.
+    const width = lineWidth < 1.5 ? 1 : lineWidth;
     for (const global of this.anyGlobal ? [1, 0] : [0]) {
-      ctx.lineWidth = global ? Math.max(dpr * 0.7, lineWidth * 0.7) : lineWidth;
+      ctx.lineWidth = global ? Math.max(dpr * 0.7, width * 0.7) : width;
       for (let b = 1; b < RAMP_LEVELS; b++) {
         const from = this.counts[b];
         const to = this.counts[b + 1];
