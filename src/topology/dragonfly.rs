@@ -45,6 +45,9 @@ pub struct Dragonfly {
     /// (`pair_start[G·g + T] .. pair_start[G·g + T + 1]` indexes `pair_slots`).
     pair_start: Vec<u32>,
     pair_slots: Vec<u32>,
+    /// Every router's (group, index in group): routing asks at every hop, and a table
+    /// lookup is cheaper than the two divisions by `a`.
+    group_index: Vec<(u32, u32)>,
     net: Network,
 }
 
@@ -90,6 +93,7 @@ impl Dragonfly {
             slot_group: Vec::new(),
             pair_start: Vec::new(),
             pair_slots: Vec::new(),
+            group_index: (0..a * g).map(|r| (r / a, r % a)).collect(),
             net: NetworkBuilder::new(0).finish(Vec::new()),
         };
         df.slot_group = (0..g).flat_map(|grp| (0..ah).map(move |c| (grp, c))).map(|(grp, c)| df.wire(grp, c).0).collect();
@@ -180,12 +184,12 @@ impl Dragonfly {
     /// Group of a router.
     #[inline]
     pub fn group(&self, router: u32) -> u32 {
-        router / self.a
+        self.group_index[router as usize].0
     }
     /// Index of a router inside its group.
     #[inline]
     pub fn index(&self, router: u32) -> u32 {
-        router % self.a
+        self.group_index[router as usize].1
     }
     /// Local port of in-group router `i` towards in-group router `j ≠ i`.
     #[inline]
