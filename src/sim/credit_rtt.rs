@@ -75,8 +75,8 @@ pub(super) struct CreditRtt {
     router_ports: Vec<(u32, u32)>,
     td_min: Vec<u32>,
     /// Delayed credits on their way back: (arrival cycle, credit counter, flits, round
-    /// trip), earliest first. Undelayed credits use the engine's timing wheel, which therefore keeps its
-    /// size (a heap grows only with the credits actually held back).
+    /// trip), earliest first. Undelayed credits use the engine's timing wheel, which
+    /// therefore keeps its size (a heap grows only with the credits actually held back).
     held: BinaryHeap<Reverse<(u64, u32, u16, RoundTrip)>>,
     /// Credits delayed so far and their total extra delay (for inspection).
     pub delayed_credits: u64,

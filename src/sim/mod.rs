@@ -74,6 +74,12 @@ impl InputVc {
         (now as u32).wrapping_sub(self.ready_low) as i32 >= 0
     }
 
+    /// The head's ready cycle, given the current cycle `now`.
+    fn ready_at(&self, now: u64) -> u64 {
+        let behind = (now as u32).wrapping_sub(self.ready_low) as i32 as i64;
+        (now as i64 - behind) as u64
+    }
+
     /// The head is `pid`, ready at cycle `at`.
     #[inline]
     fn set_head(&mut self, pid: u32, at: u64) {
@@ -493,9 +499,7 @@ impl Simulation {
     fn buffered(&self, iv: usize, k: usize) -> (u32, u64) {
         let input = &self.inputs[iv];
         if k == 0 {
-            let behind = (self.now as u32).wrapping_sub(input.ready_low) as i32 as i64;
-            let ready_at = (self.now as i64 - behind) as u64;
-            (input.pid, ready_at - self.pipeline_delay)
+            (input.pid, input.ready_at(self.now) - self.pipeline_delay)
         } else {
             let slot = self.buf[iv * self.depth as usize + router::wrap(input.buf_head as usize + k, self.depth as usize)];
             (slot.pid, slot.arrived(self.now))
