@@ -1,57 +1,63 @@
-// Runs the page's live simulations off the drawing thread. It owns the WebSim of every
-// pane (side-by-side panes advance in lock-step) and makes every call into them; the page
-// keeps a mirror of each (www/remote-sim.js) fed by the snapshots posted here, so it draws
-// at the display's rate while this thread simulates. Messages (www/sim-client.js sends
-// them one at a time, each answered before the next):
+// Runs live simulations off the drawing thread. The page runs one such worker per pane
+// (www/sim-client.js), so side-by-side panes simulate in parallel; each worker owns the
+// WebSims it is given and makes every call into them. The page keeps a mirror of each
+// pane (www/remote-sim.js) fed by the snapshots posted here, so it draws at the display's
+// rate while the workers simulate. Messages (each answered before the next):
 //
-//  {type: 'create', configs}  builds one simulation per config. All build: they replace
-//      the running ones (a new generation `gen`) and the reply has each pane's static data
-//      and first snapshot. Any fails: the running ones are kept and the reply lists the
-//      problems, {index, message} (the engine's `path: message` lines).
+//  {type: 'stage', configs}   builds one simulation per config and keeps them aside; the
+//      reply lists the problems, {index, message} (the engine's `path: message` lines),
+//      if any failed (then none is kept). The running simulations are untouched.
+//  {type: 'commit', gen, want}  the staged simulations replace the running ones, as
+//      generation `gen`; the reply has each one's static data and first snapshot.
+//  {type: 'discard'}          drops the staged simulations.
 //  {type: 'check', configs}   {ok}: would every config build? Nothing changes.
 //  {type: 'step', cycles, commands, want}  applies the commands ({gen, pane, op, args}:
 //      a WebSim method call, e.g. traceNextAt; results in order in `results`), advances
-//      every pane `cycles` cycles and answers with a snapshot of what `want` asks for:
-//      {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins}. A pane whose
-//      deadlock watchdog trips stops the advance, `stopped: {pane, message}`, and no step
-//      advances these simulations again (a step the page sent meanwhile only snapshots).
+//      every simulation `cycles` cycles and answers with a snapshot of what `want` asks
+//      for: {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins}. A
+//      simulation whose deadlock watchdog trips stops the advance, `stopped: {pane,
+//      message}`, and no step advances these simulations again (a step the page sent
+//      meanwhile only snapshots).
 //  {type: 'panic'}            panics on purpose (the page's test hook).
 //
 // A Rust panic traps; the reply is then {error, trapped: true} (wasm-worker.js) and the
-// page replaces this worker.
+// page replaces its workers.
 import { WebSim, checkConfig, panicForTest } from '../pkg/hiradix.js';
 import { serve } from './wasm-worker.js';
 
 let panes = []; // {sim, dal}
+let staged = [];
 let gen = 0;
 let halted = false; // a watchdog tripped: these simulations advance no more
 
 const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
 
-function build(configs) {
-  const built = [];
+function stage({ configs }) {
+  discard();
   const problems = [];
   configs.forEach((config, index) => {
     try {
-      built.push(new WebSim(JSON.stringify(config)));
+      staged.push(new WebSim(JSON.stringify(config)));
     } catch (e) {
       if (isTrap(e)) throw e;
       problems.push({ index, message: String(e?.message ?? e) });
     }
   });
-  if (problems.length) {
-    built.forEach((s) => s.free());
-    return { problems };
-  }
-  return { built };
+  if (problems.length) discard();
+  return { problems };
 }
 
-function create({ configs, want }) {
-  const { built, problems } = build(configs);
-  if (problems) return { problems };
+function discard() {
+  staged.forEach((s) => s.free());
+  staged = [];
+  return {};
+}
+
+function commit({ gen: next, want }) {
   for (const p of panes) p.sim.free();
-  panes = built.map((sim) => ({ sim, dal: JSON.parse(sim.configJson()).routing.algorithm === 'dal' }));
-  gen++;
+  panes = staged.map((sim) => ({ sim, dal: JSON.parse(sim.configJson()).routing.algorithm === 'dal' }));
+  staged = [];
+  gen = next;
   halted = false;
   const statics = panes.map(({ sim }) => ({
     info: sim.networkInfo(),
@@ -130,8 +136,12 @@ function snapshot(want, traced, transfer) {
 
 serve((msg) => {
   switch (msg.type) {
-    case 'create':
-      return create(msg);
+    case 'stage':
+      return stage(msg);
+    case 'commit':
+      return commit(msg);
+    case 'discard':
+      return discard();
     case 'check':
       return { ok: msg.configs.every((c) => checkConfig(JSON.stringify(c)) === '[]') };
     case 'step':

@@ -84,8 +84,9 @@ export async function launchBrowser({ width = 1280, height = 800 } = {}) {
 }
 
 // Opens a page and records its console errors and uncaught page errors.
-export async function openPage(context, url) {
+export async function openPage(context, url, { init = null, initArg } = {}) {
   const page = await context.newPage();
+  if (init) await page.addInitScript(init, initArg);
   const errors = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);

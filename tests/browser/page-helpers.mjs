@@ -10,9 +10,12 @@ export async function setup() {
   return {
     server,
     browser,
-    /** Opens the page (optionally with a query string) and waits until it runs. */
-    async open(query = '', { state = 'running' } = {}) {
-      const { page, errors } = await openPage(browser.context, `${server.url}${query}`);
+    /**
+     * Opens the page (optionally with a query string, and a script run before the page's
+     * own, `init(initArg)`) and waits until it is in `state`.
+     */
+    async open(query = '', { state = 'running', init = null, initArg } = {}) {
+      const { page, errors } = await openPage(browser.context, `${server.url}${query}`, { init, initArg });
       await page.waitForSelector(`body[data-state="${state}"]`, { timeout: 60_000 });
       return { page, errors };
     },
