@@ -1,9 +1,9 @@
 //! The WebAssembly API used by the static page (`index.html`, `www/`).
 //!
 //! Compiled only for `wasm32` (see `lib.rs`). A thin layer over the core, with a coarse
-//! API following the rustwasm examples. The page's simulation worker
-//! (`www/sim-worker.js`) owns the [`WebSim`]s: each step it calls [`WebSim::advance`] and
-//! then reads flat typed arrays for drawing (per-channel, per-VC occupancy; per-router
+//! API following the rustwasm examples. The page's simulation workers
+//! (`www/sim-worker.js`) own the [`WebSim`]s: each step they call [`WebSim::advance`] and
+//! then read flat typed arrays for drawing (per-channel, per-VC occupancy; per-router
 //! terminal load), one bulk transfer each, no per-object calls, and posts them to the
 //! drawing thread. Static arrays (positions, channel endpoints and classes) are read once
 //! per simulation. Inspection (`routerDetail`, `channelDetail`) and the statistics that

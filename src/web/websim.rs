@@ -1,5 +1,5 @@
 //! [`WebSim`]: one simulation as the page sees it — built from the JSON config, stepped
-//! by the page's simulation worker, read through flat arrays.
+//! by one of the page's simulation workers, read through flat arrays.
 
 use wasm_bindgen::prelude::*;
 
