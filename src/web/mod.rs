@@ -4,7 +4,7 @@
 //! API following the rustwasm examples. The page's simulation workers
 //! (`www/sim-worker.js`) own the [`WebSim`]s: each step they call [`WebSim::advance`] and
 //! then read flat typed arrays for drawing (per-channel, per-VC occupancy; per-router
-//! terminal load), one bulk transfer each, no per-object calls, and posts them to the
+//! terminal load), one bulk transfer each, no per-object calls, and post them to the
 //! drawing thread. Static arrays (positions, channel endpoints and classes) are read once
 //! per simulation. Inspection (`routerDetail`, `channelDetail`) and the statistics that
 //! need the topology (Fig. 9 global-channel classes) come back as JSON. [`run_experiment`]
