@@ -221,12 +221,12 @@ impl Simulation {
     /// queue, so deliveries stay in output order.)
     fn traverse(&mut self, r: u32, granted: usize, now: u64) {
         let Simulation {
-            ref scratch, ref mut inputs, ref buf, ref mut buf_flits, ref mut nonempty, ref mut unrouted, ref mut committed, ref mut port_queues, ref mut credits, ref mut cr,
+            ref scratch, ref mut inputs, ref buf, ref mut nonempty, ref mut unrouted, ref mut committed, ref mut port_queues, ref mut credits, ref mut cr,
             ref mut outq, ref outq_head, ref mut outq_len, ref mut queued_outputs, ref latency, ref upstream, ref mut credit_wheel, ref first_port, ref mut last_progress,
             ref downstream, ref mut channels, ref mut arrivals, ref mut load, packet_size,
             wheel_mask, depth, vcs, outq_cap, pipeline_delay, ..
         } = *self;
-        let (mut inputs, buf, mut buf_flits, mut committed, mut port_queues, mut credits) = (inputs.view_mut(), buf.view(), buf_flits.view_mut(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
+        let (mut inputs, buf, mut committed, mut port_queues, mut credits) = (inputs.view_mut(), buf.view(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
         let (mut outq, outq_head, mut outq_len, upstream) = (outq.view_mut(), outq_head.view(), outq_len.view_mut(), upstream.view());
         let downstream = downstream.view();
         let mut links = Links::new(channels, latency, arrivals, wheel_mask, packet_size);
@@ -243,7 +243,6 @@ impl Simulation {
             let pid = input.pid;
             input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
             input.buf_len -= 1;
-            buf_flits[iv] -= size;
             let local = iv - first_vc;
             if input.buf_len == 0 {
                 nonempty.clear(local);

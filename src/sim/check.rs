@@ -141,8 +141,8 @@ impl Simulation {
                 return Err(format!("input VC {iv}: empty but its bit is set"));
             }
             buffered += self.inputs[iv].buf_len as u64;
-            if flits != self.buf_flits[iv] as u64 {
-                return Err(format!("input VC {iv}: {} flits counted, {} recorded", flits, self.buf_flits[iv]));
+            if flits != self.inputs[iv].buf_len as u64 * self.packet_size as u64 {
+                return Err(format!("input VC {iv}: {flits} flits counted, {} packets of {} recorded", self.inputs[iv].buf_len, self.packet_size));
             }
             let total = self.credits[iv] as u64 + held[iv] + flits;
             if total != self.depth as u64 {

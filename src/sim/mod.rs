@@ -186,7 +186,6 @@ pub struct Simulation {
     // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
     // cycle each arrived; the head's slot is stale (its `InputVc` record holds it).
     buf: Table<Slot>,
-    buf_flits: Table<u16>,
     credits: Table<u16>,
     committed: Table<u16>,
     /// Each input VC's buffer position and head packet.
@@ -325,7 +324,6 @@ impl Simulation {
             in_rr: vec![0; ports].into(),
             out_rr: vec![0; ports].into(),
             buf: vec![Slot::default(); nvc * depth as usize].into(),
-            buf_flits: vec![0; nvc].into(),
             credits: vec![depth as u16; nvc].into(),
             committed: vec![0; nvc].into(),
             inputs: vec![InputVc::default(); nvc].into(),
@@ -427,18 +425,17 @@ impl Simulation {
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let mut events = std::mem::take(&mut self.arrivals[slot]);
-        let Simulation { ref mut buf, ref mut inputs, ref mut buf_flits, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref vc0_bit, vcs, depth, packet_size, pipeline_delay, .. } = *self;
+        let Simulation { ref mut buf, ref mut inputs, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref vc0_bit, vcs, depth, packet_size, pipeline_delay, .. } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
-        let (mut buf, mut inputs, mut buf_flits, mut load, port_router, vc0_bit) = (buf.view_mut(), inputs.view_mut(), buf_flits.view_mut(), load.view_mut(), port_router.view(), vc0_bit.view());
+        let (mut buf, mut inputs, mut load, port_router, vc0_bit) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), port_router.view(), vc0_bit.view());
         for &Arrival { pid, port, vc } in &events {
             let iv = port as usize * vcs + vc as usize;
-            debug_assert!((buf_flits[iv] + packet_size) as u32 <= depth as u32, "buffer overflow at VC {iv}");
+            debug_assert!((inputs[iv].buf_len as usize + 1) * packet_size as usize <= depth, "buffer overflow at VC {iv}");
             let input = &mut inputs[iv];
             if input.buf_len > 0 {
                 buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
             }
             input.buf_len += 1;
-            buf_flits[iv] += packet_size;
             load[port_router[port as usize] as usize] += 1;
             if input.buf_len == 1 {
                 // The packet is the new head: it lives in the VC's record (its slot is not
@@ -558,7 +555,7 @@ impl Simulation {
     }
     /// Flits buffered in input VC `vc` of port id `port`.
     pub fn input_occupancy(&self, port: usize, vc: u32) -> u32 {
-        self.buf_flits[port * self.vcs as usize + vc as usize] as u32
+        self.inputs[port * self.vcs as usize + vc as usize].buf_len as u32 * self.packet_size as u32
     }
     /// Credits (free downstream slots) of output VC `vc` of port id `port`.
     pub fn output_credits(&self, port: usize, vc: u32) -> u32 {
@@ -611,7 +608,7 @@ impl Simulation {
             std::mem::size_of_val(v)
         }
         let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.channels) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.vc0_bit);
-        let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.buf_flits) + bytes(&self.credits) + bytes(&self.committed);
+        let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.credits) + bytes(&self.committed);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
         per_port + per_vc + wheels + sources + self.packets.memory_bytes() + self.cr.as_ref().map_or(0, |cr| cr.memory_bytes())

@@ -6,15 +6,15 @@ use super::Simulation;
 
 impl Simulation {
     /// Flits buffered in every input VC, indexed by VC index `port id · V + vc` (the whole
-    /// array, for one bulk read per animation frame).
-    pub fn buffered_flits(&self) -> &[u16] {
-        &self.buf_flits
+    /// array, for one bulk read per animation frame). Packets all have the configured
+    /// size, so a VC's flits are its packets times that size.
+    pub fn buffered_flits(&self) -> Vec<u16> {
+        self.inputs.iter().map(|input| input.buf_len * self.packet_size).collect()
     }
 
     /// Flits buffered in all input VCs of port id `port`.
     pub fn port_buffered_flits(&self, port: usize) -> u32 {
-        let vcs = self.vcs as usize;
-        self.buffered_flits()[port * vcs..(port + 1) * vcs].iter().map(|&f| f as u32).sum()
+        (0..self.vcs).map(|vc| self.input_occupancy(port, vc)).sum()
     }
 
     /// Packets waiting in terminal `terminal`'s source queue.
