@@ -3,7 +3,9 @@
 // (pane i runs in worker i mod W), so they simulate in parallel, stepped in lock-step:
 // every step advances every pane by the same cycles, and its reply is the panes'
 // snapshots together (results do not depend on the spread: each pane is its own
-// simulation, seeded from its config). Queued
+// simulation, seeded from its config). One exception: when a pane's deadlock watchdog
+// stops its worker, the panes of other workers may take the one further step already in
+// flight (only the watchdog's negative-control algorithm deadlocks). Queued
 // requests (create, check, panic) go first, each alone in flight. Otherwise `pump()` asks
 // the page's pacer (`nextStep`) how many cycles to advance and what the snapshot should
 // hold, and sends a step with the commands queued meanwhile (trace controls, queries),
