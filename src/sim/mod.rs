@@ -193,9 +193,10 @@ pub struct Simulation {
     /// Per router, over its input VCs: non-empty, and head not yet routed.
     nonempty: router::RouterBits,
     unrouted: router::RouterBits,
-    /// Per port id: the position of its VC 0 in the input VC bitsets (`nonempty` and
-    /// `unrouted` have the same layout), so an arrival finds its bits by one addition.
-    vc0_bit: Table<u32>,
+    /// Per port id, what an arrival into it updates: its router (whose load grows) and the
+    /// position of its VC 0 in the input VC bitsets (`nonempty` and `unrouted` have the
+    /// same layout, so the arrival finds its bits by one addition), in one record.
+    arrival_port: Table<(u32, u32)>,
     /// Per router, over its ports: output queue non-empty.
     queued_outputs: router::RouterBits,
 
@@ -298,7 +299,7 @@ impl Simulation {
         let routers = net.routers();
         let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
         let input_bits = router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize);
-        let vc0_bit = (0..ports).map(|id| net.router_of_port(id)).enumerate().map(|(id, r)| input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32).collect();
+        let arrival_port = (0..ports).map(|id| net.router_of_port(id)).enumerate().map(|(id, r)| (r, input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32)).collect::<Vec<_>>().into();
         Ok(Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
@@ -328,7 +329,7 @@ impl Simulation {
             committed: vec![0; nvc].into(),
             inputs: vec![InputVc::default(); nvc].into(),
             nonempty: input_bits.clone(),
-            vc0_bit,
+            arrival_port,
             unrouted: input_bits,
             queued_outputs: router::RouterBits::new(routers, net.max_radix() as usize),
             load: vec![0; routers].into(),
@@ -425,9 +426,9 @@ impl Simulation {
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let mut events = std::mem::take(&mut self.arrivals[slot]);
-        let Simulation { ref mut buf, ref mut inputs, ref mut load, ref mut nonempty, ref mut unrouted, ref port_router, ref vc0_bit, vcs, depth, packet_size, pipeline_delay, .. } = *self;
+        let Simulation { ref mut buf, ref mut inputs, ref mut load,  ref mut nonempty, ref mut unrouted, ref arrival_port, vcs, depth, packet_size, pipeline_delay, .. } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
-        let (mut buf, mut inputs, mut load, port_router, vc0_bit) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), port_router.view(), vc0_bit.view());
+        let (mut buf, mut inputs, mut load, arrival_port) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());
         for &Arrival { pid, port, vc } in &events {
             let iv = port as usize * vcs + vc as usize;
             debug_assert!((inputs[iv].buf_len as usize + 1) * packet_size as usize <= depth, "buffer overflow at VC {iv}");
@@ -436,12 +437,13 @@ impl Simulation {
                 buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
             }
             input.buf_len += 1;
-            load[port_router[port as usize] as usize] += 1;
+            let (router, vc0_bit) = arrival_port[port as usize];
+            load[router as usize] += 1;
             if input.buf_len == 1 {
                 // The packet is the new head: it lives in the VC's record (its slot is not
                 // written, sparing a cache miss on the buffer at most arrivals).
                 input.set_head(pid, now + pipeline_delay);
-                let pos = vc0_bit[port as usize] as usize + vc as usize;
+                let pos = vc0_bit as usize + vc as usize;
                 nonempty.set_at(pos);
                 unrouted.set_at(pos);
             }
@@ -607,7 +609,7 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.channels) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.vc0_bit);
+        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.channels) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.arrival_port);
         let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.credits) + bytes(&self.committed);
         let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
