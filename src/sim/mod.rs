@@ -112,7 +112,7 @@ impl Slot {
     /// cycles in one buffer: the deadlock watchdog trips long before).
     #[inline]
     fn arrived(&self, now: u64) -> u64 {
-        now - (now as u32).wrapping_sub(self.arrived_low) as u64
+        packet::past_cycle(now, self.arrived_low)
     }
 }
 
@@ -426,7 +426,7 @@ impl Simulation {
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let mut events = std::mem::take(&mut self.arrivals[slot]);
-        let Simulation { ref mut buf, ref mut inputs, ref mut load,  ref mut nonempty, ref mut unrouted, ref arrival_port, vcs, depth, packet_size, pipeline_delay, .. } = *self;
+        let Simulation { ref mut buf, ref mut inputs, ref mut load, ref mut nonempty, ref mut unrouted, ref arrival_port, vcs, depth, packet_size, pipeline_delay, .. } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
         let (mut buf, mut inputs, mut load, arrival_port) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());
         for &Arrival { pid, port, vc } in &events {

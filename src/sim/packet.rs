@@ -50,8 +50,15 @@ impl Packet {
     /// packet lives less than 2^32 cycles: the deadlock watchdog trips long before).
     #[inline]
     pub fn created(&self, now: u64) -> u64 {
-        now - (now as u32).wrapping_sub(self.created_low) as u64
+        past_cycle(now, self.created_low)
     }
+}
+
+/// The cycle at or before `now` whose low 32 bits are `low` (the engine keeps past cycles
+/// of packets and buffer slots in 32 bits; they are never 2^32 cycles old).
+#[inline]
+pub(super) fn past_cycle(now: u64, low: u32) -> u64 {
+    now - (now as u32).wrapping_sub(low) as u64
 }
 
 /// Slab of packets with a free list; ids are reused, so the store stops growing once
