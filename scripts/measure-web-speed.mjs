@@ -38,6 +38,7 @@ const CONFIG = {
   router: { vcs: 3, buffer_depth: 16 },
 };
 const SPEEDS = [1, 5, 10, 20, 50];
+const GOAL_WINDOWS = 3; // measurement windows at the goal's 50 cycles per frame
 
 function nativeBinary() {
   const bin = join(ROOT, 'target', 'release', 'hiradix');
@@ -117,9 +118,16 @@ try {
   for (const speed of SPEEDS) {
     await setSpeed(speed);
     await p.waitForTimeout(1500);
-    const m = await measure(6);
-    results.frames.push({ speed, ...m });
-    console.log(`speed ${speed} cycles/frame: ${show(m)}`);
+    // The goal's speed is measured over several windows (this shared machine's speed
+    // drifts); the table shows the median window.
+    const windows = [];
+    for (let w = 0; w < (speed === 50 ? GOAL_WINDOWS : 1); w++) {
+      const m = await measure(6);
+      windows.push(m);
+      console.log(`speed ${speed} cycles/frame: ${show(m)}`);
+    }
+    windows.sort((a, b) => a.cyclesPerFrame - b.cyclesPerFrame);
+    results.frames.push({ speed, ...windows[(windows.length - 1) >> 1], windows });
   }
   // Off: each step simulates exactly the speed asked for.
   await p.click('#smooth');
@@ -149,8 +157,10 @@ const nat = median(results.native);
 const wasm = median(results.wasm);
 const ratio = wasm / nat;
 const f50 = results.frames.find((f) => f.speed === 50);
-const met = (f) => f.fps >= 55 && f.cyclesPerFrame >= 49.5;
-const sustained = results.frames.filter(met).map((f) => f.speed);
+// A speed holds when the page draws at ≥ 55 fps and simulates the cycles per frame asked.
+const holds = (f) => f.fps >= 55 && f.cyclesPerFrame >= 0.99 * f.speed;
+const met = holds;
+const sustained = results.frames.filter(holds).map((f) => f.speed);
 const date = new Date().toISOString().slice(0, 10);
 const loads = loadavg().map((x) => x.toFixed(1)).join(' / ');
 const row = (label, f) => `| ${label} | ${f.fps.toFixed(1)} | ${f.cyclesPerSecond.toFixed(0)} | ${f.cyclesPerFrame.toFixed(1)} | ${f.stepsPerSecond.toFixed(1)} | ${f.stepMs.toFixed(1)} | ${f.drawMs.toFixed(1)} |`;
@@ -183,7 +193,7 @@ ${row('50, "smooth" off', results.rough)}
 | paused (drawing only) | ${results.paused.fps.toFixed(1)} | 0 | 0 | – | – | ${results.paused.drawMs.toFixed(1)} |
 
 Goal: 60 fps while advancing at least 50 cycles per displayed frame. Asked for 50 cycles per frame
-the page draws at **${f50.fps.toFixed(1)} fps** and simulates **${f50.cyclesPerFrame.toFixed(1)} cycles per displayed frame** (${f50.cyclesPerSecond.toFixed(0)} cycles/s). ${
+the page draws at **${f50.fps.toFixed(1)} fps** and simulates **${f50.cyclesPerFrame.toFixed(1)} cycles per displayed frame** (${f50.cyclesPerSecond.toFixed(0)} cycles/s; the median of ${f50.windows.length} windows of 6 s: ${f50.windows.map((w) => `${w.cyclesPerFrame.toFixed(1)} at ${w.fps.toFixed(1)} fps`).join(', ')}). ${
   met(f50)
     ? 'The goal is met.'
     : f50.fps >= 55

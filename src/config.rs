@@ -328,9 +328,16 @@ impl SimConfig {
     /// Build from a JSON value (e.g. after `--set` overrides were applied).
     pub fn from_value(mut value: serde_json::Value) -> Result<SimConfig, ConfigErrors> {
         complete_topology(&mut value);
+        let topology = value.get("topology").cloned();
         let cfg: SimConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let msg = e.inner().to_string();
-            ConfigErrors::one(error_path(e.path(), &msg), msg)
+            let mut path = error_path(e.path(), &msg);
+            if path == "topology" {
+                if let Some(field) = topology.as_ref().and_then(topology_error_field) {
+                    path = format!("topology.{field}");
+                }
+            }
+            ConfigErrors::one(path, msg)
         })?;
         cfg.validate()?;
         Ok(cfg)
@@ -399,6 +406,20 @@ fn complete_topology(value: &mut serde_json::Value) {
     }
 }
 
+/// The field of a `topology` section that fails to deserialise. serde reports errors inside
+/// an internally tagged enum (a wrong type, an unknown field) at the enum itself; this
+/// finds the field by trying each one, alone, in the catalog's default of the named type.
+fn topology_error_field(topology: &serde_json::Value) -> Option<String> {
+    let fields = topology.as_object()?;
+    let name = fields.get("type")?.as_str()?;
+    let default = crate::catalog::catalog().topologies.into_iter().find(|t| t.name == name)?.default;
+    fields.iter().filter(|(key, _)| *key != "type").find_map(|(key, v)| {
+        let mut probe = default.clone();
+        probe.as_object_mut()?.insert(key.clone(), v.clone());
+        serde_json::from_value::<TopologyConfig>(probe).is_err().then(|| key.clone())
+    })
+}
+
 /// The dotted path of a deserialisation error (`router.vcz`, `topology.type`).
 fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
     let mut p = path.to_string();
@@ -465,6 +486,13 @@ mod tests {
         assert_eq!(e.0[0].path, "topology.type", "{e}");
         let e = SimConfig::from_json("{").unwrap_err();
         assert_eq!(e.0[0].path, "(json)");
+        // Inside the (internally tagged) topology: the field, not just `topology`.
+        let e = SimConfig::from_json(r#"{"topology": {"type": "hyperx", "s": [4, 4], "t": "four"}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.t", "{e}");
+        let e = SimConfig::from_json(r#"{"topology": {"k": "abc"}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.k", "{e}");
+        let e = SimConfig::from_json(r#"{"topology": {"type": "dragonfly", "q": 3}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.q", "{e}");
     }
 
     /// A topology section that names only some fields is completed from the catalog.

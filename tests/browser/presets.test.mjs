@@ -46,6 +46,22 @@ test('each preset loads, explains itself and animates every pane', { timeout: 60
   await page.close();
 });
 
+test('a story\'s explanation folds away and leaves its room to the networks', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open('?preset=min-worst-case');
+  await page.waitForFunction(() => window.hiradix.panes.length > 0);
+  assert.equal(await page.isVisible('#story-text'), true);
+  const top = () => page.$eval('canvas.net', (c) => c.getBoundingClientRect().top);
+  const open = await top();
+  await page.click('#story summary');
+  assert.equal(await page.isVisible('#story-text'), false, 'explanation still shown');
+  assert.equal(await page.isVisible('#story-title'), true, 'title hidden too');
+  assert.ok((await top()) < open - 40, `canvas did not move up: ${open} → ${await top()}`);
+  await page.click('#story summary');
+  assert.equal(await page.isVisible('#story-text'), true, 'explanation not shown again');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('side by side: two simulations, same traffic and seed, one differing parameter, lock-step', { timeout: 180_000 }, async () => {
   const { page, errors } = await env.open();
   await setControl(page, 'topology.n', 2);

@@ -25,6 +25,10 @@ pub struct BenchArgs {
     /// List the named configurations and exit.
     #[arg(long)]
     pub list: bool,
+    /// Print the JSON configuration of one named configuration and exit (a config file for
+    /// `hiradix run`, and what the wasm benchmark `scripts/wasm-bench.mjs` takes).
+    #[arg(long, value_name = "NAME")]
+    pub print_config: Option<String>,
 }
 
 /// The named benchmark configurations: (name, description, config JSON).
@@ -46,6 +50,11 @@ pub fn configurations() -> Vec<(&'static str, &'static str, serde_json::Value)> 
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let all = configurations();
+    let find = |n: &str| all.iter().find(|c| c.0 == n.trim()).ok_or_else(|| bad_input(format!("unknown configuration '{n}'; see `hiradix bench --list`")));
+    if let Some(name) = &args.print_config {
+        println!("{}", find(name)?.2);
+        return Ok(());
+    }
     if args.list {
         for (name, desc, _) in &all {
             println!("{name:<28} {desc}");
@@ -56,7 +65,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         None => all.iter().collect(),
         Some(names) => names
             .split(',')
-            .map(|n| all.iter().find(|c| c.0 == n.trim()).ok_or_else(|| bad_input(format!("--only: unknown configuration '{n}'; see `hiradix bench --list`"))))
+            .map(|n| find(n).map_err(|e| bad_input(format!("--only: {}", e.message))))
             .collect::<Result<_, _>>()?,
     };
     let mut table = format!(

@@ -1,0 +1,120 @@
+//! The command-line tool as a user runs it: its outputs, and bad input reported with the
+//! path of the field and exit status 2 (never a panic).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A small, quick experiment: an 4-ary 2-flat, short measurement.
+const SMALL: [&str; 6] = ["--set", "topology.k=4", "--set", "measurement.warmup=200", "--set", "measurement.measure=300"];
+
+fn hiradix(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hiradix")).args(args).output().expect("the hiradix binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh scratch directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hiradix-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `args` fail as bad input: exit status 2, and stderr names `what`.
+#[track_caller]
+fn rejects(args: &[&str], what: &str) {
+    let o = hiradix(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: exit status {:?}, stderr: {}", o.status.code(), stderr(&o));
+    assert!(stderr(&o).contains(what), "{args:?}: stderr does not name {what:?}: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{args:?} panicked: {}", stderr(&o));
+}
+
+#[test]
+fn bad_input_names_the_field_and_exits_with_status_2() {
+    rejects(&["run", "--set", "router.vcs=1", "--set", "routing.algorithm=val"], "router.vcs");
+    rejects(&["run", "--set", "traffic.load=1.5"], "traffic.load");
+    rejects(&["run", "--set", "topology.k=abc"], "topology.k");
+    rejects(&["run", "--set", "topology.type=dragonfly", "--set", "topology.g=100"], "topology.g");
+    rejects(&["run", "--set", "topology.type=torus"], "topology.type");
+    rejects(&["run", "--set", "routing.algorithm=ugal_l"], "routing.algorithm");
+    rejects(&["run", "--set", "router.vcz=2"], "router.vcz");
+    rejects(&["run", "--set", "traffic.load"], "--set traffic.load");
+    rejects(&["sweep", "--loads", "0:1:0"], "--loads");
+    rejects(&["sweep", "--vary", "routing.algorithm"], "--vary");
+    rejects(&["bench", "--only", "nope"], "nope");
+    rejects(&["bench", "--print-config", "nope"], "nope");
+    rejects(&["figure", "nope"], "nope");
+    rejects(&["run", "/nonexistent/config.json"], "/nonexistent/config.json");
+    rejects(&[], "no command");
+    let dir = scratch("bad-json");
+    let file = dir.join("broken.json");
+    std::fs::write(&file, "{\"router\": ").unwrap();
+    rejects(&["run", file.to_str().unwrap()], "not valid JSON");
+    // clap's own usage errors use the same status.
+    rejects(&["run", "--nope"], "--nope");
+}
+
+#[test]
+fn lists_the_catalog_as_text_and_json() {
+    let o = hiradix(&["--list"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in ["dragonfly", "hyperx", "ugal_l_cr", "dal", "swap2", "group_shift"] {
+        assert!(stdout(&o).contains(name), "--list lacks {name}");
+    }
+    let o = hiradix(&["list", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let catalog: serde_json::Value = serde_json::from_slice(&o.stdout).expect("list --json prints JSON");
+    assert!(catalog["topologies"].as_array().is_some_and(|t| t.len() >= 5), "{catalog}");
+}
+
+#[test]
+fn a_config_file_and_overrides_give_the_effective_config() {
+    let dir = scratch("config");
+    let file = dir.join("df.json");
+    // A benchmark's configuration, printed by the tool, is a valid config file.
+    let o = hiradix(&["bench", "--print-config", "dragonfly1k-ugal_l-0.3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::write(&file, &o.stdout).unwrap();
+    let o = hiradix(&["config", file.to_str().unwrap(), "--set", "traffic.load=0.25"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cfg: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(cfg["topology"]["type"], "dragonfly");
+    assert_eq!(cfg["topology"]["g"], 33);
+    assert_eq!(cfg["routing"]["algorithm"], "ugal_l");
+    assert_eq!(cfg["traffic"]["load"], 0.25);
+}
+
+#[test]
+fn run_prints_the_summary_and_writes_json() {
+    let dir = scratch("run");
+    let out = dir.join("result.json");
+    let mut args = vec!["run", "--set", "traffic.load=0.3", "--json", out.to_str().unwrap()];
+    args.extend(SMALL);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().count() >= 2, "no table: {}", stdout(&o));
+    let result: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let accepted = result["result"]["summary"]["accepted"].as_f64().expect("accepted throughput");
+    assert!((accepted - 0.3).abs() < 0.05, "accepted {accepted} at 0.3 offered");
+    assert_eq!(result["config"]["topology"]["k"], 4);
+}
+
+#[test]
+fn sweep_writes_one_csv_row_per_load_and_series() {
+    let dir = scratch("sweep");
+    let csv = dir.join("sweep.csv");
+    let mut args = vec!["sweep", "--loads", "0.1,0.3", "--vary", "routing.algorithm=min,val", "--csv", csv.to_str().unwrap(), "-j", "1"];
+    args.extend(SMALL);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<_> = text.lines().collect();
+    assert_eq!(rows.len(), 1 + 2 * 2, "header and 2 loads × 2 algorithms:\n{text}");
+    assert!(rows[1..].iter().any(|r| r.contains("val")) && rows[1..].iter().any(|r| r.contains("min")), "{text}");
+}
