@@ -15,6 +15,12 @@ import { setup } from './page-helpers.mjs';
 
 const SHORT = { warmup: 300, measure: 500 };
 const CONFIGS = {
+  'the 1K dragonfly of the benchmark, UGAL-L': {
+    topology: { type: 'dragonfly', p: 4, a: 8, h: 4, g: 33 },
+    routing: { algorithm: 'ugal_l' },
+    traffic: { pattern: 'uniform', load: 0.3 },
+    router: { vcs: 3, buffer_depth: 16 },
+  },
   'dragonfly UGAL-L_CR, group shift': {
     topology: { type: 'dragonfly', p: 2, a: 4, h: 2, g: 9 },
     routing: { algorithm: 'ugal_l_cr' },
