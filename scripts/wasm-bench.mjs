@@ -8,7 +8,8 @@
 // Timings on these shared machines drift by ±15 % from run to run. For a repeatable
 // measure of an engine change in wasm, count the instructions V8's optimizing compiler's
 // code executes instead (`scripts/count-instructions.sh` runs this script under callgrind,
-// with `node --no-liftoff --single-threaded` so that every function runs as TurboFan code).
+// with `node --no-liftoff --no-wasm-lazy-compilation --single-threaded`, so that every
+// function runs as TurboFan code).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './harness.mjs';
@@ -62,10 +62,11 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// The native tool built from the same sources as pkg/ (a no-op when it is up to date, as
+// after `cargo test --release` in scripts/test.sh).
 function nativeBinary() {
-  const bin = join(ROOT, 'target', 'release', 'hiradix');
-  if (!existsSync(bin)) execFileSync('cargo', ['build', '--release', '--bin', 'hiradix'], { cwd: ROOT, stdio: 'inherit' });
-  return bin;
+  execFileSync('cargo', ['build', '--release', '--quiet', '--bin', 'hiradix'], { cwd: ROOT, stdio: 'inherit' });
+  return join(ROOT, 'target', 'release', 'hiradix');
 }
 
 test('native and wasm give identical results for the same configuration and seed', { timeout: 300_000 }, async () => {
