@@ -19,11 +19,24 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A fresh scratch directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hiradix-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test's files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hiradix-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn join(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// `args` fail as bad input: exit status 2, and stderr names `what`.
@@ -52,7 +65,7 @@ fn bad_input_names_the_field_and_exits_with_status_2() {
     rejects(&["figure", "nope"], "nope");
     rejects(&["run", "/nonexistent/config.json"], "/nonexistent/config.json");
     rejects(&[], "no command");
-    let dir = scratch("bad-json");
+    let dir = Scratch::new("bad-json");
     let file = dir.join("broken.json");
     std::fs::write(&file, "{\"router\": ").unwrap();
     rejects(&["run", file.to_str().unwrap()], "not valid JSON");
@@ -75,7 +88,7 @@ fn lists_the_catalog_as_text_and_json() {
 
 #[test]
 fn a_config_file_and_overrides_give_the_effective_config() {
-    let dir = scratch("config");
+    let dir = Scratch::new("config");
     let file = dir.join("df.json");
     // A benchmark's configuration, printed by the tool, is a valid config file.
     let o = hiradix(&["bench", "--print-config", "dragonfly1k-ugal_l-0.3"]);
@@ -92,7 +105,7 @@ fn a_config_file_and_overrides_give_the_effective_config() {
 
 #[test]
 fn run_prints_the_summary_and_writes_json() {
-    let dir = scratch("run");
+    let dir = Scratch::new("run");
     let out = dir.join("result.json");
     let mut args = vec!["run", "--set", "traffic.load=0.3", "--json", out.to_str().unwrap()];
     args.extend(SMALL);
@@ -107,7 +120,7 @@ fn run_prints_the_summary_and_writes_json() {
 
 #[test]
 fn sweep_writes_one_csv_row_per_load_and_series() {
-    let dir = scratch("sweep");
+    let dir = Scratch::new("sweep");
     let csv = dir.join("sweep.csv");
     let mut args = vec!["sweep", "--loads", "0.1,0.3", "--vary", "routing.algorithm=min,val", "--csv", csv.to_str().unwrap(), "-j", "1"];
     args.extend(SMALL);
