@@ -53,12 +53,6 @@ export class RemoteSim {
   routerCount() {
     return this.info.routers;
   }
-  terminalCount() {
-    return this.info.terminals;
-  }
-  channelCount() {
-    return this.info.channels;
-  }
   routerPositions() {
     return this.data.positions;
   }
