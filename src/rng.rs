@@ -1,8 +1,8 @@
 //! Portable, seeded random streams.
 //!
-//! Every random choice in the core comes from a [`SimRng`], a PCG-64 (MCG variant) from
-//! `rand_pcg`, whose output is specified bit-for-bit and so is identical natively and in
-//! wasm. All sampling goes through the fixed-width helpers below (`u32`/`u64`, never
+//! Every random choice in the core comes from a [`SimRng`], a PCG-64 (MCG variant,
+//! `pcg64_fast`; [`Mcg128`] here, bit for bit `rand_pcg`'s `Pcg64Mcg`, as a test checks),
+//! whose output is specified bit-for-bit and so is identical natively and in wasm. All sampling goes through the fixed-width helpers below (`u32`/`u64`, never
 //! `usize`, whose width differs between the two targets).
 //!
 //! A simulation owns one stream per purpose ([`Streams`]): the traffic stream decides
@@ -12,11 +12,78 @@
 //! what makes side-by-side comparisons honest (SPEC.md §1).
 
 use rand::{Rng, RngCore};
-use rand_pcg::Pcg64Mcg;
+
+/// PCG-64 with a 128-bit multiplicative congruential state and the XSL RR output
+/// (O'Neill's `pcg64_fast`; `rand_pcg::Mcg128Xsl64`, of which this is a copy with the
+/// state kept as two 64-bit halves). wasm has no 64×64→128-bit multiply, and a `u128`
+/// multiply compiles to a call of the compiler's runtime returning through memory; the
+/// halves need three 64-bit products, one of them widening (four 32-bit products in wasm).
+#[derive(Clone, Debug)]
+pub struct Mcg128 {
+    lo: u64,
+    hi: u64,
+}
+
+impl Mcg128 {
+    const MUL_LO: u64 = 0x4385_DF64_9FCC_F645;
+    const MUL_HI: u64 = 0x2360_ED05_1FC6_5DA4;
+
+    /// The generator with state `state` (made odd, as an MCG's state must be).
+    pub fn new(state: u128) -> Mcg128 {
+        let state = state | 1;
+        Mcg128 { lo: state as u64, hi: (state >> 64) as u64 }
+    }
+}
+
+/// The full 128-bit product of `a` and `b`, as (low, high) halves.
+#[inline(always)]
+fn widening_mul(a: u64, b: u64) -> (u64, u64) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let p = a as u128 * b as u128;
+        (p as u64, (p >> 64) as u64)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        widening_mul_32(a, b)
+    }
+}
+
+/// [`widening_mul`] from 32-bit halves (what wasm runs; tested natively against `u128`).
+#[inline(always)]
+#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+fn widening_mul_32(a: u64, b: u64) -> (u64, u64) {
+    const M: u64 = 0xffff_ffff;
+    let (a0, a1, b0, b1) = (a & M, a >> 32, b & M, b >> 32);
+    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    let mid = (p00 >> 32) + (p01 & M) + (p10 & M);
+    ((p00 & M) | (mid << 32), p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32))
+}
+
+impl RngCore for Mcg128 {
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        self.next_u64() as u32
+    }
+
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        // state ← state · MUL (mod 2¹²⁸)
+        let (lo, carry) = widening_mul(self.lo, Self::MUL_LO);
+        let hi = carry.wrapping_add(self.lo.wrapping_mul(Self::MUL_HI)).wrapping_add(self.hi.wrapping_mul(Self::MUL_LO));
+        (self.lo, self.hi) = (lo, hi);
+        // XSL RR: the xor of the halves, rotated by the top 6 bits.
+        (hi ^ lo).rotate_right((hi >> 58) as u32)
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        rand::rand_core::impls::fill_bytes_via_next(self, dest)
+    }
+}
 
 /// One seeded random stream.
 #[derive(Clone, Debug)]
-pub struct SimRng(Pcg64Mcg);
+pub struct SimRng(Mcg128);
 
 impl SimRng {
     /// A stream derived from `seed` and a purpose tag, so streams never overlap.
@@ -29,14 +96,24 @@ impl SimRng {
         };
         let hi = mix(seed ^ 0x9e37_79b9_7f4a_7c15);
         let lo = mix(seed.wrapping_add(purpose.wrapping_mul(0xd1b5_4a32_d192_ed03)) ^ purpose);
-        SimRng(Pcg64Mcg::new(((hi as u128) << 64) | lo as u128 | 1))
+        SimRng(Mcg128::new(((hi as u128) << 64) | lo as u128 | 1))
     }
 
-    /// Uniform integer in `0..n` (`n > 0`).
+    /// Uniform integer in `0..n` (`n > 0`): `rand`'s `random_range(0..n)` draw for draw
+    /// (Canon's method, as a test checks), written out so that it inlines — in wasm `rand`'s
+    /// version stays a call of ~75 instructions.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
-        self.0.random_range(0..n)
+        let wide = |x: u32| x as u64 * n as u64;
+        let m = wide(self.0.next_u32());
+        let (hi, lo) = ((m >> 32) as u32, m as u32);
+        // A low part above 2³² − n may be biased: a second draw decides the carry.
+        if lo > n.wrapping_neg() {
+            let carry = lo.checked_add((wide(self.0.next_u32()) >> 32) as u32).is_none();
+            return hi + carry as u32;
+        }
+        hi
     }
 
     /// `true` with probability `p`.
@@ -127,6 +204,42 @@ mod tests {
         assert_eq!(got, KNOWN);
     }
     const KNOWN: [u32; 4] = [869, 478, 684, 874];
+
+    /// [`Mcg128`] is `rand_pcg::Pcg64Mcg` bit for bit, and the 32-bit widening multiply
+    /// wasm runs equals the native one.
+    #[test]
+    fn mcg128_is_rand_pcg_pcg64_mcg() {
+        use rand_pcg::Pcg64Mcg;
+        for seed in [1u128, 0x1234_5678_9abc_def0_0fed_cba9_8765_4321, u128::MAX, 1 << 64] {
+            let (mut ours, mut theirs) = (Mcg128::new(seed), Pcg64Mcg::new(seed));
+            for _ in 0..10_000 {
+                assert_eq!(ours.next_u64(), theirs.next_u64());
+            }
+            assert_eq!(ours.random_range(0..1000u32), theirs.random_range(0..1000u32));
+            assert_eq!(ours.random::<f64>(), theirs.random::<f64>());
+            let (mut a, mut b) = ([0u8; 13], [0u8; 13]);
+            ours.fill_bytes(&mut a);
+            theirs.fill_bytes(&mut b);
+            assert_eq!(a, b);
+            assert_eq!(ours.next_u32(), theirs.next_u32());
+        }
+        for n in [1u32, 2, 3, 7, 31, 32, 33, 1000, 1 << 31, (1 << 31) + 1, u32::MAX - 1, u32::MAX] {
+            let (mut ours, mut theirs) = (SimRng::new(n as u64, ROUTING), SimRng::new(n as u64, ROUTING));
+            for _ in 0..20_000 {
+                assert_eq!(ours.below(n), theirs.0.random_range(0..n), "n = {n}");
+            }
+            assert_eq!(ours.next_u64(), theirs.next_u64(), "n = {n}: the streams stay in step");
+        }
+        let mut r = Mcg128::new(7);
+        for _ in 0..100_000 {
+            let (a, b) = (r.next_u64(), r.next_u64());
+            assert_eq!(widening_mul_32(a, b), widening_mul(a, b), "{a} × {b}");
+        }
+        for (a, b) in [(u64::MAX, u64::MAX), (0, u64::MAX), (1 << 63, 2), (0xffff_ffff, 0xffff_ffff)] {
+            let p = a as u128 * b as u128;
+            assert_eq!(widening_mul_32(a, b), (p as u64, (p >> 64) as u64));
+        }
+    }
 
     #[test]
     fn prepared_chances_draw_like_chance() {
