@@ -9,7 +9,9 @@
 //     the drawing thread's frame rate, the simulated cycles per second (the page's cycle
 //     counter over wall time) and so the cycles simulated per displayed frame (cycles/s ÷
 //     fps), the worker's steps per second and time per step, and the drawing thread's time
-//     per frame; with "smooth" on (the default) and off, and with the simulation paused.
+//     per frame; with "smooth" on (the default) and off, and with the simulation paused;
+//  3. at 50 cycles per frame, where the CPU time goes: each Chromium thread's share of a
+//     core, running and waiting to run (Linux /proc/<pid>/task/<tid>/{stat,schedstat}).
 //
 //   node scripts/measure-web-speed.mjs [--rounds 3] [--cycles 4000] [--write]
 //
@@ -17,7 +19,7 @@
 // with the results; the rest of the file is left alone. Needs pkg/ built and the native
 // binary (built with `cargo build --release` if missing).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, launchBrowser, openPage, startServer } from '../tests/browser/harness.mjs';
@@ -52,6 +54,30 @@ function native(bin) {
   const cps = Number(line?.trim().split(/\s+/)[1]);
   if (!Number.isFinite(cps)) throw new Error(`cannot read hiradix bench output:\n${out}`);
   return cps;
+}
+
+/**
+ * CPU time of every thread of the Chromium processes so far: Map thread → {name, run, wait}
+ * in seconds (running, and runnable but waiting for a core); null without Linux's /proc.
+ */
+function chromiumThreads() {
+  if (!existsSync('/proc/self/task')) return null;
+  const threads = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!/chrom/i.test(cmd.split('\0')[0])) continue;
+      const type = cmd.match(/--type=([a-z-]+)/)?.[1] ?? 'browser';
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+        threads.set(tid, { name: `${type}: ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, run: run / 1e9, wait: wait / 1e9 });
+      }
+    } catch {
+      // a process or thread that ended meanwhile
+    }
+  }
+  return threads;
 }
 
 const server = await startServer();
@@ -129,6 +155,19 @@ try {
     windows.sort((a, b) => a.cyclesPerFrame - b.cyclesPerFrame);
     results.frames.push({ speed, ...windows[(windows.length - 1) >> 1], windows });
   }
+  // Where the CPU goes at the goal's speed: every Chromium thread over a window.
+  const before = chromiumThreads();
+  if (before) {
+    const t0 = performance.now();
+    await p.waitForTimeout(5000);
+    const after = chromiumThreads();
+    const seconds = (performance.now() - t0) / 1000;
+    results.threads = [...after]
+      .map(([tid, t]) => ({ name: t.name, run: (t.run - (before.get(tid)?.run ?? 0)) / seconds, wait: (t.wait - (before.get(tid)?.wait ?? 0)) / seconds }))
+      .filter((t) => t.run + t.wait >= 0.01)
+      .sort((a, b) => b.run - a.run);
+    for (const t of results.threads) console.log(`thread ${t.name}: ${(100 * t.run).toFixed(0)} % running, ${(100 * t.wait).toFixed(0)} % waiting for a core`);
+  }
   // Off: each step simulates exactly the speed asked for.
   await p.click('#smooth');
   await setSpeed(50);
@@ -191,7 +230,25 @@ ${results.frames.map((f) => row(f.speed, f)).join('\n')}
 ${row('50, "smooth" off', results.rough)}
 | paused (drawing only) | ${results.paused.fps.toFixed(1)} | 0 | 0 | – | – | ${results.paused.drawMs.toFixed(1)} |
 
-Goal: 60 fps while advancing at least 50 cycles per displayed frame. Asked for 50 cycles per frame
+${
+  results.threads
+    ? `**Where the CPU time goes** at 50 cycles per frame: each Chromium thread's share of a core over 5 s, running and runnable but waiting for a core (\`/proc\` schedstat; the machine has ${cpus().length} cores):
+
+| thread | running | waiting for a core |
+|---|---:|---:|
+${results.threads
+  .slice(0, 6)
+  .map((t) => `| ${t.name} | ${(100 * t.run).toFixed(0)} % | ${(100 * t.wait).toFixed(0)} % |`)
+  .join('\n')}
+| all Chromium threads | ${(100 * results.threads.reduce((a, t) => a + t.run, 0)).toFixed(0)} % | ${(100 * results.threads.reduce((a, t) => a + t.wait, 0)).toFixed(0)} % |
+
+The DedicatedWorker thread is the simulation; the renderer's main thread draws the canvas (its
+JavaScript, then Skia's software raster when the frame is committed) and the viz compositor
+thread composites the page.
+
+`
+    : ''
+}Goal: 60 fps while advancing at least 50 cycles per displayed frame. Asked for 50 cycles per frame
 the page draws at **${f50.fps.toFixed(1)} fps** and simulates **${f50.cyclesPerFrame.toFixed(1)} cycles per displayed frame** (${f50.cyclesPerSecond.toFixed(0)} cycles/s; the median of ${f50.windows.length} windows of 6 s: ${f50.windows.map((w) => `${w.cyclesPerFrame.toFixed(1)} at ${w.fps.toFixed(1)} fps`).join(', ')}). ${
   holds(f50)
     ? 'The goal is met.'

@@ -24,23 +24,54 @@ pub struct Param {
     /// Optional parameters (null in the config by default): what leaving it empty means,
     /// e.g. `2·speedup`; `None` for parameters that always have a value.
     pub unset: Option<&'static str>,
+    /// Parameters that only some configurations read: when; `None` for parameters every
+    /// configuration reads. The page hides a control no pane reads, and the CLI notes a
+    /// setting that has no effect.
+    pub used_when: Option<UsedWhen>,
 }
 
+/// The configurations that read a parameter: those whose setting `path` is one of
+/// `values` (e.g. `routing.crt0` only with `routing.algorithm` = `ugal_l_cr`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct UsedWhen {
+    pub path: &'static str,
+    pub values: &'static [&'static str],
+}
+
+impl UsedWhen {
+    /// Whether `config` (a configuration as JSON) reads the parameter.
+    pub fn holds(&self, config: &serde_json::Value) -> bool {
+        let setting = self.path.split('.').try_fold(config, |node, key| node.get(key));
+        setting.and_then(|v| v.as_str()).is_some_and(|v| self.values.contains(&v))
+    }
+}
+
+impl Param {
+    /// The parameter, read only when the setting `path` is one of `values`.
+    const fn when(self, path: &'static str, values: &'static [&'static str]) -> Param {
+        Param { used_when: Some(UsedWhen { path, values }), ..self }
+    }
+}
+
+/// The algorithms that choose between minimal and non-minimal paths by `q·H` and so read
+/// `routing.ugal_threshold`.
+const UGAL_FAMILY: &[&str] = &["ugal", "ugal_s", "clos_ad", "clos_ad_hx", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
+
 const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
-    Param { path, label, kind: "int", min, max, options: &[], help, unset: None }
+    Param { path, label, kind: "int", min, max, options: &[], help, unset: None, used_when: None }
 }
 /// An optional integer (`null` by default); `unset` says what null means.
 const fn opt_int(path: &'static str, label: &'static str, min: f64, max: f64, unset: &'static str, help: &'static str) -> Param {
-    Param { path, label, kind: "int", min, max, options: &[], help, unset: Some(unset) }
+    Param { path, label, kind: "int", min, max, options: &[], help, unset: Some(unset), used_when: None }
 }
 const fn float(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
-    Param { path, label, kind: "float", min, max, options: &[], help, unset: None }
+    Param { path, label, kind: "float", min, max, options: &[], help, unset: None, used_when: None }
 }
 const fn choice(path: &'static str, label: &'static str, options: &'static [&'static str], help: &'static str) -> Param {
-    Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help, unset: None }
+    Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help, unset: None, used_when: None }
 }
 const fn list(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
-    Param { path, label, kind: "int_list", min, max, options: &[], help, unset: None }
+    Param { path, label, kind: "int_list", min, max, options: &[], help, unset: None, used_when: None }
 }
 
 /// A topology family: its `topology.type` name, description, parameters and the default
@@ -146,29 +177,29 @@ fn params() -> Vec<Param> {
     vec![
         float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal"),
         choice("traffic.injection", "injection", &["bernoulli", "batch"], "Bernoulli process, or a batch per terminal sent as fast as possible"),
-        int("traffic.batch_size", "batch size", 1.0, 1e6, "packets per terminal in batch mode"),
+        int("traffic.batch_size", "batch size", 1.0, 1e6, "packets per terminal in batch mode").when("traffic.injection", &["batch"]),
         int("traffic.packet_size", "packet size", 1.0, 64.0, "flits per packet (virtual cut-through above 1)"),
         int("traffic.shift", "shift", 1.0, 1e6, "distance of the shift patterns"),
         int("traffic.source_queue_cap", "source queue cap", 1.0, 1e6, "packets per terminal before the source stalls (saturation)"),
         choice("routing.allocator", "route allocator", &["auto", "greedy", "sequential"], "greedy: inputs decide in parallel; sequential: one after another (FB §3.1)"),
-        int("routing.ugal_threshold", "UGAL threshold", -1e6, 1e6, "minimal iff q_m·H_m ≤ q_nm·H_nm + threshold"),
-        int("routing.dal_unblocked_credits", "DAL unblocked credits", 1.0, 4096.0, "an adaptive output VC is unblocked with at least this many free, unpromised slots"),
-        int("routing.dal_queue_threshold", "DAL queue threshold", 0.0, 4096.0, "... and a queue estimate of at most this many flits"),
+        int("routing.ugal_threshold", "UGAL threshold", -1e6, 1e6, "minimal iff q_m·H_m ≤ q_nm·H_nm + threshold").when("routing.algorithm", UGAL_FAMILY),
+        int("routing.dal_unblocked_credits", "DAL unblocked credits", 1.0, 4096.0, "an adaptive output VC is unblocked with at least this many free, unpromised slots").when("routing.algorithm", &["dal"]),
+        int("routing.dal_queue_threshold", "DAL queue threshold", 0.0, 4096.0, "... and a queue estimate of at most this many flits").when("routing.algorithm", &["dal"]),
         int("router.terminal_period", "terminal period", 1.0, 16.0, "cycles per flit on terminal channels (2 = 2DFB paper's half-speed terminals)"),
-        int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing"),
-        int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)"),
-        int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G"),
+        int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing").when("routing.algorithm", &["adaptive_2dfb"]),
+        int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)").when("routing.algorithm", &["ugal_l_cr"]),
+        int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G").when("routing.algorithm", &["ugal_l_cr"]),
         int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
         int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),
         opt_int("router.buffer_per_port", "flits per port", 1.0, 65536.0, "flits per VC × VCs", "if set, the input port's flits, divided evenly among its VCs (replaces flits per VC)"),
         int("router.pipeline_delay", "router delay", 1.0, 64.0, "cycles from arrival until a flit can leave the router"),
         int("router.speedup", "internal speedup", 1.0, 8.0, "crossbar transfers per input/output per cycle"),
         choice("router.switch_allocator", "switch allocator", &["separable", "islip"], "separable input-first round-robin, or iSLIP"),
-        int("router.islip_iterations", "iSLIP iterations", 1.0, 8.0, "iterations of iSLIP"),
+        int("router.islip_iterations", "iSLIP iterations", 1.0, 8.0, "iterations of iSLIP").when("router.switch_allocator", &["islip"]),
         opt_int("router.output_queue", "output queue", 1.0, 65535.0, "2 × speedup", "packets an output port holds between the switch and its channel; VCs × flits per VC = the dragonfly paper's output-buffered router"),
         int("router.terminal_latency", "terminal latency", 1.0, 1000.0, "cycles on terminal channels"),
         int("router.local_latency", "local latency", 1.0, 1000.0, "cycles on local / dimension channels"),
-        int("router.global_latency", "global latency", 1.0, 1000.0, "cycles on dragonfly global channels"),
+        int("router.global_latency", "global latency", 1.0, 1000.0, "cycles on dragonfly global channels").when("topology.type", &["dragonfly"]),
         int("measurement.warmup", "warm-up", 0.0, 1e7, "cycles before measuring"),
         int("measurement.measure", "measurement window", 1.0, 1e7, "cycles during which packets are labeled"),
         int("measurement.drain_limit", "drain limit", 0.0, 1e7, "cycles allowed to drain labeled packets"),
@@ -207,12 +238,31 @@ pub fn listing() -> String {
     }
     out += "\nOther parameters (--set path=value):\n";
     for p in &c.params {
-        match p.unset {
-            Some(unset) => out += &format!("  {:<32} {} (default: {unset})\n", p.path, p.help),
-            None => out += &format!("  {:<32} {}\n", p.path, p.help),
-        }
+        let default = p.unset.map(|unset| format!(" (default: {unset})")).unwrap_or_default();
+        let when = p.used_when.map(|w| format!(" [only with {} = {}]", w.path, w.values.join(" | "))).unwrap_or_default();
+        out += &format!("  {:<32} {}{default}{when}\n", p.path, p.help);
     }
     out
+}
+
+/// The settings of `cfg` that differ from their defaults but that `cfg` does not read
+/// (e.g. `routing.crt0` with an algorithm other than UGAL-L_CR), as `path: why` lines:
+/// the CLI prints them as notes, since such a setting is likely a mistake.
+pub fn unused_settings(cfg: &SimConfig) -> Vec<String> {
+    let (config, defaults) = (serde_json::to_value(cfg).expect("serialises"), serde_json::to_value(SimConfig::default()).expect("serialises"));
+    let at = |v: &serde_json::Value, path: &str| path.split('.').try_fold(v, |node, key| node.get(key)).cloned();
+    catalog()
+        .params
+        .iter()
+        .filter_map(|p| {
+            let when = p.used_when?;
+            let values = match when.values {
+                [one] => one.to_string(),
+                many => format!("one of {}", many.join(", ")),
+            };
+            (!when.holds(&config) && at(&config, p.path) != at(&defaults, p.path)).then(|| format!("{}: has no effect unless {} is {values}", p.path, when.path))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -260,5 +310,71 @@ mod tests {
                 || c.topologies.iter().any(|t| t.params.iter().any(|p| p.path == path));
             assert!(listed, "{path} has no control on the page: add it to catalog::params()");
         }
+    }
+
+    /// A conditional parameter is what its condition says: where the condition does not
+    /// hold, changing it leaves a simulation's results identical (so the page may hide
+    /// it); where it holds, the same change alters them.
+    #[test]
+    fn conditional_parameters_matter_exactly_where_said() {
+        use serde_json::{json, Value};
+        fn set(v: &mut Value, path: &str, x: Value) {
+            let (parents, leaf) = path.rsplit_once('.').map_or(("", path), |(a, b)| (a, b));
+            let node = parents.split('.').filter(|k| !k.is_empty()).fold(v, |n, k| &mut n[k]);
+            node[leaf] = x;
+        }
+        /// What a short run produced: deliveries, summed latency and hops, and the traffic.
+        fn run(config: &Value) -> (u64, u64, u64, u64) {
+            let cfg = SimConfig::from_value(config.clone()).unwrap_or_else(|e| panic!("{e}: {config}"));
+            let mut sim = crate::sim::Simulation::new(&cfg).unwrap_or_else(|e| panic!("{e}: {config}"));
+            sim.advance(800).expect("no deadlock");
+            let s = sim.stats();
+            (s.delivered, s.latency_sum, s.hops_sum, s.traffic_fingerprint)
+        }
+        let dragonfly = json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9});
+        // (parameter, another value, settings under which the parameter is read)
+        let cases: Vec<(&str, Value, Vec<(&str, Value)>)> = vec![
+            ("traffic.batch_size", json!(5), vec![("traffic.injection", json!("batch"))]),
+            ("routing.ugal_threshold", json!(40), vec![("routing.algorithm", json!("ugal")), ("traffic.pattern", json!("router_shift")), ("traffic.load", json!(0.3))]),
+            ("routing.dal_unblocked_credits", json!(8), vec![("topology", json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 4})), ("routing.algorithm", json!("dal")), ("router.vcs", json!(4)), ("traffic.pattern", json!("swap2"))]),
+            ("routing.dal_queue_threshold", json!(0), vec![("topology", json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 4})), ("routing.algorithm", json!("dal")), ("router.vcs", json!(4)), ("traffic.pattern", json!("swap2"))]),
+            ("routing.threshold", json!(0), vec![("topology", json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2})), ("routing.algorithm", json!("adaptive_2dfb")), ("traffic.pattern", json!("adversarial")), ("traffic.load", json!(0.7)), ("router.terminal_period", json!(2))]),
+            ("routing.crt0", json!(1), vec![("topology", dragonfly.clone()), ("routing.algorithm", json!("ugal_l_cr")), ("router.vcs", json!(3)), ("traffic.pattern", json!("group_shift")), ("traffic.load", json!(0.3))]),
+            ("routing.cr_granularity", json!(4), vec![("topology", dragonfly.clone()), ("routing.algorithm", json!("ugal_l_cr")), ("router.vcs", json!(3)), ("traffic.pattern", json!("group_shift")), ("traffic.load", json!(0.3))]),
+            ("router.islip_iterations", json!(1), vec![("router.switch_allocator", json!("islip")), ("traffic.load", json!(0.9))]),
+            ("router.global_latency", json!(10), vec![("topology", dragonfly.clone()), ("router.vcs", json!(2))]),
+        ];
+        let c = catalog();
+        for p in c.params.iter().filter(|p| p.used_when.is_some()) {
+            assert!(cases.iter().any(|(path, ..)| *path == p.path), "{}: add a case for its condition", p.path);
+        }
+        for (path, other, settings) in cases {
+            let when = c.params.iter().find(|p| p.path == path).and_then(|p| p.used_when).unwrap_or_else(|| panic!("{path} has no condition"));
+            let unread = c.default_config.clone();
+            assert!(!when.holds(&unread), "{path}: the default configuration reads it");
+            let mut changed = unread.clone();
+            set(&mut changed, path, other.clone());
+            assert_eq!(run(&unread), run(&changed), "{path} = {other} changed a configuration that does not read it");
+            let mut read = unread;
+            for (p, v) in settings {
+                set(&mut read, p, v);
+            }
+            assert!(when.holds(&read), "{path}: the case's settings do not meet its condition");
+            let mut changed = read.clone();
+            set(&mut changed, path, other.clone());
+            assert_ne!(run(&read), run(&changed), "{path} = {other} made no difference where it is read");
+        }
+    }
+
+    /// The CLI's notes: a conditional setting changed where it is not read, nothing else.
+    #[test]
+    fn unused_settings_are_noted() {
+        let mut cfg = SimConfig::default();
+        assert!(unused_settings(&cfg).is_empty());
+        cfg.routing.crt0 = 7;
+        cfg.router.speedup = 3;
+        assert_eq!(unused_settings(&cfg), ["routing.crt0: has no effect unless routing.algorithm is ugal_l_cr"]);
+        cfg.routing.algorithm = "ugal_l_cr".into();
+        assert!(unused_settings(&cfg).is_empty());
     }
 }

@@ -131,3 +131,16 @@ fn sweep_writes_one_csv_row_per_load_and_series() {
     assert_eq!(rows.len(), 1 + 2 * 2, "header and 2 loads × 2 algorithms:\n{text}");
     assert!(rows[1..].iter().any(|r| r.contains("val")) && rows[1..].iter().any(|r| r.contains("min")), "{text}");
 }
+
+#[test]
+fn a_setting_the_configuration_does_not_read_is_noted_not_refused() {
+    let mut args = vec!["run", "--set", "routing.crt0=5", "--set", "traffic.load=0.2"];
+    args.extend(SMALL);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("note: routing.crt0: has no effect unless routing.algorithm is ugal_l_cr"), "{}", stderr(&o));
+    // Where it is read, no note.
+    let o = hiradix(&["config", "--set", "topology.type=dragonfly", "--set", "routing.algorithm=ugal_l_cr", "--set", "routing.crt0=5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+}

@@ -135,7 +135,8 @@ export class Controls {
         range.addEventListener('change', () => this.commit(spec, range.value));
       }
     }
-    const help = spec.unset ? `${spec.help} (empty: ${spec.unset})` : spec.help;
+    const when = spec.used_when ? ` (read only with ${spec.used_when.path} = ${spec.used_when.values.join(' | ')})` : '';
+    const help = `${spec.unset ? `${spec.help} (empty: ${spec.unset})` : spec.help}${when}`;
     const label = el('label', { for: id, text: spec.label, title: help ? `${spec.path}: ${help}` : spec.path });
     const field = el('div', { class: 'ctl-field' }, range ? [range, input] : [input]);
     const row = el('div', { class: 'ctl', 'data-path': spec.path }, [label, field, msg]);
@@ -153,9 +154,20 @@ export class Controls {
     this.onChange(spec.path, parsed.value);
   }
 
-  /** Shows a config in the form (rebuilding it when the network type changed). */
-  show(config) {
+  /**
+   * Shows a config in the form (rebuilding it when the network type changed). A parameter
+   * that only some configurations read (the catalog's `used_when`, e.g. UGAL-L_CR's t_crt0)
+   * is hidden unless one of `readers` — the panes' configs — reads it, it is the parameter
+   * the panes vary, or it has a message.
+   */
+  show(config, { readers = [config], varied = null } = {}) {
     if (this.keyOf(config) !== this.builtFor) this.build(config);
+    for (const [path, { row, spec }] of this.rows) {
+      const when = spec.used_when;
+      if (!when) continue;
+      const read = readers.some((c) => when.values.includes(getPath(c, when.path)));
+      row.hidden = !read && path !== varied && !row.classList.contains('invalid');
+    }
     for (const [path, { input, range, spec }] of this.rows) {
       const v = getPath(config, path);
       if (v === undefined || v === null) {
@@ -173,6 +185,7 @@ export class Controls {
     r.msg.textContent = message ?? '';
     r.msg.hidden = !message;
     r.row.classList.toggle('invalid', Boolean(message));
+    if (message) r.row.hidden = false;
     return true;
   }
 

@@ -245,8 +245,9 @@ function showCompareMessage(message) {
 function syncUi() {
   const exp = app.experiment;
   const pane = app.panes[0];
-  app.controls.show(exp.config);
-  app.controls.setVaried(exp.compare?.param ?? null);
+  const varied = exp.compare?.param ?? null;
+  app.controls.show(exp.config, { readers: app.model.variants(exp).map((v) => v.config), varied });
+  app.controls.setVaried(varied);
   $('config').value = JSON.stringify(exp.config, null, 2);
   syncCompare();
   syncSpeed();

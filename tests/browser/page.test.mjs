@@ -1,6 +1,6 @@
 // The page in headless Chromium: it loads the wasm, animates the network, runs, pauses,
 // steps (buttons and keys), slows down to fractional speeds, reports bad input next to the
-// control that caused it, survives a Rust panic, runs every topology of the catalog, caps
+// control that caused it, shows only the parameters some pane reads, survives a Rust panic, runs every topology of the catalog, caps
 // the cycles per frame to keep the animation smooth, and keeps drawing while the
 // simulation (in a Web Worker) takes longer than a frame.
 import { after, before, test } from 'node:test';
@@ -108,6 +108,38 @@ test('a bad parameter shows its message next to its control and the page keeps r
   assert.equal(await controlMessageVisible(page, 'traffic.pattern'), false);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the form shows only the parameters some pane reads', { timeout: 90_000 }, async () => {
+  const { page, errors } = await env.open('?topology.type=dragonfly&routing.algorithm=ugal_l&router.vcs=3&traffic.load=0.2');
+  const shown = (path) => page.isVisible(`.ctl[data-path="${path}"]`);
+  const expect = async (want) => {
+    for (const [path, visible] of Object.entries(want)) assert.equal(await shown(path), visible, `${path} ${visible ? 'hidden' : 'shown'}`);
+  };
+  // UGAL-L on a dragonfly: its threshold and the global latency, no CR, DAL or 2DFB knobs.
+  await expect({ 'routing.ugal_threshold': true, 'routing.crt0': false, 'routing.cr_granularity': false, 'routing.dal_unblocked_credits': false, 'routing.threshold': false, 'traffic.batch_size': false, 'routing.algorithm': true });
+  await setControl(page, 'routing.algorithm', 'ugal_l_cr');
+  await page.waitForSelector('.ctl[data-path="routing.crt0"]', { state: 'visible' });
+  await expect({ 'routing.cr_granularity': true, 'routing.ugal_threshold': true });
+  await setControl(page, 'traffic.injection', 'batch');
+  await page.waitForSelector('.ctl[data-path="traffic.batch_size"]', { state: 'visible' });
+  // The router section: iSLIP's iterations appear with iSLIP.
+  await page.$eval('.ctl-section[data-section="router"]', (d) => (d.open = true));
+  await expect({ 'router.global_latency': true, 'router.islip_iterations': false });
+  await setControl(page, 'router.switch_allocator', 'islip');
+  await page.waitForSelector('.ctl[data-path="router.islip_iterations"]', { state: 'visible' });
+  await page.close();
+  // Side by side: a parameter read by one pane of three is shown; on a flattened
+  // butterfly the dragonfly's global latency is not.
+  const side = await env.open('?topology.type=dragonfly&router.vcs=3&vary=routing.algorithm&values=ugal_l|ugal_l_cr|ugal_g');
+  assert.equal(await side.page.isVisible('.ctl[data-path="routing.crt0"]'), true, 'CR parameter hidden although pane B reads it');
+  await side.page.close();
+  const fb = await env.open('?topology.type=flattened_butterfly&routing.algorithm=min');
+  await fb.page.$eval('.ctl-section[data-section="router"]', (d) => (d.open = true));
+  assert.equal(await fb.page.isVisible('.ctl[data-path="router.global_latency"]'), false);
+  assert.equal(await fb.page.isVisible('.ctl[data-path="routing.ugal_threshold"]'), false);
+  await fb.page.close();
+  assert.deepEqual([...errors, ...side.errors, ...fb.errors], []);
 });
 
 test('an invalid JSON config shows its errors next to the JSON and keeps running', { timeout: 90_000 }, async () => {

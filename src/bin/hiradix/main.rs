@@ -107,9 +107,19 @@ impl ConfigArgs {
         Ok(value)
     }
 
-    /// The validated configuration.
+    /// The validated configuration (noting on stderr any setting it does not read).
     pub fn load(&self) -> Result<SimConfig, Failure> {
-        Ok(SimConfig::from_value(self.value()?)?)
+        let cfg = SimConfig::from_value(self.value()?)?;
+        note_unused_settings(&cfg, "");
+        Ok(cfg)
+    }
+}
+
+/// Notes on stderr the settings `cfg` changed from their defaults but does not read (e.g.
+/// UGAL-L_CR's `routing.crt0` with another algorithm): likely a mistake, but not an error.
+pub fn note_unused_settings(cfg: &SimConfig, context: &str) {
+    for line in hiradix::catalog::unused_settings(cfg) {
+        eprintln!("note: {context}{line}");
     }
 }
 

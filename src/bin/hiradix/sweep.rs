@@ -85,11 +85,15 @@ pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
         .map(|(label, value)| {
             let configs = loads
                 .iter()
-                .map(|&load| {
+                .enumerate()
+                .map(|(i, &load)| {
                     let mut v = value.clone();
                     apply_override(&mut v, &format!("traffic.load={load}")).expect("valid path");
                     let cfg = SimConfig::from_value(v)?;
                     hiradix::sim::Simulation::new(&cfg)?; // algorithm/topology checks
+                    if i == 0 {
+                        crate::note_unused_settings(&cfg, &if label.is_empty() { String::new() } else { format!("{label}: ") });
+                    }
                     Ok(cfg)
                 })
                 .collect::<Result<_, Failure>>()?;
