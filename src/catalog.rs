@@ -24,9 +24,8 @@ pub struct Param {
     /// Optional parameters (null in the config by default): what leaving it empty means,
     /// e.g. `2·speedup`; `None` for parameters that always have a value.
     pub unset: Option<&'static str>,
-    /// Parameters that only some configurations read: when; `None` for parameters every
-    /// configuration reads. The page hides a control no pane reads, and the CLI notes a
-    /// setting that has no effect.
+    /// Which configurations read the parameter, if not all (`None`). The page hides a
+    /// control that no pane reads, and the CLI notes a setting that has no effect.
     pub used_when: Option<UsedWhen>,
 }
 

@@ -57,6 +57,7 @@ fn bad_input_names_the_field_and_exits_with_status_2() {
     rejects(&["run", "--set", "topology.type=torus"], "topology.type");
     rejects(&["run", "--set", "routing.algorithm=ugal_l"], "routing.algorithm");
     rejects(&["run", "--set", "router.vcz=2"], "router.vcz");
+    rejects(&["run", "--set", "topology.k=32", "--set", "topology.n=3", "--set", "router.vcs=16", "--set", "router.buffer_depth=4096"], "router.buffer_depth");
     rejects(&["run", "--set", "traffic.load"], "--set traffic.load");
     rejects(&["sweep", "--loads", "0:1:0"], "--loads");
     rejects(&["sweep", "--vary", "routing.algorithm"], "--vary");

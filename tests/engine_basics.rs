@@ -155,6 +155,28 @@ fn bad_configurations_are_errors_with_paths() {
     assert_eq!(Simulation::new(&cfg).err().unwrap().0[0].path, "topology.s[1]");
 }
 
+/// Queues too large to allocate are refused, naming the setting, before anything is
+/// allocated (a 32-ary 3-flat with 16 VCs × 4096 flits would need 47 GiB of buffers).
+#[test]
+fn queues_beyond_the_memory_limit_are_errors_not_aborts() {
+    let mut cfg = fb(32, 3, "min", "uniform", 0.5);
+    cfg.router.vcs = 16;
+    cfg.router.buffer_depth = 4096;
+    let e = Simulation::new(&cfg).err().expect("47 GiB of buffers accepted");
+    assert_eq!(e.0[0].path, "router.buffer_depth", "{e}");
+    assert!(e.to_string().contains("GiB"), "{e}");
+    cfg.router.buffer_per_port = Some(65536);
+    assert_eq!(Simulation::new(&cfg).err().unwrap().0[0].path, "router.buffer_per_port");
+    let mut cfg = fb(32, 3, "min", "uniform", 0.5);
+    cfg.router.output_queue = Some(65535);
+    assert_eq!(Simulation::new(&cfg).err().unwrap().0[0].path, "router.output_queue");
+    // The papers' large networks stay well within the limit: the HyperX paper's N = 4096
+    // with DAL's 6 VCs × 32 flits, and the FB paper's 64K nodes (16-ary 4-flat) with 4 VCs.
+    let mut cfg = fb(16, 4, "min", "uniform", 0.5);
+    cfg.router.buffer_depth = 32;
+    Simulation::new(&cfg).expect("the FB paper's 64K-node network");
+}
+
 /// Batch mode delivers every packet and reports the normalized completion time.
 #[test]
 fn batch_mode_completes() {
