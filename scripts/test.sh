@@ -55,7 +55,7 @@ native_tests() {
 checked_tests() {
     local cargo=cargo
     command -v cargo >/dev/null || cargo=/usr/bin/cargo
-    "$cargo" test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing
+    "$cargo" test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing --test config_fuzz
 }
 
 browser_tests() {

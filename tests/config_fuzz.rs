@@ -1,0 +1,128 @@
+//! Bad input never panics: every catalog parameter set to values at, beyond and outside its
+//! range, of the wrong type, or missing, on a network of every family, gives either a running
+//! simulation or errors that name a field.
+
+use hiradix::catalog::catalog;
+use hiradix::config::SimConfig;
+use hiradix::sim::Simulation;
+use serde_json::{json, Value};
+
+fn set(v: &mut Value, path: &str, x: Value) {
+    let (parents, leaf) = path.rsplit_once('.').unwrap_or(("", path));
+    let node = parents.split('.').filter(|k| !k.is_empty()).fold(v, |n, k| &mut n[k]);
+    node[leaf] = x;
+}
+
+/// One small network per family, each with an algorithm of its own.
+fn bases() -> Vec<Value> {
+    let c = catalog();
+    let with = |topology: Value, algorithm: &str, pattern: &str, vcs: u32| {
+        let mut v = c.default_config.clone();
+        v["topology"] = topology;
+        set(&mut v, "routing.algorithm", json!(algorithm));
+        set(&mut v, "traffic.pattern", json!(pattern));
+        set(&mut v, "router.vcs", json!(vcs));
+        v
+    };
+    vec![
+        with(json!({"type": "flattened_butterfly", "k": 4, "n": 3}), "ugal", "router_shift", 4),
+        with(json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9}), "ugal_l_cr", "group_shift", 3),
+        with(json!({"type": "hyperx", "s": [3, 4], "k": [1, 2], "t": 2}), "dal", "swap2", 4),
+        with(json!({"type": "dilated_flattened_butterfly", "k": 4, "n": 2}), "adaptive_2dfb", "adversarial", 4),
+        with(json!({"type": "folded_clos", "down": [4, 4], "up": [2]}), "updown_ad", "uniform", 2),
+        with(json!({"type": "butterfly", "k": 2, "n": 3}), "dest_tag", "bit_complement", 1),
+        with(json!({"type": "hypercube", "n": 4}), "ecube", "transpose", 1),
+    ]
+}
+
+/// `x` as the JSON of parameter `p`'s kind: a whole number for integer parameters.
+fn number(p: &hiradix::catalog::Param, x: f64) -> Value {
+    if p.kind == "float" { json!(x) } else { json!(x as i64) }
+}
+
+/// Builds and briefly runs `config`; panics only if the library does.
+fn try_config(config: &Value) -> Result<(), String> {
+    let cfg = SimConfig::from_value(config.clone()).map_err(|e| e.to_string())?;
+    let mut sim = Simulation::new(&cfg).map_err(|e| e.to_string())?;
+    sim.advance(40).map_err(|e| e.to_string())
+}
+
+#[test]
+fn bad_values_are_errors_not_panics() {
+    let c = catalog();
+    let mut tried = 0;
+    for base in bases() {
+        try_config(&base).unwrap_or_else(|e| panic!("base configuration fails: {e}\n{base}"));
+        let topology = c.topologies.iter().find(|t| t.name == base["topology"]["type"]).expect("a catalog topology");
+        for p in topology.params.iter().chain(&c.params) {
+            let mut values = vec![json!(null), json!("x"), json!(true), json!([]), json!({}), json!(-1), json!(0), json!(1), json!(0.5), json!(1e12), number(p, p.min), number(p, p.max), number(p, p.min - 1.0), number(p, p.max + 1.0)];
+            if p.kind == "int_list" {
+                values.extend([json!([0]), json!([1, 2, 3, 4, 5, 6, 7]), json!([p.max, p.max]), json!([2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2])]);
+            }
+            for x in values {
+                let mut v = base.clone();
+                set(&mut v, p.path, x.clone());
+                let outcome = std::panic::catch_unwind(|| try_config(&v));
+                match outcome {
+                    Err(_) => panic!("{} = {x} panicked on\n{v}", p.path),
+                    Ok(Err(msg)) => assert!(msg.contains(':'), "{} = {x}: an error without a field: {msg}", p.path),
+                    Ok(Ok(())) => {}
+                }
+                tried += 1;
+            }
+        }
+        // Whole sections missing, or of the wrong type.
+        for section in ["topology", "routing", "traffic", "router", "measurement"] {
+            for x in [json!(null), json!(3), json!([])] {
+                let mut v = base.clone();
+                v[section] = x.clone();
+                assert!(std::panic::catch_unwind(|| try_config(&v)).is_ok(), "{section} = {x} panicked");
+            }
+        }
+    }
+    assert!(tried > 1000, "only {tried} cases");
+}
+
+/// Valid values in combination: every parameter at its minimum, at its maximum, or drawn
+/// among minimum, maximum, default and a middle value, many times over (packets longer than
+/// buffers, long channels with slow terminals, one-packet output queues, ...).
+#[test]
+fn extreme_combinations_are_errors_or_run() {
+    let c = catalog();
+    let mut rng = hiradix::rng::SimRng::new(7, 0);
+    let (mut ran, mut refused) = (0, 0);
+    for base in bases() {
+        let topology = c.topologies.iter().find(|t| t.name == base["topology"]["type"]).expect("a catalog topology");
+        // The network's own parameters stay as they are (their maxima are networks too large
+        // to build, which the single-value test covers).
+        let params: Vec<_> = c.params.iter().filter(|p| p.kind != "int_list" && !topology.params.iter().any(|t| t.path == p.path)).collect();
+        for round in 0..60 {
+            let mut v = base.clone();
+            for p in &params {
+                let pick = match round {
+                    0 => 0,
+                    1 => 1,
+                    _ => rng.below(4),
+                };
+                let x = match (p.kind, pick) {
+                    ("enum", k) => json!(p.options[k as usize % p.options.len()]),
+                    (_, 0) => number(p, p.min),
+                    (_, 1) => number(p, if p.path.starts_with("measurement.") { p.max.min(5000.0) } else { p.max }),
+                    (_, 2) => continue, // the default
+                    ("float", _) => number(p, (p.min + p.max) / 2.0),
+                    _ => number(p, ((p.min + p.max.min(64.0)) / 2.0).round()),
+                };
+                set(&mut v, p.path, x);
+            }
+            match std::panic::catch_unwind(|| try_config(&v)) {
+                Err(_) => panic!("panicked on\n{v}"),
+                Ok(Err(msg)) => {
+                    assert!(msg.contains(':'), "an error without a field: {msg}");
+                    refused += 1;
+                }
+                Ok(Ok(())) => ran += 1,
+            }
+        }
+    }
+    assert!(ran > 20 && refused > 20, "{ran} ran, {refused} refused: the combinations test little");
+}
