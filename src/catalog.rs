@@ -331,8 +331,10 @@ mod tests {
             (s.delivered, s.latency_sum, s.hops_sum, s.traffic_fingerprint)
         }
         let dragonfly = json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9});
+        /// Settings (path, value) under which a parameter is read.
+        type Reading = Vec<(&'static str, Value)>;
         // (parameter, another value, settings under which the parameter is read)
-        let cases: Vec<(&str, Value, Vec<(&str, Value)>)> = vec![
+        let cases: Vec<(&str, Value, Reading)> = vec![
             ("traffic.batch_size", json!(5), vec![("traffic.injection", json!("batch"))]),
             ("routing.ugal_threshold", json!(40), vec![("routing.algorithm", json!("ugal")), ("traffic.pattern", json!("router_shift")), ("traffic.load", json!(0.3))]),
             ("routing.dal_unblocked_credits", json!(8), vec![("topology", json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 4})), ("routing.algorithm", json!("dal")), ("router.vcs", json!(4)), ("traffic.pattern", json!("swap2"))]),
