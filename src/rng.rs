@@ -2,8 +2,9 @@
 //!
 //! Every random choice in the core comes from a [`SimRng`], a PCG-64 (MCG variant,
 //! `pcg64_fast`; [`Mcg128`] here, bit for bit `rand_pcg`'s `Pcg64Mcg`, as a test checks),
-//! whose output is specified bit-for-bit and so is identical natively and in wasm. All sampling goes through the fixed-width helpers below (`u32`/`u64`, never
-//! `usize`, whose width differs between the two targets).
+//! whose output is specified bit-for-bit and so is identical natively and in wasm. All
+//! sampling goes through the fixed-width helpers below (`u32`/`u64`, never `usize`, whose
+//! width differs between the two targets).
 //!
 //! A simulation owns one stream per purpose ([`Streams`]): the traffic stream decides
 //! injections and destinations, the routing stream intermediate nodes and tie-breaks, the
@@ -205,8 +206,9 @@ mod tests {
     }
     const KNOWN: [u32; 4] = [869, 478, 684, 874];
 
-    /// [`Mcg128`] is `rand_pcg::Pcg64Mcg` bit for bit, and the 32-bit widening multiply
-    /// wasm runs equals the native one.
+    /// [`Mcg128`] is `rand_pcg::Pcg64Mcg` bit for bit, [`SimRng::below`] is `rand`'s
+    /// `random_range` draw for draw, and the 32-bit widening multiply wasm runs equals the
+    /// native one.
     #[test]
     fn mcg128_is_rand_pcg_pcg64_mcg() {
         use rand_pcg::Pcg64Mcg;
