@@ -372,6 +372,12 @@ function syncCompare() {
   sel.value = current;
   $('compare-values').value = exp.compare ? exp.compare.values.map(formatValue).join(' | ') : '';
   $('compare-values').disabled = !current;
+  // Varying a parameter no pane reads (e.g. UGAL-L_CR's t_crt0 under UGAL-L) runs the same
+  // simulation in every pane: say so.
+  const when = params.find((p) => p.path === current)?.spec?.used_when;
+  if (when && !app.model.variants(exp).some((v) => when.values.includes(getPath(v.config, when.path)))) {
+    showCompareMessage(`no pane reads ${current}: only ${when.path} = ${when.values.join(' | ')} does, so the panes run the same simulation`);
+  }
 }
 
 function onCompareParam() {
