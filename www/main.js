@@ -8,7 +8,7 @@
 import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './controls.js';
 import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, sameValue, setPath } from './experiment.js';
-import { PRESETS, presetExperiment, presetExperiments } from './presets.js';
+import { PRESETS, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
 import { drawRamp } from './render.js';
 import { decodeExperiment, encodeExperiment } from './url-state.js';
