@@ -367,6 +367,44 @@ mod tests {
         }
     }
 
+    /// The routing parameters hidden with an algorithm are unread by every algorithm they
+    /// are hidden with: on each catalog network, each algorithm of its family that does not
+    /// read a parameter gives identical results when the parameter changes.
+    #[test]
+    fn every_algorithm_ignores_the_routing_parameters_it_does_not_read() {
+        let c = catalog();
+        let unread_by = |alg: &'static str| c.params.iter().filter(move |p| p.used_when.is_some_and(|w| w.path == "routing.algorithm" && !w.values.contains(&alg)));
+        let (mut checked, mut ran) = (0, std::collections::HashSet::new());
+        for t in &c.topologies {
+            for r in c.routings.iter().filter(|r| r.families == t.family) {
+                let mut config = c.default_config.clone();
+                config["topology"] = t.default.clone();
+                config["routing"]["algorithm"] = r.name.into();
+                config["router"]["vcs"] = 6.into();
+                config["traffic"]["load"] = 0.6.into();
+                let run = |config: &serde_json::Value| -> Option<(u64, u64, u64)> {
+                    let mut sim = crate::sim::Simulation::new(&SimConfig::from_value(config.clone()).ok()?).ok()?;
+                    sim.advance(300).ok()?;
+                    let s = sim.stats();
+                    Some((s.delivered, s.latency_sum, s.hops_sum))
+                };
+                let Some(base) = run(&config) else { continue }; // not an algorithm of this network
+                ran.insert((r.name, r.families));
+                for p in unread_by(r.name) {
+                    let (section, key) = p.path.split_once('.').expect("a routing.* path");
+                    let mut changed = config.clone();
+                    changed[section][key] = (p.max.min(64.0) as i64).into();
+                    assert_eq!(run(&changed), Some(base), "{} on {} reads {}", r.name, t.name, p.path);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} checks");
+        for r in &c.routings {
+            assert!(ran.contains(&(r.name, r.families)), "{} ({}) ran on no catalog network", r.name, r.families);
+        }
+    }
+
     /// The CLI's notes: a conditional setting changed where it is not read, nothing else.
     #[test]
     fn unused_settings_are_noted() {
