@@ -10,7 +10,7 @@ import { Controls, parseControl } from './controls.js';
 import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, sameValue, setPath } from './experiment.js';
 import { PRESETS, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
-import { drawRamp } from './render.js';
+import { DENSE_CHANNELS, drawRamp } from './render.js';
 import { decodeExperiment, encodeExperiment } from './url-state.js';
 import { updateInspector as renderInspector, wireCanvasEvents } from './interaction.js';
 import { Sweep, parseLoads } from './sweep.js';
@@ -476,10 +476,13 @@ function syncMetric() {
   }
   if (!opts.some((o) => o[0] === want)) app.experiment.view.metric = 'occupancy';
   sel.value = app.experiment.view.metric;
-  $('legend-metric').textContent = {
+  const dense = app.panes.some((p) => p.info.channels > DENSE_CHANNELS)
+    ? `; in networks of over ${DENSE_CHANNELS.toLocaleString('en')} channels only those at least half full are coloured, the others stay grey`
+    : '';
+  $('legend-metric').textContent = `${{
     occupancy: "link colour: flits buffered where the channel arrives, over that input port's capacity (all VCs)",
     utilization: 'link colour: flits sent on the channel per cycle (smoothed over ≈32 cycles)',
-  }[sel.value] ?? `link colour: flits in VC ${sel.value.slice(2)} where the channel arrives, over the VC's depth`;
+  }[sel.value] ?? `link colour: flits in VC ${sel.value.slice(2)} where the channel arrives, over the VC's depth`}${dense}`;
 }
 
 function setView(zoom, cx, cy) {

@@ -40,6 +40,14 @@ export const BUCKET_COLOURS = Array.from({ length: RAMP_LEVELS }, (_, i) => ramp
 /** Bucket of a value in [0, 1]: 0 only for exactly empty, so any traffic shows. */
 export const bucketOf = (v) => (v <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.floor(v * (RAMP_LEVELS - 1))));
 
+// Views of more channels than this colour only the channels at least half full (buckets
+// from DENSE_FROM up); the others keep the static layer's idle colour. At such densities a
+// channel is far thinner than a pixel at the fitted view, and stroking every one of them
+// every frame would cost the page its frame rate (the FB paper's 64K-node network has
+// 184 320 channels: 5 fps in a software-rendered canvas with every channel coloured).
+export const DENSE_CHANNELS = 20000;
+const DENSE_FROM = bucketOf(0.5);
+
 export function drawRamp(canvas) {
   const ctx = canvas.getContext('2d');
   for (let x = 0; x < canvas.width; x++) {
@@ -416,9 +424,10 @@ export class NetworkView {
     // no GPU) rasterizes strokes of at most one pixel by a path about three times faster,
     // and the dense views where this applies draw thousands of them every frame.
     const width = lineWidth < 1.5 ? 1 : lineWidth;
+    const firstBucket = g.channels > DENSE_CHANNELS ? DENSE_FROM : 1;
     for (const global of this.anyGlobal ? [1, 0] : [0]) {
       ctx.lineWidth = global ? Math.max(dpr * 0.7, width * 0.7) : width;
-      for (let b = 1; b < RAMP_LEVELS; b++) {
+      for (let b = firstBucket; b < RAMP_LEVELS; b++) {
         const from = this.counts[b];
         const to = this.counts[b + 1];
         if (from === to) continue;

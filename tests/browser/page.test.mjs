@@ -147,6 +147,21 @@ test('the form shows only the parameters some pane reads', { timeout: 90_000 }, 
   assert.deepEqual([...errors, ...side.errors, ...fb.errors, ...unread.errors], []);
 });
 
+test('a network of over 20 000 channels colours only the busy ones, and the legend says so', { timeout: 90_000 }, async () => {
+  // An 8×8×8 HyperX with doubled links: 21 504 channels.
+  const { page, errors } = await env.open('?topology.type=hyperx&topology.s=[8,8,8]&topology.k=[2]&topology.t=8&routing.algorithm=min&traffic.load=0.3');
+  assert.match(await page.textContent('#legend-metric'), /over 20,000 channels only those at least half full are coloured/);
+  const first = await paneDigest(page, 0);
+  await advanceBy(page, 20);
+  assert.ok((await paneDigest(page, 0)).painted > 0.01 * first.size, 'canvas is (nearly) blank');
+  await page.close();
+  // Smaller networks colour every channel, and the legend says nothing of it.
+  const small = await env.open('?topology.type=dragonfly&router.vcs=3');
+  assert.doesNotMatch(await small.page.textContent('#legend-metric'), /at least half full/);
+  await small.page.close();
+  assert.deepEqual([...errors, ...small.errors], []);
+});
+
 test('an invalid JSON config shows its errors next to the JSON and keeps running', { timeout: 90_000 }, async () => {
   const { page, errors } = await env.open();
   await page.click('details.config > summary');
