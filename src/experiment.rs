@@ -57,25 +57,69 @@ pub struct RunResult {
     pub batch_normalized_latency: Option<f64>,
 }
 
+/// The phase of a run, for progress reports (see [`run_reporting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    WarmUp,
+    Measure,
+    /// Until every labeled packet has arrived.
+    Drain,
+    /// Batch mode: until every batch packet has arrived.
+    Batch,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::WarmUp => "warm-up",
+            Phase::Measure => "measurement",
+            Phase::Drain => "drain",
+            Phase::Batch => "batch",
+        }
+    }
+}
+
 /// Runs one configuration to completion with the papers' methodology.
 pub fn run(cfg: &SimConfig) -> Result<RunResult, RunError> {
+    run_reporting(cfg, &mut |_, _| {})
+}
+
+/// [`run`], calling `progress(phase, cycle)` every few hundred simulated cycles.
+pub fn run_reporting(cfg: &SimConfig, progress: &mut dyn FnMut(Phase, u64)) -> Result<RunResult, RunError> {
     let mut sim = Simulation::new(cfg)?;
-    run_sim(&mut sim)
+    run_sim_reporting(&mut sim, progress)
 }
 
 /// Runs an already built simulation (at cycle 0) to completion.
 pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
+    run_sim_reporting(sim, &mut |_, _| {})
+}
+
+/// Advances `sim` by `cycles` in slices, reporting `phase` after each (the slices do not
+/// change the result: advancing is cycle by cycle).
+fn advance_reporting(sim: &mut Simulation, cycles: u64, phase: Phase, progress: &mut dyn FnMut(Phase, u64)) -> Result<(), RunError> {
+    const SLICE: u64 = 256;
+    let end = sim.now() + cycles;
+    while sim.now() < end {
+        sim.advance(SLICE.min(end - sim.now()))?;
+        progress(phase, sim.now());
+    }
+    Ok(())
+}
+
+/// [`run_sim`], calling `progress(phase, cycle)` every few hundred simulated cycles.
+pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u64)) -> Result<RunResult, RunError> {
     let cfg = sim.config().clone();
     if cfg.traffic.injection == InjectionMode::Batch {
-        return run_batch(sim, &cfg);
+        return run_batch(sim, &cfg, progress);
     }
     let m = &cfg.measurement;
     let (start, end) = (m.warmup, m.warmup + m.measure);
     sim.stats_mut().label_start = start;
     sim.stats_mut().label_end = end;
-    sim.advance(start)?;
+    advance_reporting(sim, start, Phase::WarmUp, progress)?;
     let sent_before = sim.sent_flits();
-    sim.advance(m.measure)?;
+    advance_reporting(sim, m.measure, Phase::Measure, progress)?;
     let sent_after = sim.sent_flits();
     // Drain: run until every labeled packet has arrived, or give up.
     let mut drained = false;
@@ -86,6 +130,7 @@ pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
             break;
         }
         sim.advance(64)?;
+        progress(Phase::Drain, sim.now());
     }
     let s = sim.stats();
     drained |= s.labeled_delivered == s.labeled_created;
@@ -114,13 +159,16 @@ pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
     Ok(RunResult { summary, channel_utilization, latency_histogram, batch_normalized_latency: None })
 }
 
-fn run_batch(sim: &mut Simulation, cfg: &SimConfig) -> Result<RunResult, RunError> {
+fn run_batch(sim: &mut Simulation, cfg: &SimConfig, progress: &mut dyn FnMut(Phase, u64)) -> Result<RunResult, RunError> {
     let limit = cfg.measurement.drain_limit.max(cfg.traffic.batch_size as u64 * 64);
     // Label the whole run so latency statistics cover every batch packet.
     sim.stats_mut().label_start = 0;
     sim.stats_mut().label_end = u64::MAX;
     while sim.batch_pending() && sim.now() < limit {
         sim.advance(16)?;
+        if sim.now() % 256 == 0 {
+            progress(Phase::Batch, sim.now());
+        }
     }
     let s = sim.stats();
     let done = !sim.batch_pending();

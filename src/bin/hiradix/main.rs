@@ -153,7 +153,19 @@ fn main() -> ExitCode {
 
 fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Failure> {
     let cfg = args.load()?;
-    let result = hiradix::experiment::run(&cfg).map_err(|e| match e {
+    // Progress on stderr (hidden when it is not a terminal): the phase and the cycle.
+    let m = &cfg.measurement;
+    let bar = indicatif::ProgressBar::new(m.warmup + m.measure);
+    bar.set_style(indicatif::ProgressStyle::with_template("{msg:12} {bar:40} cycle {pos}/{len}  {elapsed_precise}").expect("template"));
+    let result = hiradix::experiment::run_reporting(&cfg, &mut |phase, cycle| {
+        bar.set_message(phase.name());
+        if cycle > bar.length().unwrap_or(0) {
+            bar.set_length(cycle);
+        }
+        bar.set_position(cycle);
+    });
+    bar.finish_and_clear();
+    let result = result.map_err(|e| match e {
         hiradix::experiment::RunError::Config(c) => Failure::from(c),
         other => failure(other.to_string()),
     })?;
