@@ -166,7 +166,7 @@ fn run_batch(sim: &mut Simulation, cfg: &SimConfig, progress: &mut dyn FnMut(Pha
     sim.stats_mut().label_end = u64::MAX;
     while sim.batch_pending() && sim.now() < limit {
         sim.advance(16)?;
-        if sim.now() % 256 == 0 {
+        if sim.now().is_multiple_of(256) {
             progress(Phase::Batch, sim.now());
         }
     }
