@@ -43,8 +43,9 @@ export const bucketOf = (v) => (v <= 0 ? 0 : Math.min(RAMP_LEVELS - 1, 1 + Math.
 // Views of more channels than this colour only the channels at least half full (buckets
 // from DENSE_FROM up); the others keep the static layer's idle colour. At such densities a
 // channel is far thinner than a pixel at the fitted view, and stroking every one of them
-// every frame would cost the page its frame rate (the FB paper's 64K-node network has
-// 184 320 channels: 5 fps in a software-rendered canvas with every channel coloured).
+// every frame would cost the page its frame rate (a 16×16×16 HyperX, 184 320 channels like
+// the FB paper's 64K-node network, drew 5 fps in a software-rendered canvas with every
+// channel coloured, 60 with this).
 export const DENSE_CHANNELS = 20000;
 const DENSE_FROM = bucketOf(0.5);
 
