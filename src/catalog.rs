@@ -40,9 +40,13 @@ pub struct UsedWhen {
 impl UsedWhen {
     /// Whether `config` (a configuration as JSON) reads the parameter.
     pub fn holds(&self, config: &serde_json::Value) -> bool {
-        let setting = self.path.split('.').try_fold(config, |node, key| node.get(key));
-        setting.and_then(|v| v.as_str()).is_some_and(|v| self.values.contains(&v))
+        setting(config, self.path).and_then(|v| v.as_str()).is_some_and(|v| self.values.contains(&v))
     }
+}
+
+/// The setting at the dotted `path` of a configuration as JSON, if present.
+fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    path.split('.').try_fold(config, |node, key| node.get(key))
 }
 
 impl Param {
@@ -249,17 +253,19 @@ pub fn listing() -> String {
 /// the CLI prints them as notes, since such a setting is likely a mistake.
 pub fn unused_settings(cfg: &SimConfig) -> Vec<String> {
     let (config, defaults) = (serde_json::to_value(cfg).expect("serialises"), serde_json::to_value(SimConfig::default()).expect("serialises"));
-    let at = |v: &serde_json::Value, path: &str| path.split('.').try_fold(v, |node, key| node.get(key)).cloned();
     catalog()
         .params
         .iter()
         .filter_map(|p| {
             let when = p.used_when?;
+            if when.holds(&config) || setting(&config, p.path) == setting(&defaults, p.path) {
+                return None;
+            }
             let values = match when.values {
                 [one] => one.to_string(),
                 many => format!("one of {}", many.join(", ")),
             };
-            (!when.holds(&config) && at(&config, p.path) != at(&defaults, p.path)).then(|| format!("{}: has no effect unless {} is {values}", p.path, when.path))
+            Some(format!("{}: has no effect unless {} is {values}", p.path, when.path))
         })
         .collect()
 }
@@ -317,11 +323,7 @@ mod tests {
     #[test]
     fn conditional_parameters_matter_exactly_where_said() {
         use serde_json::{json, Value};
-        fn set(v: &mut Value, path: &str, x: Value) {
-            let (parents, leaf) = path.rsplit_once('.').map_or(("", path), |(a, b)| (a, b));
-            let node = parents.split('.').filter(|k| !k.is_empty()).fold(v, |n, k| &mut n[k]);
-            node[leaf] = x;
-        }
+        let set = |v: &mut Value, path: &str, x: Value| crate::config::apply_override(v, &format!("{path}={x}")).expect("a valid path");
         /// What a short run produced: deliveries, summed latency and hops, and the traffic.
         fn run(config: &Value) -> (u64, u64, u64, u64) {
             let cfg = SimConfig::from_value(config.clone()).unwrap_or_else(|e| panic!("{e}: {config}"));

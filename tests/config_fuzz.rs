@@ -7,10 +7,9 @@ use hiradix::config::SimConfig;
 use hiradix::sim::Simulation;
 use serde_json::{json, Value};
 
+/// Sets the dotted `path` of `v` to `x`, as the CLI's `--set` does.
 fn set(v: &mut Value, path: &str, x: Value) {
-    let (parents, leaf) = path.rsplit_once('.').unwrap_or(("", path));
-    let node = parents.split('.').filter(|k| !k.is_empty()).fold(v, |n, k| &mut n[k]);
-    node[leaf] = x;
+    hiradix::config::apply_override(v, &format!("{path}={x}")).expect("a valid path");
 }
 
 /// One small network per family, each with an algorithm of its own.

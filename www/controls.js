@@ -3,7 +3,7 @@
 // measurement parameters with their ranges): nothing here lists a parameter by hand.
 // Each control has a message line right below it for the errors that concern its path.
 
-import { getPath } from './experiment.js';
+import { getPath, readsParam } from './experiment.js';
 
 const SECTIONS = [
   { id: 'topology', title: 'Topology', open: true },
@@ -163,10 +163,7 @@ export class Controls {
   show(config, { readers = [config], varied = null } = {}) {
     if (this.keyOf(config) !== this.builtFor) this.build(config);
     for (const [path, { row, spec }] of this.rows) {
-      const when = spec.used_when;
-      if (!when) continue;
-      const read = readers.some((c) => when.values.includes(getPath(c, when.path)));
-      row.hidden = !read && path !== varied && !row.classList.contains('invalid');
+      row.hidden = !readers.some((c) => readsParam(spec, c)) && path !== varied && !row.classList.contains('invalid');
     }
     for (const [path, { input, range, spec }] of this.rows) {
       const v = getPath(config, path);

@@ -12,6 +12,12 @@ export const VARIANT_NAMES = ['A', 'B', 'C'];
 
 export const clone = (x) => (x === undefined ? undefined : JSON.parse(JSON.stringify(x)));
 
+/** Whether `config` reads parameter `spec`: always, unless the catalog gives it a `used_when`. */
+export function readsParam(spec, config) {
+  const when = spec?.used_when;
+  return !when || when.values.includes(getPath(config, when.path));
+}
+
 export function getPath(obj, path) {
   let node = obj;
   for (const part of path.split('.')) {

@@ -7,7 +7,7 @@
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
 import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './controls.js';
-import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, sameValue, setPath } from './experiment.js';
+import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, readsParam, sameValue, setPath } from './experiment.js';
 import { PRESETS, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
 import { DENSE_CHANNELS, drawRamp } from './render.js';
@@ -374,8 +374,9 @@ function syncCompare() {
   $('compare-values').disabled = !current;
   // Varying a parameter no pane reads (e.g. UGAL-L_CR's t_crt0 under UGAL-L) runs the same
   // simulation in every pane: say so.
-  const when = params.find((p) => p.path === current)?.spec?.used_when;
-  if (when && !app.model.variants(exp).some((v) => when.values.includes(getPath(v.config, when.path)))) {
+  const spec = params.find((p) => p.path === current)?.spec;
+  if (spec && !app.model.variants(exp).some((v) => readsParam(spec, v.config))) {
+    const when = spec.used_when;
     showCompareMessage(`no pane reads ${current}: only ${when.path} = ${when.values.join(' | ')} does, so the panes run the same simulation`);
   }
 }
