@@ -4,6 +4,7 @@
 // Each control has a message line right below it for the errors that concern its path.
 
 import { getPath, readsParam } from './experiment.js';
+import { el } from './dom.js';
 
 const SECTIONS = [
   { id: 'topology', title: 'Topology', open: true },
@@ -15,18 +16,6 @@ const SECTIONS = [
 
 const sectionOf = (path) => (path === 'seed' ? 'measurement' : path.split('.')[0]);
 export const controlId = (path) => `ctl-${path.replace(/[^a-z0-9]+/gi, '-')}`;
-
-function el(tag, attrs = {}, children = []) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'text') e.textContent = v;
-    else if (k === 'class') e.className = v;
-    else e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 /** Parses a control's raw text for a parameter kind; returns {value} or {error}. */
 export function parseControl(spec, raw) {

@@ -4,7 +4,8 @@
 // come with the simulation worker's snapshots (the page asks for the hovered or pinned
 // element's), so a newly hovered element shows a moment later.
 
-import { channelHtml, routerHtml } from './inspector.js';
+import { channelNodes, routerNodes } from './inspector.js';
+import { setChildren } from './dom.js';
 import { sameValue } from './experiment.js';
 
 const $ = (id) => document.getElementById(id);
@@ -101,22 +102,19 @@ export function updateInspector(app) {
     return;
   }
   // The worker records DAL's per-hop numbers once a router of a DAL pane is inspected.
-  let html = '';
+  let content = null;
   if (sel.kind === 'router') {
     const d = pane.sim.routerDetail(sel.index);
-    if (d) html = routerHtml(JSON.parse(d), pane.config, pane.info);
+    if (d) content = routerNodes(JSON.parse(d), pane.config, pane.info);
   } else {
     const d = pane.sim.channelDetail(sel.index);
-    if (d) html = channelHtml(JSON.parse(d), pane.config, pane.info);
+    if (d) content = channelNodes(JSON.parse(d), pane.config, pane.info);
   }
-  app.inspectorFor = html ? inspectorKey(sel) : null;
+  app.inspectorFor = content ? inspectorKey(sel) : null;
   const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
   $('inspector-mode').textContent = `${who}${app.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
   // Unchanged content (a paused simulation) keeps its DOM, so a button under the pointer
   // stays the one the user presses.
-  if (html !== app.inspectorHtml) {
-    $('inspector-body').innerHTML = html;
-    app.inspectorHtml = html;
-  }
-  box.hidden = !html;
+  setChildren($('inspector-body'), content ?? []);
+  box.hidden = !content;
 }

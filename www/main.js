@@ -8,6 +8,7 @@
 import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './controls.js';
 import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, readsParam, sameValue, setPath } from './experiment.js';
+import { clip, el, rich, setChildren } from './dom.js';
 import { PRESETS, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
 import { DENSE_CHANNELS, drawRamp } from './render.js';
@@ -285,8 +286,8 @@ function showStory(id) {
   if (!p) return;
   $('story-title').textContent = p.title;
   $('story-paper').textContent = p.paper;
-  $('story-text').innerHTML = p.text;
-  $('story-look').innerHTML = p.look.map((l) => `<li>${l}</li>`).join('');
+  setChildren($('story-text'), rich(p.text));
+  setChildren($('story-look'), p.look.map((l) => el('li', {}, rich(l))));
 }
 
 // A control changed one config path.

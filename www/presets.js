@@ -22,20 +22,33 @@ export const PRESETS = [
     compare: { param: 'routing.algorithm', values: ['ugal_l', 'ugal_l_cr', 'ugal_g'] },
     speed: 4,
     sweep: '0.05:0.45:0.05',
-    text: `A 1056-node dragonfly (p = h = 4, a = 8, g = 33) under the worst case: every terminal of
-      group i sends to group i+1, so a group's traffic wants the one global channel to the next
-      group. At the source router UGAL picks the minimal path or a Valiant path through a random
-      group by comparing q·H. <b>UGAL-L</b> sees only its own output queues, and the minimal and
-      non-minimal paths often leave on the same local channel, towards the router that owns
-      the minimal global channel — equal queues, so the shorter minimal path wins until
-      backpressure from the saturated global channel finally reaches the source.
-      <b>UGAL-G</b> reads the global channels' queues directly (the ideal that cannot be built);
-      <b>UGAL-L<sub>CR</sub></b> senses congestion sooner by delaying credits by the measured
-      credit round-trip time.`,
+    text: [
+      "A 1056-node dragonfly (p = h = 4, a = 8, g = 33) under the worst case: every terminal of group i sends to group i+1, so a group's traffic wants the one global channel to the next group. At the source router UGAL picks the minimal path or a Valiant path through a random group by comparing q·H. ",
+      { b: 'UGAL-L' },
+      ' sees only its own output queues, and the minimal and non-minimal paths often leave on the same local channel, towards the router that owns the minimal global channel — equal queues, so the shorter minimal path wins until backpressure from the saturated global channel finally reaches the source. ',
+      { b: 'UGAL-G' },
+      " reads the global channels' queues directly (the ideal that cannot be built); ",
+      { b: ['UGAL-L', { sub: 'CR' }] },
+      ' senses congestion sooner by delaying credits by the measured credit round-trip time.',
+    ],
     look: [
       'Fig. 9 panel: UGAL-L loads the minimal global channel and leaves the other global channels of that router under-used; UGAL-G spreads the non-minimal traffic evenly.',
-      'Latency panel (dashed: minimally routed, dotted: non-minimally routed): UGAL-L’s minimal packets wait much longer — they fill the buffers before the congestion is sensed (Figs. 11, 12); UGAL-L<sub>CR</sub> cuts that latency.',
-      'Click a router: its last decision, q<sub>m</sub>·H<sub>m</sub> vs q<sub>nm</sub>·H<sub>nm</sub>, next to the true queue of the minimal global channel that UGAL-L cannot see.',
+      [
+        'Latency panel (dashed: minimally routed, dotted: non-minimally routed): UGAL-L’s minimal packets wait much longer — they fill the buffers before the congestion is sensed (Figs. 11, 12); UGAL-L',
+        { sub: 'CR' },
+        ' cuts that latency.',
+      ],
+      [
+        'Click a router: its last decision, q',
+        { sub: 'm' },
+        '·H',
+        { sub: 'm' },
+        ' vs q',
+        { sub: 'nm' },
+        '·H',
+        { sub: 'nm' },
+        ', next to the true queue of the minimal global channel that UGAL-L cannot see.',
+      ],
     ],
   },
   {
@@ -53,14 +66,17 @@ export const PRESETS = [
     compare: { param: 'routing.algorithm', values: ['dal', 'clos_ad_hx', 'min'] },
     speed: 4,
     sweep: '0.1:1.0:0.1',
-    text: `A 4×4×4 HyperX with 4 terminals per switch (N = 256; the paper's router: 6 VCs of 32
-      flits, 4-cycle switches, iSLIP, speedup 2) under <b>Swap2</b>: even terminals cross the
-      bisection of dimension 1, odd ones that of dimension 2, so minimal routing funnels half of
-      every switch's traffic onto one channel per dimension and <b>MIN</b> saturates at 0.5.
-      <b>DAL</b> takes an aligning channel while it is unblocked and otherwise deroutes at most
-      once per dimension, spreading the load over the other channels of that dimension: it keeps
-      up at 0.8 (≈ 2β). <b>CLOS AD</b> as the HyperX paper describes it (a random closest common
-      ancestor) saturates in between.`,
+    text: [
+      "A 4×4×4 HyperX with 4 terminals per switch (N = 256; the paper's router: 6 VCs of 32 flits, 4-cycle switches, iSLIP, speedup 2) under ",
+      { b: 'Swap2' },
+      ": even terminals cross the bisection of dimension 1, odd ones that of dimension 2, so minimal routing funnels half of every switch's traffic onto one channel per dimension and ",
+      { b: 'MIN' },
+      ' saturates at 0.5. ',
+      { b: 'DAL' },
+      ' takes an aligning channel while it is unblocked and otherwise deroutes at most once per dimension, spreading the load over the other channels of that dimension: it keeps up at 0.8 (≈ 2β). ',
+      { b: 'CLOS AD' },
+      ' as the HyperX paper describes it (a random closest common ancestor) saturates in between.',
+    ],
     look: [
       'MIN: the minimal channels turn red and the routers grow red rings (source queues backing up); accepted throughput stays at 0.5.',
       'DAL: the load spreads over all channels of each dimension; its accepted throughput tracks the offered 0.8.',
@@ -83,11 +99,15 @@ export const PRESETS = [
     speed: 2,
     view: { metric: 'utilization' },
     sweep: '0.05:0.6:0.05',
-    text: `A 16-ary 2-flat (16 routers of radix 31, 256 terminals) under <b>router shift</b>: every
-      terminal of router i sends to router i+1. <b>Minimal</b> routing has one path, the direct
-      channel i → i+1, shared by the 16 terminals of the router: throughput 1/k = 0.0625 however
-      idle the other 29 channels are. <b>Valiant</b> routing sends each packet through a random
-      intermediate router, spreading it over all channels, and reaches ≈ 50 %.`,
+    text: [
+      'A 16-ary 2-flat (16 routers of radix 31, 256 terminals) under ',
+      { b: 'router shift' },
+      ': every terminal of router i sends to router i+1. ',
+      { b: 'Minimal' },
+      ' routing has one path, the direct channel i → i+1, shared by the 16 terminals of the router: throughput 1/k = 0.0625 however idle the other 29 channels are. ',
+      { b: 'Valiant' },
+      ' routing sends each packet through a random intermediate router, spreading it over all channels, and reaches ≈ 50 %.',
+    ],
     look: [
       'MIN (links coloured by utilization): the channel from every router to its neighbour on the ring is busy all the time and the rest idle; routers red with full injection buffers and red rings of waiting packets; accepted throughput flat at 0.0625.',
       'VAL: every channel busy at about 0.6 flits/cycle — each packet takes two hops, which is why Valiant tops out at 50 % — and accepted throughput equals the offered 0.3.',
@@ -108,14 +128,15 @@ export const PRESETS = [
     speed: 0.25,
     view: { metric: 'utilization' },
     sweep: '0.05:0.6:0.05',
-    text: `Batch mode: every terminal of a 32-ary 2-flat (1024 terminals) sends 8 packets of the
-      worst-case router-shift pattern as fast as it can; each pane shows when its whole batch
-      was delivered, divided by the batch size (Fig. 5). <b>UGAL</b> uses a greedy allocator:
-      all inputs decide in the same cycle from the same queue state, so when the minimal queue
-      is short they all pick it and overload it before anyone sees it grow (transient load
-      imbalance). <b>UGAL-S</b> makes the same decisions one input after another, each seeing
-      the earlier ones; <b>CLOS AD</b> also picks the intermediate router adaptively.
-      Slow motion: one cycle every 4 frames.`,
+    text: [
+      'Batch mode: every terminal of a 32-ary 2-flat (1024 terminals) sends 8 packets of the worst-case router-shift pattern as fast as it can; each pane shows when its whole batch was delivered, divided by the batch size (Fig. 5). ',
+      { b: 'UGAL' },
+      ' uses a greedy allocator: all inputs decide in the same cycle from the same queue state, so when the minimal queue is short they all pick it and overload it before anyone sees it grow (transient load imbalance). ',
+      { b: 'UGAL-S' },
+      ' makes the same decisions one input after another, each seeing the earlier ones; ',
+      { b: 'CLOS AD' },
+      ' also picks the intermediate router adaptively. Slow motion: one cycle every 4 frames.',
+    ],
     look: [
       'UGAL: the minimal channels (to the neighbouring router on the ring) turn red in the first cycles while the others stay idle.',
       'Pane headers: batch time per packet, UGAL ≈ 7 cycles vs UGAL-S ≈ 4.6 and CLOS AD ≈ 3.5.',
@@ -137,12 +158,17 @@ export const PRESETS = [
     speed: 4,
     view: { metric: 'utilization' },
     sweep: '0.1:1.0:0.1',
-    text: `The 2-dilated flattened butterfly: 8 switches, fully connected with <i>two</i> links
-      between every pair, 8 terminals each at half the link bandwidth (terminal period 2).
-      <b>Adversarial</b> traffic sends every terminal of switch i to switch i+1, so the two
-      direct links carry the whole load and <b>Minimal</b> routing saturates at 50 %.
-      <b>Adaptive 2DFB</b> (Algorithm 1) takes a direct link while its queue is at most the
-      threshold Th and otherwise one non-minimal hop through another switch, reaching ≈ 100 %.`,
+    text: [
+      'The 2-dilated flattened butterfly: 8 switches, fully connected with ',
+      { i: 'two' },
+      ' links between every pair, 8 terminals each at half the link bandwidth (terminal period 2). ',
+      { b: 'Adversarial' },
+      ' traffic sends every terminal of switch i to switch i+1, so the two direct links carry the whole load and ',
+      { b: 'Minimal' },
+      ' routing saturates at 50 %. ',
+      { b: 'Adaptive 2DFB' },
+      ' (Algorithm 1) takes a direct link while its queue is at most the threshold Th and otherwise one non-minimal hop through another switch, reaching ≈ 100 %.',
+    ],
     look: [
       'Minimal (links coloured by utilization): the two parallel links i → i+1 busy, the rest idle, red rings of waiting packets.',
       'Adaptive: the overflow spreads over the other switches; accepted throughput follows the offered 0.8.',

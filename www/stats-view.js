@@ -4,6 +4,7 @@
 import { barChart, histogramChart, lineChart } from './plots.js';
 import { CSV_HEADER, HIST_BINS } from './stats.js';
 import { encodeExperiment } from './url-state.js';
+import { el, setChildren, swatch } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const DASH_MIN = [7, 4];
@@ -18,12 +19,8 @@ const series = (pane, key, extra = {}) => ({
 
 // One legend for every chart: which colour is which pane (side by side only).
 function paneLegend(panes) {
-  const box = $('pane-legend');
-  const html = panes.length > 1 ? panes.map((p) => `<span><span class="pane-swatch" style="background:${p.colour}"></span>${p.variant.name}: ${p.short}</span>`).join('') : '';
-  if (box.dataset.html !== html) {
-    box.innerHTML = html;
-    box.dataset.html = html;
-  }
+  const items = panes.length > 1 ? panes.map((p) => el('span', {}, swatch(p.colour), `${p.variant.name}: ${p.short}`)) : [];
+  setChildren($('pane-legend'), items);
   return [];
 }
 
@@ -162,17 +159,16 @@ export function renderStatsTable(table, app) {
   if (sat.some((s) => s.points.length)) {
     extra.push(['sweep: saturates at', sat.map((s) => (Number.isFinite(s.saturatedAt) ? `≤ ${s.saturatedAt}` : `> ${s.points.at(-1)?.load ?? '–'}`))]);
   }
-  const head = `<thead><tr><th>last ${panes[0].stats.recent(10)?.cycles ?? 0} cycles</th>${panes
-    .map((p) => `<th><span class="pane-swatch" style="display:inline-block;background:${p.colour}"></span> ${p.variant.label ? `${p.variant.name}: ${p.short}` : p.short}</th>`)
-    .join('')}</tr></thead>`;
-  const body = [...rows.map(([label, fn]) => [label, recent.map(fn)]), ...extra]
-    .map(([label, cells]) => `<tr><td>${label.replace(/^ {2}/, '&nbsp;&nbsp;')}</td>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`)
-    .join('');
-  const html = head + `<tbody>${body}</tbody>`;
-  if (table.dataset.html !== html) {
-    table.innerHTML = html;
-    table.dataset.html = html;
-  }
+  const head = el(
+    'thead',
+    {},
+    el('tr', {}, el('th', {}, `last ${panes[0].stats.recent(10)?.cycles ?? 0} cycles`), panes.map((p) => el('th', {}, swatch(p.colour, true), ` ${p.variant.label ? `${p.variant.name}: ${p.short}` : p.short}`))),
+  );
+  // Indented labels (sub-rows) keep their indent as non-breaking spaces.
+  const body = [...rows.map(([label, fn]) => [label, recent.map(fn)]), ...extra].map(([label, cells]) =>
+    el('tr', {}, el('td', {}, label.replace(/^ {2}/, '\u00a0\u00a0')), cells.map((c) => el('td', {}, c))),
+  );
+  setChildren(table, [head, el('tbody', {}, body)]);
 }
 
 export function statsCsv(app) {

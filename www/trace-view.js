@@ -12,21 +12,35 @@
 // The simulations run in the worker: arming and clearing are commands sent with its next
 // step, and the trace comes back with its snapshots while a trace is shown.
 
+import { el, setChildren, swatch } from './dom.js';
+
 const $ = (id) => document.getElementById(id);
 
 export class PacketTrace {
   constructor(app, { notice }) {
     this.app = app;
     this.notice = notice;
+    this.said = null; // the notice this trace shows, if any
     this.active = false; // some pane is armed or following a packet
     this.picking = false; // the next router click arms the trace
     this.data = []; // per pane: parsed traceJson()
     this.raw = []; // per pane: the JSON data was parsed from
-    this.lastHtml = '';
     this.lastPanel = 0;
     this.link = null; // {router, cycle} of a trace armed at a router, for the URL
     this.pending = null; // {router, cycle}: arm at that router when the run reaches that cycle
     this.onLinkChange = () => {};
+  }
+
+  say(text) {
+    this.said = text;
+    this.notice(text);
+  }
+
+  // Takes back the trace's own notice only: another message shown meanwhile (e.g. what a
+  // link held that was refused) stays.
+  unsay() {
+    if (this.said !== null && $('notice-text').textContent === this.said) this.notice(null);
+    this.said = null;
   }
 
   /** Toolbar button / t: the next click on a router arms the trace there. */
@@ -39,8 +53,8 @@ export class PacketTrace {
     this.app.tracePicking = on;
     document.body.classList.toggle('trace-picking', on);
     $('btn-trace').classList.toggle('active', on);
-    if (on) this.notice('Trace: click a router — the next packet generated there will be followed (the same packet in every pane).');
-    else this.notice(null);
+    if (on) this.say('Trace: click a router — the next packet generated there will be followed (the same packet in every pane).');
+    else this.unsay();
   }
 
   /** Follows the next packet generated at `router`, in every pane. */
@@ -67,7 +81,7 @@ export class PacketTrace {
     } else {
       this.pending = { router, cycle };
       this.setLink({ router, cycle });
-      this.notice(`Trace: the packet generated at router ${router} from cycle ${cycle} on will be followed once the run gets there.`);
+      this.say(`Trace: the packet generated at router ${router} from cycle ${cycle} on will be followed once the run gets there.`);
     }
     return null;
   }
@@ -84,7 +98,7 @@ export class PacketTrace {
   /** After advancing: arm a pending link's trace once its cycle is reached. */
   afterAdvance() {
     if (this.pending && (this.app.panes[0]?.now ?? 0) >= this.pending.cycle) {
-      this.notice(null);
+      this.unsay();
       this.armAt(this.pending.router);
     }
   }
@@ -123,7 +137,6 @@ export class PacketTrace {
     this.active = false;
     this.data = [];
     this.raw = [];
-    this.lastHtml = '';
     $('trace-box').hidden = true;
   }
 
@@ -183,46 +196,64 @@ export class PacketTrace {
     if (!force && t - this.lastPanel < 250) return;
     this.lastPanel = t;
     const many = this.app.panes.length > 1;
-    const html = this.data.map((d, i) => paneHtml(d, many ? this.app.panes[i] : null)).join('');
-    if (html !== this.lastHtml) {
-      $('trace-body').innerHTML = html;
-      this.lastHtml = html;
-    }
+    setChildren($('trace-body'), this.data.map((d, i) => paneNodes(d, many ? this.app.panes[i] : null)));
   }
 }
 
-function paneHtml(d, pane) {
-  const who = pane ? `<span class="pane-swatch" style="background:${pane.colour}"></span><b>${pane.variant.name}</b> · ` : '';
+// A table cell; `title` explains a column head.
+const th = (text, title) => el('th', { title }, text);
+
+// One pane's trace: a sentence on where the packet is and the table of its hops.
+function paneNodes(d, pane) {
+  const who = pane ? [swatch(pane.colour), el('b', {}, pane.variant.name), ' · '] : [];
   const t = d.trace;
   if (!t) {
-    return `<div class="trace-pane"><p>${who}${d.armed !== null ? `waiting for the next packet generated at router ${d.armed}…` : 'nothing traced'}</p></div>`;
+    return el('div', { class: 'trace-pane' }, el('p', {}, who, d.armed !== null ? `waiting for the next packet generated at router ${d.armed}…` : 'nothing traced'));
   }
+  const packet = `packet from terminal ${t.src} (router ${t.src_router}) to terminal ${t.dst} (router ${t.dst_router}), created at cycle ${t.created}`;
   if (!t.hops.length) {
-    return `<div class="trace-pane"><p>${who}packet from terminal ${t.src} (router ${t.src_router}) to terminal ${t.dst} (router ${t.dst_router}), created at cycle ${t.created} — waiting in its source queue for ${d.now - t.created} cycles.</p></div>`;
+    return el('div', { class: 'trace-pane' }, el('p', {}, who, `${packet} — waiting in its source queue for ${d.now - t.created} cycles.`));
   }
   const last = t.hops.at(-1);
   let status;
   if (t.delivered) {
     const routerHops = t.hops.length - 1;
-    status = `delivered at cycle ${t.delivered_at}: latency <b>${t.delivered_at - t.created}</b> cycles, ${routerHops} router-to-router hop${routerHops === 1 ? '' : 's'}${t.nonminimal ? ', routed non-minimally' : ''}`;
+    status = [
+      `delivered at cycle ${t.delivered_at}: latency `,
+      el('b', {}, t.delivered_at - t.created),
+      ` cycles, ${routerHops} router-to-router hop${routerHops === 1 ? '' : 's'}${t.nonminimal ? ', routed non-minimally' : ''}`,
+    ];
   } else if (last.arrived > d.now) {
     status = `on the channel to router ${last.router} (usable there from cycle ${last.arrived})`;
   } else {
     status = `in router ${last.router}, input port ${last.in_port} VC ${last.in_vc}, for ${d.now - last.arrived} cycles`;
   }
-  const rows = t.hops
-    .map((h, k) => {
-      const left = h.left ?? null;
-      const waited = left !== null ? left - h.arrived : h.arrived <= d.now ? d.now - h.arrived : null;
-      const out = left === null ? '<span class="muted">—</span>' : h.next_router === null ? `port ${h.out_port} → terminal ${t.dst}` : `port ${h.out_port} → R${h.next_router}`;
-      const link = left === null ? '' : `${h.class}${h.class !== 'terminal' && h.dim !== undefined ? ` d${h.dim}` : ''}`;
-      return `<tr${left === null && !t.delivered ? ' class="here"' : ''}><td>${k}</td><td>R${h.router}</td><td>${h.arrived}</td><td>${h.in_port} / ${h.in_vc}</td>
-        <td>${waited ?? '–'}</td><td>${left ?? '–'}</td><td>${out}</td><td>${h.out_vc ?? '–'}</td><td>${link}</td></tr>`;
-    })
-    .join('');
+  const rows = t.hops.map((h, k) => {
+    const left = h.left ?? null;
+    const waited = left !== null ? left - h.arrived : h.arrived <= d.now ? d.now - h.arrived : null;
+    const out = left === null ? el('span', { class: 'muted' }, '—') : h.next_router === null ? `port ${h.out_port} → terminal ${t.dst}` : `port ${h.out_port} → R${h.next_router}`;
+    const link = left === null ? '' : `${h.class}${h.class !== 'terminal' && h.dim !== undefined ? ` d${h.dim}` : ''}`;
+    const cells = [k, `R${h.router}`, h.arrived, `${h.in_port} / ${h.in_vc}`, waited ?? '–', left ?? '–', out, h.out_vc ?? '–', link];
+    return el('tr', { class: left === null && !t.delivered ? 'here' : undefined }, cells.map((c) => el('td', {}, c)));
+  });
   const start = t.hops[0].injected !== undefined ? `injected at cycle ${t.hops[0].injected}` : `picked up in a queue at cycle ${t.hops[0].found}`;
-  return `<div class="trace-pane"><p>${who}packet from terminal ${t.src} (router ${t.src_router}) to terminal ${t.dst} (router ${t.dst_router}), created at cycle ${t.created}, ${start} — ${status}.</p>
-    <table class="ports trace-hops"><thead><tr><th>hop</th><th>router</th><th title="cycle the packet was usable in the router's input buffer">arrived</th><th>in port / VC</th>
-    <th title="cycles spent in this router">waited</th><th title="cycle it left on the output channel">left</th><th>to</th><th title="VC at the next router">out VC</th><th>link</th></tr></thead>
-    <tbody>${rows}</tbody></table></div>`;
+  const head = el(
+    'tr',
+    {},
+    th('hop'),
+    th('router'),
+    th('arrived', "cycle the packet was usable in the router's input buffer"),
+    th('in port / VC'),
+    th('waited', 'cycles spent in this router'),
+    th('left', 'cycle it left on the output channel'),
+    th('to'),
+    th('out VC', 'VC at the next router'),
+    th('link'),
+  );
+  return el(
+    'div',
+    { class: 'trace-pane' },
+    el('p', {}, who, `${packet}, ${start} — `, status, '.'),
+    el('table', { class: 'ports trace-hops' }, el('thead', {}, head), el('tbody', {}, rows)),
+  );
 }
