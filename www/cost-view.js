@@ -15,6 +15,8 @@
 // rest of the page working (the view then says so).
 import * as wasm from '../pkg/hiradix.js';
 import { lineChart } from './plots.js';
+import { clip, el, setChildren } from './dom.js';
+import { MAX_VALUE_CHARS } from './url-state.js';
 
 export const COST_DEFAULTS = { nodes: '4096', radix: '64', beta: '0.5' };
 const URL_KEYS = { nodes: 'n', radix: 'radix', beta: 'beta' };
@@ -63,33 +65,63 @@ export function sizeLabel(n) {
 
 const fmt = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const tuple = (v) => (v.every((x) => x === v[0]) ? String(v[0]) : `(${v.join(', ')})`);
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const muted = (...text) => el('span', { class: 'muted' }, ...text);
+const num = (x) => el('td', { class: 'num' }, x);
+// A topology's colour in the tables.
+const colourSwatch = (name) => el('i', { class: 'sw', style: { background: colourOf(name) } });
 
 /** Parses `field: message` lines (Rust's errors) into {field: message}. */
 export function fieldErrors(text) {
   const out = {};
   for (const line of String(text).split('\n')) {
+    // The message quotes the input, which may be anything a link held: shortened.
     const m = line.match(/^(nodes|radix|beta): (.*)$/);
-    if (m) out[m[1]] = out[m[1]] ? `${out[m[1]]}\n${m[2]}` : m[2];
-    else if (line.trim()) out.nodes = out.nodes ? `${out.nodes}\n${line}` : line;
+    if (m) out[m[1]] = out[m[1]] ? `${out[m[1]]}\n${clip(m[2], 300)}` : clip(m[2], 300);
+    else if (line.trim()) out.nodes = out.nodes ? `${out.nodes}\n${clip(line, 300)}` : clip(line, 300);
   }
   return out;
 }
 
 /**
- * Removes the cost view's keys from a query string: {rest, open, values} where `rest` is
- * the query for the simulation and `values` the cost inputs found (as typed).
+ * Removes the cost view's keys from a query string: {rest, open, values, problems} where
+ * `rest` is the query for the simulation, `values` the cost inputs found (as typed; the
+ * cost view shows a refused one next to its input, with its message) and `problems` what
+ * a visitor would otherwise not see: an unknown view, an over-long value, and — when the
+ * link does not open the cost view — the inputs' messages (one sentence each).
  */
 export function splitCostParams(search) {
   const q = new URLSearchParams(search);
   const values = {};
+  const problems = [];
   for (const [field, key] of Object.entries(URL_KEYS)) {
-    if (q.has(key)) values[field] = q.get(key);
+    const v = q.get(key);
+    if (v !== null && v.length > MAX_VALUE_CHARS) problems.push(`${key}: value too long (${v.length} characters, at most ${MAX_VALUE_CHARS}); ignored`);
+    else if (v !== null) values[field] = v;
     q.delete(key);
   }
-  const open = q.get('view') === 'cost';
+  const view = q.get('view');
+  if (view !== null && view !== 'cost' && view !== 'sim') problems.push(`view: '${clip(view, 60)}' is not cost or sim; ignored`);
   q.delete('view');
-  return { rest: q.toString(), open, values };
+  const open = view === 'cost';
+  if (!open) {
+    const errors = costErrors(values);
+    for (const field of Object.keys(values)) if (errors[field]) problems.push(`${URL_KEYS[field]}: ${errors[field]} (cost view)`);
+  }
+  return { rest: q.toString(), open, values, problems };
+}
+
+// The inputs' messages ({field: message}) for cost inputs over the defaults, as typed ones
+// are checked (costQuery); {} if they are fine.
+function costErrors(values) {
+  if (!Object.keys(values).length || typeof wasm.costQuery !== 'function') return {};
+  const all = { ...COST_DEFAULTS, ...values };
+  try {
+    wasm.costQuery(all.nodes, all.radix, all.beta);
+    return {};
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) throw e;
+    return fieldErrors(e?.message ?? e);
+  }
 }
 
 /** Runs costHyperx in a worker; a new request while one runs restarts the worker. */
@@ -152,48 +184,77 @@ export class CostView {
   }
 
   build() {
-    const field = (name, label, hint, width) => `
-      <div class="cost-field">
-        <label for="cost-${name}">${label}</label>
-        <input id="cost-${name}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off"
-          style="width:${width}" title="${esc(hint)}" aria-describedby="cost-${name}-msg">
-        <div id="cost-${name}-msg" class="ctl-msg" role="alert" hidden></div>
-      </div>`;
-    this.root.innerHTML = `
-      <div class="cost-head">
-        <div class="cost-inputs">
-          ${field('nodes', 'terminals N', 'e.g. 4096, 2^17, 64K (K = 1024); 2 to 2^24', '7em')}
-          ${field('radix', 'router radix R', 'ports per router, 4 to 1024 (the papers: 64, HyperX: 32–256)', '4.5em')}
-          ${field('beta', 'bisection β', 'minimum relative bisection bandwidth, in (0, 1]; e.g. 0.5 or 1/8', '4.5em')}
-        </div>
-        <div class="cost-examples"><span class="muted">examples</span>
-          ${EXAMPLES.map((e, i) => `<button type="button" data-example="${i}" title="${esc(e.title)}">${esc(e.label)}</button>`).join('')}
-        </div>
-        <p class="cost-intro muted">The papers' cost, power and design-space models (docs/cost.md), recomputed for your N, radix and β.
-          N sets the marker on every curve and the tables; the radix re-prices the FB and dragonfly papers' networks
-          (routers $390 each whatever the radix, Table 2); β drives the HyperX search and Fig. 8.</p>
-      </div>
-      <div class="cost-tables">
-        <section class="cost-card">
-          <h3>HyperX design search <span id="cost-search-status" class="muted"></span></h3>
-          <table id="cost-search-table" class="cost-table"></table>
-          <p id="cost-search-note" class="cost-note muted"></p>
-        </section>
-        <section class="cost-card">
-          <h3>Every topology at <span id="cost-at-n">N</span></h3>
-          <table id="cost-at-table" class="cost-table"></table>
-          <p id="cost-at-note" class="cost-note muted"></p>
-        </section>
-      </div>
-      <div id="cost-plots" class="cost-plots">
-        ${PLOT_ORDER.map((id) => `
-          <figure class="cost-plot" data-plot="${id}">
-            <figcaption>${PLOT_NAMES[id]}</figcaption>
-            <canvas id="cost-plot-${id}"></canvas>
-            <div class="cost-legend"></div>
-            <p class="cost-note muted"></p>
-          </figure>`).join('')}
-      </div>`;
+    // Each input is as wide as what it takes (set through CSSOM: the CSP allows no style
+    // attributes).
+    const field = (name, label, hint, width) =>
+      el(
+        'div',
+        { class: 'cost-field' },
+        el('label', { for: `cost-${name}` }, label),
+        el('input', {
+          id: `cost-${name}`,
+          type: 'text',
+          inputmode: 'decimal',
+          spellcheck: 'false',
+          autocomplete: 'off',
+          style: { width },
+          title: hint,
+          'aria-describedby': `cost-${name}-msg`,
+        }),
+        el('div', { id: `cost-${name}-msg`, class: 'ctl-msg', role: 'alert', hidden: true }),
+      );
+    const card = (title, id, status) =>
+      el(
+        'section',
+        { class: 'cost-card' },
+        el('h3', {}, title, status),
+        el('table', { id: `cost-${id}-table`, class: 'cost-table' }),
+        el('p', { id: `cost-${id}-note`, class: 'cost-note muted' }),
+      );
+    this.root.replaceChildren(
+      el(
+        'div',
+        { class: 'cost-head' },
+        el(
+          'div',
+          { class: 'cost-inputs' },
+          field('nodes', 'terminals N', 'e.g. 4096, 2^17, 64K (K = 1024); 2 to 2^24', '7em'),
+          field('radix', 'router radix R', 'ports per router, 4 to 1024 (the papers: 64, HyperX: 32–256)', '4.5em'),
+          field('beta', 'bisection β', 'minimum relative bisection bandwidth, in (0, 1]; e.g. 0.5 or 1/8', '4.5em'),
+        ),
+        el(
+          'div',
+          { class: 'cost-examples' },
+          muted('examples'),
+          EXAMPLES.map((e, i) => el('button', { type: 'button', dataset: { example: i }, title: e.title }, e.label)),
+        ),
+        el(
+          'p',
+          { class: 'cost-intro muted' },
+          "The papers' cost, power and design-space models (docs/cost.md), recomputed for your N, radix and β. N sets the marker on every curve and the tables; the radix re-prices the FB and dragonfly papers' networks (routers $390 each whatever the radix, Table 2); β drives the HyperX search and Fig. 8.",
+        ),
+      ),
+      el(
+        'div',
+        { class: 'cost-tables' },
+        card('HyperX design search ', 'search', el('span', { id: 'cost-search-status', class: 'muted' })),
+        card(['Every topology at ', el('span', { id: 'cost-at-n' }, 'N')], 'at', null),
+      ),
+      el(
+        'div',
+        { id: 'cost-plots', class: 'cost-plots' },
+        PLOT_ORDER.map((id) =>
+          el(
+            'figure',
+            { class: 'cost-plot', dataset: { plot: id } },
+            el('figcaption', {}, PLOT_NAMES[id]),
+            el('canvas', { id: `cost-plot-${id}` }),
+            el('div', { class: 'cost-legend' }),
+            el('p', { class: 'cost-note muted' }),
+          ),
+        ),
+      ),
+    );
     for (const name of Object.keys(URL_KEYS)) {
       const input = this.input(name);
       input.addEventListener('input', () => {
@@ -227,12 +288,18 @@ export class CostView {
     }
   }
 
-  /** Sets the inputs (as typed; missing ones keep their value) and recomputes if open. */
+  /**
+   * Sets the inputs (as typed; missing ones keep their value) and recomputes if open;
+   * closed, checks them, so a refused one has its message once the view opens.
+   */
   setValues(values) {
     Object.assign(this.values, values);
     this.syncInputs();
     if (this.open) this.update();
-    else this.onChange();
+    else {
+      this.showErrors(costErrors(this.values));
+      this.onChange();
+    }
   }
 
   show(open) {
@@ -249,8 +316,10 @@ export class CostView {
   urlParams() {
     const q = new URLSearchParams();
     if (this.open) q.set('view', 'cost');
-    const changed = Object.keys(URL_KEYS).some((k) => this.values[k] !== COST_DEFAULTS[k]);
-    if (this.open || changed) for (const [field, key] of Object.entries(URL_KEYS)) q.set(key, this.values[field]);
+    // A refused input is not shared: the link holds the inputs the view shows results for.
+    const shared = (k) => (this.errors[k] ? (this.applied?.[k] ?? COST_DEFAULTS[k]) : this.values[k]);
+    const changed = Object.keys(URL_KEYS).some((k) => shared(k) !== COST_DEFAULTS[k]);
+    if (this.open || changed) for (const [field, key] of Object.entries(URL_KEYS)) q.set(key, shared(field));
     return q.toString();
   }
 
@@ -323,7 +392,7 @@ export class CostView {
       if (id === 'hx-fig8' && !data) {
         fig.querySelector('figcaption').textContent = `HyperX paper Fig. 8: switches per terminal, radix ${this.figures.query.radix}`;
         lineChart(fig.querySelector('canvas'), { series: [], xLabel: 'network size N (terminals)', yLabel: 'switches / N', emptyText: this.search?.error ? 'the search failed (see above)' : 'searching in a Web Worker…' });
-        fig.querySelector('.cost-legend').innerHTML = '';
+        fig.querySelector('.cost-legend').replaceChildren();
         continue;
       }
       this.drawPlot(fig, data);
@@ -368,9 +437,8 @@ export class CostView {
       Object.assign(opts, { xMin: 0, xMax: hi + 1, xTicks: [...new Set(xs)], xFormat: String });
     }
     lineChart(canvas, opts);
-    fig.querySelector('.cost-legend').innerHTML = p.empty
-      ? ''
-      : series.map((s) => `<span><i style="border-top: 2px ${s.dash.length ? 'dashed' : 'solid'} ${s.colour}"></i>${esc(s.label)}</span>`).join('');
+    const line = (s) => el('i', { style: { borderTop: `2px ${s.dash.length ? 'dashed' : 'solid'} ${s.colour}` } });
+    setChildren(fig.querySelector('.cost-legend'), p.empty ? [] : series.map((s) => el('span', {}, line(s), s.label)));
   }
 
   drawSearch() {
@@ -386,7 +454,7 @@ export class CostView {
     }
     if (this.search.error) {
       status.textContent = '';
-      table.innerHTML = '';
+      table.replaceChildren();
       note.textContent = `The search failed: ${this.search.error}`;
       this.root.dataset.search = 'error';
       return;
@@ -394,14 +462,31 @@ export class CostView {
     const r = this.search.result;
     status.textContent = `— ${problem}`;
     const row = (name, d) => {
-      if (!d) return `<tr><th>${name}</th><td colspan="7">no HyperX of radix ${q.radix} connects ${q.nodes} terminals at β = ${q.beta}</td></tr>`;
+      if (!d) return el('tr', {}, el('th', {}, name), el('td', { colspan: 7 }, `no HyperX of radix ${q.radix} connects ${q.nodes} terminals at β = ${q.beta}`));
       const [t0, t1] = d.t_range ?? [d.terminals_per_switch, d.terminals_per_switch];
-      const tr = t0 === t1 ? '' : ` <span class="muted">(${t0}..${t1})</span>`;
-      return `<tr><th>${name}</th><td class="num">${d.switches}</td><td class="num">${d.dims}</td><td>${tuple(d.shape)}</td><td>${tuple(d.trunking)}</td><td class="num">${d.terminals_per_switch}${tr}</td><td class="num">${d.ports_used}</td><td class="num">${fmt(d.beta, 3)}</td></tr>`;
+      const tr = t0 === t1 ? null : [' ', muted(`(${t0}..${t1})`)];
+      return el(
+        'tr',
+        {},
+        el('th', {}, name),
+        num(d.switches),
+        num(d.dims),
+        el('td', {}, tuple(d.shape)),
+        el('td', {}, tuple(d.trunking)),
+        num([d.terminals_per_switch, tr]),
+        num(d.ports_used),
+        num(fmt(d.beta, 3)),
+      );
     };
-    table.innerHTML = `<thead><tr><th></th><th>switches</th><th>L</th><th>S</th><th>K</th><th>T</th><th>ports used</th><th>β</th></tr></thead>
-      <tbody>${row('regular', r.regular)}${row('general', r.general)}
-      <tr class="clos"><th>folded Clos</th><td class="num">${r.clos.switches}</td><td colspan="6">${r.clos.levels} levels of radix-${q.radix} switches at β = ${q.beta}</td></tr></tbody>`;
+    const head = el('tr', {}, ['', 'switches', 'L', 'S', 'K', 'T', 'ports used', 'β'].map((h) => el('th', {}, h)));
+    const clos = el(
+      'tr',
+      { class: 'clos' },
+      el('th', {}, 'folded Clos'),
+      num(r.clos.switches),
+      el('td', { colspan: 6 }, `${r.clos.levels} levels of radix-${q.radix} switches at β = ${q.beta}`),
+    );
+    table.replaceChildren(el('thead', {}, head), el('tbody', {}, row('regular', r.regular), row('general', r.general), clos));
     const ties = r.general_ties > 1 ? ` ${r.general_ties} general shapes tie; the first in (L, S) order is shown.` : '';
     note.textContent = `Fewest switches P = ΠS meeting T + Σ K(S − 1) ≤ R, T·P ≥ N and min(K·S)/2T ≥ β (eqs. 2–9). T is the smallest feasible value (the feasible range in brackets).${ties} ${r.shapes_evaluated} shapes evaluated; search and Fig. 8 took ${fmt(this.search.ms, 0)} ms in a Web Worker.`;
     this.root.dataset.search = 'done';
@@ -411,14 +496,23 @@ export class CostView {
     const a = this.figures.at_n;
     const q = this.figures.query;
     this.root.querySelector('#cost-at-n').textContent = `N = ${q.nodes}${sizeLabel(q.nodes) !== String(q.nodes) ? ` (${sizeLabel(q.nodes)})` : ''}, radix ${q.radix}`;
-    const rows = a.rows
-      .map((r) =>
-        r.config === null
-          ? `<tr><th><i class="sw" style="background:${colourOf(r.topology)}"></i>${esc(r.topology)}</th><td colspan="5" class="muted">cannot be built with radix-${q.radix} routers</td></tr>`
-          : `<tr><th><i class="sw" style="background:${colourOf(r.topology)}"></i>${esc(r.topology)}</th><td>${esc(r.config)}</td><td class="num">${Math.round(r.routers)}</td><td class="num">${fmt(r.cost_per_node)}</td><td class="num">${fmt(r.cost_per_node_df)}</td><td class="num">${fmt(r.power_per_node, 2)}</td></tr>`,
-      )
-      .join('');
-    this.root.querySelector('#cost-at-table').innerHTML = `<thead><tr><th></th><th>configuration</th><th>routers</th><th>$/node<br><span class="muted">Fig. 11</span></th><th>$/node<br><span class="muted">Fig. 19</span></th><th>W/node<br><span class="muted">Fig. 15</span></th></tr></thead><tbody>${rows}</tbody>`;
+    const rows = a.rows.map((r) =>
+      r.config === null
+        ? el('tr', {}, el('th', {}, colourSwatch(r.topology), r.topology), el('td', { colspan: 5, class: 'muted' }, `cannot be built with radix-${q.radix} routers`))
+        : el(
+            'tr',
+            {},
+            el('th', {}, colourSwatch(r.topology), r.topology),
+            el('td', {}, r.config),
+            num(Math.round(r.routers)),
+            num(fmt(r.cost_per_node)),
+            num(fmt(r.cost_per_node_df)),
+            num(fmt(r.power_per_node, 2)),
+          ),
+    );
+    const fig = (label, figure) => el('th', {}, label, el('br'), muted(figure));
+    const head = el('tr', {}, el('th'), el('th', {}, 'configuration'), el('th', {}, 'routers'), fig('$/node', 'Fig. 11'), fig('$/node', 'Fig. 19'), fig('W/node', 'Fig. 15'));
+    this.root.querySelector('#cost-at-table').replaceChildren(el('thead', {}, head), el('tbody', {}, rows));
     const parts = [];
     if (a.fb_dimension) parts.push(`Flattened butterfly (§5.1.2): n' = ${a.fb_dimension.n_prime}, k' = ${a.fb_dimension.k_prime}.`);
     if (a.fb_saving_vs_clos !== null) parts.push(`It costs ${fmt(100 * a.fb_saving_vs_clos, 0)} % less than the folded Clos.`);

@@ -18,20 +18,29 @@ export function readsParam(spec, config) {
   return !when || when.values.includes(getPath(config, when.path));
 }
 
+// Keys that reach an object's prototype machinery: never a config path's part. The page
+// only looks paths up in Maps of the catalog's own paths, so none of these can arrive
+// from a link or the JSON box; setPath refusing them is the second line of defence.
+const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The value at a dotted path, following own properties only (undefined if absent). */
 export function getPath(obj, path) {
   let node = obj;
   for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object' || !(part in node)) return undefined;
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined;
     node = node[part];
   }
   return node;
 }
 
+/** Sets a dotted path (creating plain objects on the way); throws on a prototype key. */
 export function setPath(obj, path, value) {
   const parts = path.split('.');
+  if (parts.some((p) => PROTO_KEYS.has(p))) throw new Error(`refused to set config path '${path}'`);
   let node = obj;
   for (let i = 0; i < parts.length - 1; i++) {
-    if (node[parts[i]] === null || typeof node[parts[i]] !== 'object' || Array.isArray(node[parts[i]])) node[parts[i]] = {};
+    const next = Object.hasOwn(node, parts[i]) ? node[parts[i]] : undefined;
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[parts[i]] = {};
     node = node[parts[i]];
   }
   node[parts[parts.length - 1]] = value;
@@ -51,14 +60,68 @@ export function formatValue(v) {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+// No config path is deeper than `topology.k`; objects nested deeper (a hostile JSON box)
+// are leaves, refused as values, rather than recursed into without bound.
+const MAX_DEPTH = 4;
+
 /** Leaves of a config as [path, value] (arrays are leaves). */
-export function flatten(obj, prefix = '', out = []) {
+export function flatten(obj, prefix = '', out = [], depth = 1) {
   for (const [k, v] of Object.entries(obj)) {
     const path = prefix ? `${prefix}.${k}` : k;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, path, out);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && depth < MAX_DEPTH) flatten(v, path, out, depth + 1);
     else out.push([path, v]);
   }
   return out;
+}
+
+/**
+ * Whether `value` has the type a parameter `spec` takes ({kind, unset}: int, float,
+ * int_list, enum, name — a catalog name such as a routing algorithm —, bool); null when it
+ * does, else what is wrong. Only the type: ranges and every other rule are the engine's
+ * (the same checks as the CLI), so a URL or the JSON box never holds an object, a
+ * non-finite number or anything else the engine's JSON would read differently
+ * (JSON.stringify writes Infinity and NaN as null, i.e. "unset").
+ */
+export function typeProblem(spec, value) {
+  if (value === null) return spec.unset || spec.kind === 'any' ? null : 'must be set (null is not a value here)';
+  switch (spec.kind) {
+    case 'int':
+    case 'float':
+      if (typeof value !== 'number') return `must be a number, got ${describe(value)}`;
+      return Number.isFinite(value) ? null : `must be a finite number, got ${describe(value)}`;
+    case 'int_list':
+      if (!Array.isArray(value)) return `must be a list of whole numbers such as [4,4,4], got ${describe(value)}`;
+      return value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : `must be a list of whole numbers such as [4,4,4], got ${describe(value)}`;
+    case 'enum':
+    case 'name':
+      return typeof value === 'string' ? null : `must be a name, got ${describe(value)}`;
+    case 'bool':
+      return typeof value === 'boolean' ? null : `must be true or false, got ${describe(value)}`;
+    default:
+      return typeof value === 'object' ? `must be a number, list or name, got ${describe(value)}` : null;
+  }
+}
+
+// A value in a message: its JSON (or text), at most 80 characters.
+function describe(value) {
+  let text;
+  try {
+    // Non-finite numbers as themselves (JSON would write null).
+    const numbers = (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? `#${v}#` : v);
+    text = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value, numbers) ?? String(value)).replace(/"#(-?Infinity|NaN)#"/g, '$1');
+  } catch {
+    text = String(value); // e.g. arrays nested too deep for JSON.stringify
+  }
+  return text.length <= 80 ? text : `${text.slice(0, 79)}… (${text.length} characters)`;
+}
+
+// A spec for a config leaf the catalog has no parameter entry for, from its default value.
+function specFromDefault(value) {
+  if (Array.isArray(value)) return { kind: 'int_list' };
+  if (typeof value === 'number') return { kind: 'float' };
+  if (typeof value === 'string') return { kind: 'name' };
+  if (typeof value === 'boolean') return { kind: 'bool' };
+  return { kind: 'any' };
 }
 
 export function sameValue(a, b) {
@@ -70,6 +133,57 @@ export class Model {
   constructor(catalog) {
     this.catalog = catalog;
     this.defaults = catalog.default_config;
+    // Every settable path with its spec, in Maps (an exact lookup: no key is read through
+    // a prototype): `specs` for the paths every network has, `topologySpecs` per network
+    // type for its topology.* paths.
+    this.specs = new Map();
+    for (const [path, value] of flatten(this.defaults)) {
+      if (!path.startsWith('topology.')) this.specs.set(path, specFromDefault(value));
+    }
+    this.specs.set('routing.algorithm', { kind: 'name', options: catalog.routings.map((r) => r.name) });
+    this.specs.set('traffic.pattern', { kind: 'name', options: catalog.patterns.map((p) => p.name) });
+    for (const p of catalog.params) this.specs.set(p.path, p);
+    this.typeSpec = { kind: 'name', options: catalog.topologies.map((t) => t.name) };
+    this.topologySpecs = new Map();
+    for (const t of catalog.topologies) {
+      const m = new Map([['topology.type', this.typeSpec]]);
+      for (const [path, value] of flatten(t.default, 'topology')) if (!m.has(path)) m.set(path, specFromDefault(value));
+      for (const p of t.params ?? []) m.set(p.path, p);
+      this.topologySpecs.set(t.name, m);
+    }
+  }
+
+  /** The spec of config path `path` on a network of type `type`, or undefined if it has none. */
+  specFor(path, type) {
+    if (path === 'topology.type') return this.typeSpec;
+    if (path.startsWith('topology.')) return this.topologySpecs.get(type)?.get(path);
+    return this.specs.get(path);
+  }
+
+  /**
+   * What is wrong with setting `path` to `value` on a network of type `type`, before the
+   * engine sees it: an unknown path or a value of the wrong type. null if nothing.
+   */
+  entryProblem(path, value, type) {
+    // Under an unknown network type the engine refuses topology.type itself, by name.
+    if (path !== 'topology.type' && path.startsWith('topology.') && !this.topologySpecs.has(type)) return null;
+    const spec = this.specFor(path, type);
+    if (!spec) return path.startsWith('topology.') ? `not a parameter of the ${type.replace(/_/g, ' ')} network` : 'unknown parameter';
+    return typeProblem(spec, value);
+  }
+
+  /**
+   * The problems of a partial config (the JSON box) as [{path, message}]: unknown paths
+   * and values of the wrong type, checked before anything is built from it.
+   */
+  configProblems(partial) {
+    const type = partial.topology?.type ?? this.defaults.topology.type;
+    const problems = [];
+    for (const [path, value] of flatten(partial)) {
+      const problem = this.entryProblem(path, value, type);
+      if (problem) problems.push({ path, message: problem });
+    }
+    return problems;
   }
 
   topologyEntry(type) {
@@ -104,14 +218,9 @@ export class Model {
     return cfg;
   }
 
-  /** Is `path` a settable config path (a leaf of some topology's complete config)? */
-  knownPath(path) {
-    if (path === 'topology.type') return true;
-    if (path.startsWith('topology.')) {
-      return this.catalog.topologies.some((t) => path.slice('topology.'.length) in t.default);
-    }
-    if (path === 'router.buffer_per_port') return true;
-    return getPath(this.defaults, path) !== undefined;
+  /** Is `path` a settable config path on a network of type `type`? */
+  knownPath(path, type) {
+    return this.specFor(path, type) !== undefined;
   }
 
   /** The config paths that differ from the defaults (topology.type always included). */

@@ -138,14 +138,15 @@ function showStopped(message) {
   setState('stopped');
 }
 
-// Engine errors come as `path: message` lines.
+// Engine errors come as `path: message` lines. A message quotes the value it refuses,
+// which may be anything a link held: shortened, so a message stays a line or two.
 export function parseErrors(text) {
   return String(text)
     .split('\n')
     .filter((l) => l.trim())
     .map((line) => {
       const m = line.match(/^([\w.()[\]]+): (.*)$/);
-      return m ? { path: m[1], message: m[2] } : { path: '(config)', message: line };
+      return m ? { path: m[1], message: clip(m[2], 300) } : { path: '(config)', message: clip(line, 300) };
     });
 }
 
@@ -424,12 +425,19 @@ function compareValues(raw) {
     showCompareMessage(`at most ${MAX_VARIANTS} values side by side, got ${values.length}`);
     return;
   }
+  for (const v of values) {
+    const problem = app.model.entryProblem(exp.compare.param, v, exp.config.topology.type);
+    if (problem) {
+      showCompareMessage(`${clip(formatValue(v), 80)}: ${problem}`);
+      return;
+    }
+  }
   const spec = [...app.model.catalog.params, ...(app.model.topologyEntry(exp.config.topology.type)?.params ?? [])].find((p) => p.path === exp.compare.param);
   if (spec && spec.kind !== 'enum') {
     for (const v of values) {
       const r = parseControl(spec, Array.isArray(v) ? v.join(',') : v);
       if (r.error) {
-        showCompareMessage(`${formatValue(v)}: ${r.error}`);
+        showCompareMessage(`${clip(formatValue(v), 80)}: ${r.error}`);
         return;
       }
     }
@@ -568,6 +576,13 @@ function wireControls() {
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       showConfigError('config must be a JSON object, e.g. {"topology": {"type": "dragonfly"}}');
+      return;
+    }
+    // Unknown paths (a typo, or a prototype key) and values of the wrong type are refused
+    // here, before the config is built from them; the engine checks the rest.
+    const problems = app.model.configProblems(parsed);
+    if (problems.length) {
+      showConfigError(problems.map((e) => `${clip(e.path, 80)}: ${e.message}`).join('\n'));
       return;
     }
     serial(() => {
@@ -711,7 +726,7 @@ async function main() {
   app.cost.setValues(costLink.values);
   const fallback = newExperiment(app.model.complete(DEFAULT_CONFIG));
   const decoded = decodeExperiment(app.model, costLink.rest, app.presets);
-  const problems = [...decoded.problems];
+  const problems = [...costLink.problems, ...decoded.problems];
   let fromLink = false;
   if (decoded.experiment) {
     app.experiment = fallback; // the controls need an experiment to show errors against
@@ -750,5 +765,9 @@ async function main() {
 }
 
 // Queued like every action that builds an experiment: a control changed while the page
-// loads takes effect after the experiment it opens on.
-serial(main);
+// loads takes effect after the experiment it opens on. `loaded` resolves once the page
+// shows its first experiment and any message about its link (for tests and scripts/).
+app.loaded = serial(main).then(
+  () => 'ok',
+  (e) => `error: ${e}`,
+);

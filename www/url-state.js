@@ -11,7 +11,8 @@
 // `trace=R@C` follows the next packet generated at router R from cycle C on: the run is
 // deterministic, so the link shows the same packet's journey to whoever opens it.
 
-import { formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
+import { MAX_VARIANTS, formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
+import { clip } from './dom.js';
 
 const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace']);
 
@@ -40,84 +41,153 @@ export function encodeExperiment(model, exp, { paused = false, trace = null } = 
   return q.toString();
 }
 
+// A share link is short (a full experiment is well under 2 000 characters); longer values
+// are refused before they are parsed, so a hostile link cannot make the page parse, copy
+// or print megabytes.
+export const MAX_VALUE_CHARS = 2000;
+const MAX_QUERY_CHARS = 20_000;
+
 /**
  * Reads an experiment from a query string. Never throws: returns {experiment, problems,
- * paused, trace}, where `problems` lists what could not be used (one sentence each) and the
- * experiment holds everything that could (null for an empty query). `presets` maps preset
- * ids to {experiment}.
+ * paused, trace}, where `problems` lists what could not be used (one sentence each, with
+ * any text from the link shortened) and the experiment holds everything that could (null
+ * for an empty query). `presets` maps preset ids to {experiment}.
+ *
+ * Every config key is looked up in the catalog's own paths (for the link's network type),
+ * every value must parse to the type its parameter takes (see typeProblem): an unknown
+ * key, a prototype key such as __proto__ or a value of the wrong type is reported and
+ * left out. The engine then checks the values themselves, as it does the CLI's.
  */
 export function decodeExperiment(model, search, presets) {
   const problems = [];
+  if (search.length > MAX_QUERY_CHARS) {
+    return { experiment: null, problems: [`the link is too long (${search.length} characters, at most ${MAX_QUERY_CHARS}); nothing in it was used`], paused: false };
+  }
   let params;
   try {
     params = new URLSearchParams(search);
   } catch (e) {
     return { experiment: null, problems: [`the link's parameters could not be read (${e.message})`], paused: false };
   }
-  const keys = [...params.keys()];
+  const keys = [...new Set(params.keys())];
   if (keys.length === 0) return { experiment: null, problems, paused: false };
+  for (const key of keys) {
+    if (params.getAll(key).length > 1) problems.push(`${keyName(key)}: given more than once; the first value is used`);
+  }
+  // The link's values, each read once; an over-long one is refused (and reported) here.
+  const raw = new Map();
+  for (const key of keys) {
+    const value = params.get(key);
+    if (value.length > MAX_VALUE_CHARS) problems.push(`${keyName(key)}: value too long (${value.length} characters, at most ${MAX_VALUE_CHARS}); ignored`);
+    else raw.set(key, value);
+  }
+  const get = (key) => raw.get(key) ?? null;
+  const has = (key) => raw.has(key);
 
-  const presetId = params.get('preset') ?? '';
+  const presetId = get('preset') ?? '';
   const preset = presetId ? presets.get(presetId) : null;
-  if (presetId && !preset) problems.push(`preset: unknown story '${presetId}' (one of: ${[...presets.keys()].join(', ')})`);
+  if (presetId && !preset) problems.push(`preset: unknown story '${clip(presetId, 60)}' (one of: ${[...presets.keys()].join(', ')})`);
   const configKeys = keys.filter((k) => !PAGE_KEYS.has(k));
   let exp;
-  if (preset && configKeys.length === 0 && !params.has('vary')) {
+  if (preset && configKeys.length === 0 && !has('vary')) {
     exp = clone(preset.experiment);
   } else {
-    // The defaults of the named topology type, then every override.
-    const type = params.get('topology.type');
-    const known = model.catalog.topologies.map((t) => t.name);
-    let config;
-    if (type && !known.includes(type)) {
-      problems.push(`topology.type: unknown topology '${type}' (one of: ${known.join(', ')})`);
-      config = model.defaultsFor(model.defaults.topology.type);
-    } else {
-      config = model.defaultsFor(type ?? model.defaults.topology.type);
-    }
-    for (const key of configKeys) {
-      if (key === 'topology.type') continue;
-      if (!/^[a-z_]+(\.[a-z_0-9]+)*$/.test(key) || !model.knownPath(key)) {
-        problems.push(`${key}: unknown parameter, ignored`);
-        continue;
-      }
-      setPath(config, key, parseValue(params.get(key)));
-    }
-    exp = newExperiment(config);
+    exp = newExperiment(configFromLink(model, configKeys, get, problems));
     if (preset) exp.preset = presetId;
   }
-
-  if (params.has('vary')) {
-    const param = params.get('vary');
-    const raw = params.get('values') ?? '';
-    const values = raw.split('|').filter((s) => s.trim() !== '').map(parseValue);
-    if (!model.knownPath(param)) problems.push(`vary: unknown parameter '${param}'; side-by-side mode off`);
-    else if (values.length < 2) problems.push(`values: side by side needs at least two values separated by '|', got '${raw}'`);
-    else exp.compare = { param, values: values.slice(0, 3) };
+  if (has('vary')) exp.compare = compareFromLink(model, exp.config, get('vary'), get('values') ?? '', problems);
+  else if (has('values')) problems.push('values: read only together with vary; ignored');
+  readView(exp, get, has, problems);
+  let trace = null;
+  if (has('trace')) {
+    const m = /^(\d{1,9})@(\d{1,12})$/.exec(get('trace'));
+    if (m) trace = { router: Number(m[1]), cycle: Number(m[2]) };
+    else problems.push(`trace: '${clip(get('trace'), 60)}' is not ROUTER@CYCLE (e.g. 12@340); no packet traced`);
   }
-  if (params.has('speed')) {
-    const s = normaliseSpeed(params.get('speed'));
-    if (s === null) problems.push(`speed: '${params.get('speed')}' is not a positive number of cycles per frame`);
+  const paused = get('paused') === '1';
+  if (has('paused') && !['0', '1'].includes(get('paused'))) problems.push(`paused: '${clip(get('paused'), 60)}' is not 0 or 1; ignored`);
+  return { experiment: exp, problems, paused, trace };
+}
+
+// A link's key in a message.
+const keyName = (key) => (key === '' ? '(a parameter without a name)' : clip(key, 60));
+
+// The config of a link: the defaults of its network type, then every override that names
+// a parameter of that network and has the right type.
+function configFromLink(model, configKeys, get, problems) {
+  const known = model.catalog.topologies.map((t) => t.name);
+  let type = get('topology.type') ?? model.defaults.topology.type;
+  if (!known.includes(type)) {
+    problems.push(`topology.type: unknown topology '${clip(type, 60)}' (one of: ${known.join(', ')})`);
+    type = model.defaults.topology.type;
+  }
+  const config = model.defaultsFor(type);
+  for (const key of configKeys) {
+    if (key === 'topology.type') continue;
+    const text = get(key);
+    if (text === null) continue; // too long: reported already
+    const value = parseValue(text);
+    const problem = model.entryProblem(key, value, type);
+    if (problem) problems.push(`${keyName(key)}: ${problem}; ignored`);
+    else setPath(config, key, value);
+  }
+  return config;
+}
+
+// Side by side from a link: the parameter must be one the page can vary for this config,
+// with two or three values of its type.
+function compareFromLink(model, config, param, raw, problems) {
+  if (param === null) return null; // too long: reported already
+  const spec = model.variableParams(config).find((p) => p.path === param);
+  if (!spec) {
+    problems.push(`vary: '${clip(param, 60)}' is not a parameter the panes can vary; side-by-side mode off`);
+    return null;
+  }
+  const values = raw.split('|').filter((s) => s.trim() !== '').map(parseValue);
+  if (values.length < 2) {
+    problems.push(`values: side by side needs at least two values separated by '|', got '${clip(raw, 60)}'; side-by-side mode off`);
+    return null;
+  }
+  if (values.length > MAX_VARIANTS) problems.push(`values: at most ${MAX_VARIANTS} values side by side, got ${values.length}; the first ${MAX_VARIANTS} are used`);
+  const used = values.slice(0, MAX_VARIANTS);
+  const type = config.topology.type;
+  for (const v of used) {
+    const problem = model.entryProblem(param, v, type);
+    if (problem) {
+      problems.push(`values: ${param} ${problem}; side-by-side mode off`);
+      return null;
+    }
+  }
+  return { param, values: used };
+}
+
+// Speed, link colours, cells, smoothing and zoom: each checked, the defaults otherwise.
+function readView(exp, get, has, problems) {
+  if (has('speed')) {
+    const s = normaliseSpeed(get('speed'));
+    if (s === null) problems.push(`speed: '${clip(get('speed'), 60)}' is not a positive number of cycles per frame`);
     else exp.speed = s;
   }
-  if (params.has('metric')) {
-    const m = params.get('metric');
+  if (has('metric')) {
+    const m = get('metric');
     if (/^(occupancy|utilization|vc\d{1,2})$/.test(m)) exp.view.metric = m;
-    else problems.push(`metric: unknown link colour '${m}'`);
+    else problems.push(`metric: unknown link colour '${clip(m, 60)}'`);
   }
-  if (params.has('cells')) exp.view.vcCells = params.get('cells') !== '0';
-  if (params.has('smooth')) exp.view.smooth = params.get('smooth') !== '0';
-  if (params.has('zoom')) {
-    const z = Number(params.get('zoom'));
-    const c = (params.get('center') ?? '0.5,0.5').split(',').map(Number);
-    if (!(z > 0) || c.length !== 2 || !c.every(Number.isFinite)) problems.push(`zoom: '${params.get('zoom')}' with center '${params.get('center')}' is not a view`);
+  const flag = (key) => {
+    const v = get(key);
+    if (v === '0' || v === '1') return v === '1';
+    problems.push(`${key}: '${clip(v, 60)}' is not 0 or 1; ignored`);
+    return null;
+  };
+  if (has('cells')) exp.view.vcCells = flag('cells') ?? exp.view.vcCells;
+  if (has('smooth')) exp.view.smooth = flag('smooth') ?? exp.view.smooth;
+  if (has('center') && !has('zoom')) problems.push('center: read only together with zoom; ignored');
+  if (has('zoom')) {
+    const z = Number(get('zoom'));
+    const c = (get('center') ?? '0.5,0.5').split(',').map(Number);
+    // Finite and within what the view can show (the canvas clamps the zoom to 0.25–64).
+    const ok = Number.isFinite(z) && z > 0 && z <= 1000 && c.length === 2 && c.every((x) => Number.isFinite(x) && Math.abs(x) <= 100);
+    if (!ok) problems.push(`zoom: '${clip(get('zoom'), 60)}' with center '${clip(get('center'), 60)}' is not a view`);
     else Object.assign(exp.view, { zoom: z, cx: c[0], cy: c[1] });
   }
-  let trace = null;
-  if (params.has('trace')) {
-    const m = /^(\d{1,9})@(\d{1,12})$/.exec(params.get('trace'));
-    if (m) trace = { router: Number(m[1]), cycle: Number(m[2]) };
-    else problems.push(`trace: '${params.get('trace')}' is not ROUTER@CYCLE (e.g. 12@340); no packet traced`);
-  }
-  return { experiment: exp, problems, paused: params.get('paused') === '1', trace };
 }
