@@ -83,9 +83,14 @@ export async function launchBrowser({ width = 1280, height = 800 } = {}) {
   };
 }
 
-// Opens a page and records its console errors and uncaught page errors.
+// Opens a page and records its console errors, uncaught page errors and violations of
+// its Content-Security-Policy (index.html), so every test that expects no errors also
+// checks that the page does nothing its CSP forbids.
 export async function openPage(context, url, { init = null, initArg } = {}) {
   const page = await context.newPage();
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`));
+  });
   if (init) await page.addInitScript(init, initArg);
   const errors = [];
   page.on('console', (msg) => {
