@@ -104,3 +104,193 @@ test('a malformed or invalid URL gives a clear message and the page keeps workin
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// ------------------------------------------------------------------ hostile links (issue 15)
+
+const PWN = 'window.__pwned=1;alert(1)';
+
+/** Opens a link, recording dialogs; returns {page, errors, dialogs, facts()}. */
+async function openHostile(query) {
+  const { page, errors } = await env.open(query);
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  await page.evaluate(() => window.hiradix.loaded);
+  const facts = () =>
+    page.evaluate(() => ({
+      pwned: typeof window.__pwned,
+      polluted: typeof {}.polluted,
+      objectCtor: {}.constructor === Object && Object.prototype.constructor === Object,
+      imgs: document.querySelectorAll('img, svg, iframe, script:not([src])').length,
+      notice: document.getElementById('notice').hidden ? '' : document.getElementById('notice-text').textContent,
+      banner: !document.getElementById('error-banner').hidden,
+      search: decodeURIComponent(location.search),
+      scrollWidth: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
+  return { page, errors, dialogs, facts };
+}
+
+test('a link varying a prototype key injects no markup and is reported', { timeout: 120_000 }, async () => {
+  for (const param of ['topology.__proto__', 'traffic.__proto__', 'constructor', 'topology.constructor.prototype']) {
+    const values = encodeURIComponent(`{"x":"<img src=x onerror=${PWN}>"}|{"y":1}`);
+    const { page, errors, dialogs, facts } = await openHostile(`?vary=${param}&values=${values}`);
+    await page.waitForTimeout(300); // an injected image would have failed to load by now
+    const f = await facts();
+    assert.equal(f.pwned, 'undefined', `${param}: injected script ran`);
+    assert.deepEqual(dialogs, [], param);
+    assert.equal(f.imgs, 0, `${param}: markup in the page`);
+    assert.match(f.notice, new RegExp(`vary: '${param.replace(/\./g, '\\.')}' is not a parameter the panes can vary`));
+    assert.equal(f.banner, false, `${param}: error banner`);
+    assert.doesNotMatch(f.search, /__proto__|constructor|onerror|</, `${param}: written back into the URL`);
+    assert.equal(await page.evaluate(() => window.hiradix.experiment.compare), null);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('prototype keys in a link pollute nothing and crash nothing', { timeout: 120_000 }, async () => {
+  const links = [
+    '?__proto__.constructor=1',
+    '?__proto__.__proto__={}',
+    '?__proto__.polluted=1&constructor.prototype.polluted=1&topology.__proto__.polluted=1',
+    `?router=${encodeURIComponent('{"__proto__":{"polluted":1}}')}&seed=${encodeURIComponent('{"__proto__":{"polluted":1}}')}`,
+    '?prototype=1&toString=1&hasOwnProperty=1&topology.k.__proto__=1',
+  ];
+  for (const link of links) {
+    const { page, errors, facts } = await openHostile(link);
+    const f = await facts();
+    assert.equal(f.polluted, 'undefined', `${link}: ({}).polluted`);
+    assert.ok(f.objectCtor, `${link}: Object.prototype.constructor changed`);
+    assert.equal(f.banner, false, `${link}: error banner`);
+    assert.match(f.notice, /unknown parameter|must be a number/, link);
+    await page.waitForFunction(() => window.hiradix.sim.now() > 5);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('a malformed side-by-side link is refused with a message, never an internal error', { timeout: 120_000 }, async () => {
+  const cases = [
+    [`?vary=routing.algorithm&values=${encodeURIComponent(`<img src=x onerror=${PWN}>|min`)}`, /routing\.algorithm|unknown/],
+    ['?vary=seed&values=%7B%7D|%5B%5D', /values: seed must be a number/],
+    ['?vary=traffic.load&values=0.1', /at least two values/],
+    ['?vary=traffic.load&values=0.1|0.2|0.3|0.4', /at most 3 values/],
+    ['?vary=&values=|', /vary: '' is not a parameter/],
+    ['?vary=topology.s&values=[4]|[8]', /vary: 'topology\.s' is not a parameter/],
+    ['?values=1|2', /values: read only together with vary/],
+    [`?vary=traffic.load&values=1e309|${'9'.repeat(309)}`, /values: traffic\.load must be a finite number, got Infinity/],
+  ];
+  for (const [link, want] of cases) {
+    const { page, errors, dialogs, facts } = await openHostile(link);
+    const f = await facts();
+    assert.match(f.notice, want, link);
+    assert.equal(f.banner, false, `${link}: error banner`);
+    assert.equal(f.pwned, 'undefined');
+    assert.deepEqual(dialogs, []);
+    await page.waitForFunction(() => window.hiradix.sim.now() > 5);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('link values of the wrong type are refused by name; the engine checks the rest', { timeout: 120_000 }, async () => {
+  const { page, errors, facts } = await openHostile(
+    `?topology.type=hyperx&topology.s=4&traffic.load=${encodeURIComponent('{"a":1}')}&seed=NaN&router.vcs=1e309&cells=2&zoom=1e309&metric=${encodeURIComponent('<b>')}&bogus=1&bogus=2`,
+  );
+  const f = await facts();
+  assert.match(f.notice, /topology\.s: must be a list of whole numbers such as \[4,4,4\], got 4; ignored/);
+  assert.match(f.notice, /traffic\.load: must be a number, got \{"a":1\}; ignored/);
+  assert.match(f.notice, /seed: must be a number, got 'NaN'; ignored/);
+  assert.match(f.notice, /router\.vcs: must be a finite number, got Infinity; ignored/);
+  assert.match(f.notice, /cells: '2' is not 0 or 1/);
+  assert.match(f.notice, /zoom: '1e309'/);
+  assert.match(f.notice, /metric: unknown link colour '<b>'/);
+  assert.match(f.notice, /bogus: given more than once/);
+  // What was usable is used: a hyperx with its default shape.
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.config.topology.type), 'hyperx');
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  // A value of the right type that the engine refuses: named, and the default runs.
+  const second = await openHostile(`?traffic.load=1${'0'.repeat(308)}`);
+  const g = await second.facts();
+  assert.match(g.notice, /traffic\.load: must be between 0 and 1/);
+  assert.match(g.notice, /default experiment/);
+  assert.deepEqual(second.errors, []);
+  await second.page.close();
+});
+
+test('a 309-digit number in a message does not widen the page at 1366×768', { timeout: 120_000 }, async () => {
+  const big = `1${'0'.repeat(308)}`; // 1e308: 309 digits, still a finite number
+  const { page, errors, facts } = await openHostile(`?traffic.load=${big}&router.vcs=${big}&n=${big}`);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const f = await facts();
+  assert.match(f.notice, new RegExp(big.slice(0, 50)));
+  assert.ok(f.scrollWidth <= f.width, `the page scrolls horizontally: ${f.scrollWidth} > ${f.width}`);
+  // The same number next to a control (the form keeps the refused value's message).
+  await page.fill('#ctl-traffic-load', big);
+  await page.dispatchEvent('#ctl-traffic-load', 'change');
+  await page.waitForSelector('#ctl-traffic-load-msg', { state: 'visible' });
+  const w = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= 1366, `the page scrolls horizontally: ${w}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a cost-view link value that is refused is reported and not written back', { timeout: 120_000 }, async () => {
+  const { page, errors, facts } = await openHostile(`?n=${encodeURIComponent(`<script>${PWN}</script>`)}&view=${encodeURIComponent('<b>')}`);
+  const f = await facts();
+  assert.match(f.notice, /n: .*is not a whole number/);
+  assert.match(f.notice, /view: '<b>' is not cost or sim/);
+  assert.doesNotMatch(f.search, /script|<b>/);
+  assert.equal(f.pwned, 'undefined');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the JSON box refuses prototype keys and unknown paths', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open();
+  await page.click('details.config summary');
+  const before = await page.evaluate(() => JSON.stringify(window.hiradix.experiment.config));
+  await page.fill('#config', '{"__proto__": {"polluted": 1}, "topology": {"type": "hypercube", "constructor": {"prototype": {"polluted": 1}}}, "tarffic": {"load": 0.5}}');
+  await page.click('#btn-apply');
+  await page.waitForSelector('#config-error', { state: 'visible' });
+  const text = await page.textContent('#config-error');
+  assert.match(text, /__proto__\.polluted: unknown parameter/);
+  assert.match(text, /topology\.constructor\.prototype\.polluted: not a parameter of the hypercube network/);
+  assert.match(text, /tarffic\.load: unknown parameter/);
+  assert.equal(await page.evaluate(() => typeof {}.polluted), 'undefined');
+  assert.equal(await page.evaluate(() => JSON.stringify(window.hiradix.experiment.config)), before, 'the running experiment changed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Content-Security-Policy forbids inline script and markup styles', { timeout: 60_000 }, async () => {
+  const { page } = await env.open();
+  const result = await page.evaluate(async () => {
+    const violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+    const s = document.createElement('script');
+    s.textContent = 'window.__inline = 1';
+    document.body.append(s);
+    const d = document.createElement('div');
+    d.setAttribute('onclick', 'window.__inline = 2');
+    d.click();
+    await new Promise((ok) => setTimeout(ok, 100));
+    let evalRan = false;
+    try {
+      // eslint-disable-next-line no-eval
+      evalRan = eval('true');
+    } catch {
+      // refused: EvalError
+    }
+    return { inline: typeof window.__inline, evalRan, violations };
+  });
+  assert.equal(result.inline, 'undefined');
+  assert.equal(result.evalRan, false);
+  assert.ok(result.violations.some((v) => v.startsWith('script-src')), JSON.stringify(result.violations));
+  await page.close();
+});
