@@ -21,9 +21,12 @@ const MIME = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
-// Serves `root` on 127.0.0.1 at a free port. Resolves to { url, close }.
-export async function startServer(root = ROOT) {
-  const server = createServer(async (req, res) => {
+// Serves `root` on 127.0.0.1 at a free port. Resolves to { url, close }. `cache`: let
+// the browser keep the files (for tests that load the page hundreds of times).
+export async function startServer(root = ROOT, { cache = false } = {}) {
+  // Large request lines are allowed (Node's default is 16 kB) so that the URL fuzz test's
+  // 100 kB links reach the page rather than being refused by this server.
+  const server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       let file = normalize(join(root, path));
@@ -35,7 +38,7 @@ export async function startServer(root = ROOT) {
       const body = await readFile(file);
       res.writeHead(200, {
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
+        'cache-control': cache ? 'max-age=3600' : 'no-store',
       });
       res.end(body);
     } catch {
