@@ -317,6 +317,9 @@ impl Default for MeasurementConfig {
     }
 }
 
+/// The longest run a configuration may ask for (warm-up, measurement and drain together).
+pub const MAX_RUN_CYCLES: u64 = 100_000_000;
+
 impl SimConfig {
     /// Parse a JSON document; syntax and type errors come back with the path of the field.
     pub fn from_json(text: &str) -> Result<SimConfig, ConfigErrors> {
@@ -381,7 +384,11 @@ impl SimConfig {
         let m = &self.measurement;
         check(m.measure >= 1, "measurement.measure", "must be at least 1 cycle".into());
         check(m.watchdog >= 10, "measurement.watchdog", format!("must be at least 10 cycles, got {}", m.watchdog));
-        check(m.warmup + m.measure + m.drain_limit <= 100_000_000, "measurement", "warmup + measure + drain_limit must be at most 1e8 cycles".into());
+        for (name, v) in [("warmup", m.warmup), ("measure", m.measure), ("drain_limit", m.drain_limit), ("watchdog", m.watchdog)] {
+            check(v <= MAX_RUN_CYCLES, &format!("measurement.{name}"), format!("must be at most {MAX_RUN_CYCLES} cycles, got {v}"));
+        }
+        let total = m.warmup.checked_add(m.measure).and_then(|t| t.checked_add(m.drain_limit));
+        check(total.is_some_and(|t| t <= MAX_RUN_CYCLES), "measurement", format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"));
         if self.routing.cr_granularity == 0 {
             errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
         }

@@ -70,6 +70,10 @@ impl Scratch {
 }
 
 impl Scratch {
+    /// Whether the scratch tables fit routers of `radix` ports with `vcs` VCs each.
+    pub(super) fn fits(&self, radix: usize, vcs: usize) -> bool {
+        self.cands.len() >= radix * vcs && [self.requests.len(), self.winner.len(), self.grants.len(), self.in_cap.len(), self.out_room.len()].iter().all(|&n| n >= radix)
+    }
     /// Removes the candidates granted in the last round from the first `n` (the grants
     /// are in candidate order) and returns how many remain, in their order: the
     /// candidates before the first grant stay where they are, each run between two grants
@@ -131,17 +135,26 @@ impl Simulation {
             while bits != 0 {
                 let local = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let head = inputs[first_vc + local];
+                // SAFETY: `local` is a set bit of router `r`'s input VCs, so below its
+                // radix · V (invariant 4), and `first_vc + local` below P · V (1).
+                let head = unsafe { *inputs.get_unchecked(first_vc + local) };
                 if !head.ready(now) {
                     continue;
                 }
-                let (in_port, vc) = local_vc[local];
+                // SAFETY: `local` < radix · V ≤ R · V = `local_vc`'s length (4, 5).
+                let (in_port, vc) = unsafe { *local_vc.get_unchecked(local) };
+                // A non-empty, routed VC holds a route checked against the radix (3).
                 let op = first + head.out_port as usize;
-                let down = downstream[op];
+                // SAFETY: `op` < first_port[r + 1] ≤ P (1, 3).
+                let down = unsafe { *downstream.get_unchecked(op) };
                 let credit = if down == NO_PORT { NO_PORT } else { down * vcs + head.out_vc as u32 };
-                cands[n] = Candidate { iv: (first_vc + local) as u32, credit, op: op as u32, in_port, vc, out: head.out_port, out_vc: head.out_vc };
-                in_cap[in_port as usize] = speedup;
-                out_room[head.out_port as usize] = speedup.min(outq_cap - outq_len[op] as u32);
+                // SAFETY: `n` counts distinct set bits so far, fewer than radix · V ≤ R · V
+                // (4, 5); `in_port`, `out_port` < radix ≤ R (3, 5); `op` < P (1, 3).
+                unsafe {
+                    *cands.get_unchecked_mut(n) = Candidate { iv: (first_vc + local) as u32, credit, op: op as u32, in_port, vc, out: head.out_port, out_vc: head.out_vc };
+                    *in_cap.get_unchecked_mut(in_port as usize) = speedup;
+                    *out_room.get_unchecked_mut(head.out_port as usize) = speedup.min(outq_cap - *outq_len.get_unchecked(op) as u32);
+                }
                 n += 1;
             }
         }
@@ -154,23 +167,31 @@ impl Simulation {
     fn arbitrate(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
         let Simulation { ref mut scratch, ref mut in_rr, ref mut out_rr, ref credits, ref first_port, vcs, packet_size, .. } = *self;
         let Scratch { cands, requests, winner, grants, in_cap, out_room } = scratch;
-        let (cands, mut requests, mut winner, mut grants, mut in_cap, mut out_room) = (cands.view(), requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
+        let (mut requests, mut winner, mut grants, mut in_cap, mut out_room) = (requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
         let (mut in_rr, mut out_rr, credits) = (in_rr.view_mut(), out_rr.view_mut(), credits.view());
+        let cands = &cands[..n];
         let first = first_port[r as usize] as usize;
         let radix = first_port[r as usize + 1] as usize - first;
         let vcs = vcs as usize;
+        // Every index below is a router-local port (`in_port`, `out` < radix ≤ R: invariants
+        // 3, 5, so within the scratch tables, and `first + port` < P: 1), a candidate's
+        // downstream credit counter (< P · V: 2, 3) or a count of requests or grants (at
+        // most one per input port, so < radix ≤ R).
         // Requests, in input port order: per input port, its round-robin-first VC that could
         // cross now. Every output keeps its round-robin-first requester so far: the first at
         // or after its pointer, else the first.
         let (mut nreq, mut ready, mut i) = (0, 0, 0);
+        let n = cands.len();
         while i < n {
             let port = cands[i].in_port as usize;
-            let open = in_cap[port] > 0;
-            let rr = in_rr[first + port] as usize;
+            // SAFETY: `port` is a local port (above).
+            let open = unsafe { *in_cap.get_unchecked(port) } > 0;
+            let rr = unsafe { *in_rr.get_unchecked(first + port) } as usize;
             let (mut best, mut best_d) = (usize::MAX, usize::MAX);
             while i < n && cands[i].in_port as usize == port {
                 let c = &cands[i];
-                let can_cross = open && out_room[c.out as usize] > 0 && (c.credit == NO_PORT || credits[c.credit as usize] >= packet_size);
+                // SAFETY: `c.out` is a local port, `c.credit` a credit counter (above).
+                let can_cross = open && unsafe { *out_room.get_unchecked(c.out as usize) } > 0 && (c.credit == NO_PORT || unsafe { *credits.get_unchecked(c.credit as usize) } >= packet_size);
                 if can_cross {
                     ready += 1;
                     let d = wrap(c.vc as usize + vcs - rr, vcs);
@@ -183,29 +204,36 @@ impl Simulation {
             if best != usize::MAX {
                 let Candidate { out, vc, .. } = cands[best];
                 let out = out as usize;
-                let (held, pointer) = (winner[out], out_rr[first + out] as u32);
-                if held == NO_PORT || held < pointer && port as u32 >= pointer {
-                    winner[out] = port as u32;
+                // SAFETY: `out` is a local port, `nreq` a count of requests (above).
+                unsafe {
+                    let (held, pointer) = (*winner.get_unchecked(out), *out_rr.get_unchecked(first + out) as u32);
+                    if held == NO_PORT || held < pointer && port as u32 >= pointer {
+                        *winner.get_unchecked_mut(out) = port as u32;
+                    }
+                    *requests.get_unchecked_mut(nreq) = Request { port: port as u32, cand: best as u32, out: out as u16, vc };
                 }
-                requests[nreq] = Request { port: port as u32, cand: best as u32, out: out as u16, vc };
                 nreq += 1;
             }
         }
         // Grants: every output to its round-robin-first requester (which resets the output).
         let mut granted = 0;
         for k in 0..nreq {
-            let Request { port, cand, out, vc } = requests[k];
-            if winner[out as usize] != port {
-                continue;
-            }
-            winner[out as usize] = NO_PORT;
-            grants[granted] = cand;
-            granted += 1;
-            in_cap[port as usize] -= 1;
-            out_room[out as usize] -= 1;
-            if move_pointers {
-                in_rr[first + port as usize] = wrap(vc as usize + 1, vcs) as u16;
-                out_rr[first + out as usize] = wrap(port as usize + 1, radix) as u16;
+            // SAFETY: `k` < `nreq`, a count of requests; `out` and `port` are local ports,
+            // `granted` ≤ `k` a count of grants (above).
+            unsafe {
+                let Request { port, cand, out, vc } = *requests.get_unchecked(k);
+                if *winner.get_unchecked(out as usize) != port {
+                    continue;
+                }
+                *winner.get_unchecked_mut(out as usize) = NO_PORT;
+                *grants.get_unchecked_mut(granted) = cand;
+                granted += 1;
+                *in_cap.get_unchecked_mut(port as usize) -= 1;
+                *out_room.get_unchecked_mut(out as usize) -= 1;
+                if move_pointers {
+                    *in_rr.get_unchecked_mut(first + port as usize) = wrap(vc as usize + 1, vcs) as u16;
+                    *out_rr.get_unchecked_mut(first + out as usize) = wrap(port as usize + 1, radix) as u16;
+                }
             }
         }
         (ready, granted)
@@ -236,10 +264,14 @@ impl Simulation {
         let first = first_port[r as usize] as usize;
         let first_vc = first * vcs;
         let mut sent = 0;
-        for k in 0..granted {
-            let c = cands[grants[k] as usize];
+        for &g in &grants[..granted] {
+            // SAFETY: `g` indexes a candidate collected this cycle (< n ≤ R · V); its `iv`
+            // is an input VC of router `r` (< P · V: 1, 4), `op` an output port (< P: 1, 3),
+            // `c.credit` a credit counter (< P · V: 2, 3), `out_vc` < V (3), `buf_head` <
+            // depth (6), and the output queue position is wrapped below `cap`.
+            let c = unsafe { *cands.get_unchecked(g as usize) };
             let iv = c.iv as usize;
-            let input = &mut inputs[iv];
+            let input = unsafe { inputs.get_unchecked_mut(iv) };
             let pid = input.pid;
             input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
             input.buf_len -= 1;
@@ -248,33 +280,39 @@ impl Simulation {
                 nonempty.clear(local);
             } else {
                 // The next packet becomes the head: mirror it into the VC's record.
-                let slot = buf[iv * depth + input.buf_head as usize];
+                let slot = unsafe { *buf.get_unchecked(iv * depth + input.buf_head as usize) };
                 input.set_head(slot.pid, slot.arrived(now) + pipeline_delay);
                 unrouted.set(local);
             }
             let op = c.op as usize;
-            committed[op * vcs + c.out_vc as usize] -= size;
-            if c.credit == NO_PORT {
-                port_queues[op] -= size as u32;
-            } else {
-                // Committed flits become downstream flits: the port's queue stays the same.
-                credits[c.credit as usize] -= size;
+            unsafe {
+                *committed.get_unchecked_mut(op * vcs + c.out_vc as usize) -= size;
+                if c.credit == NO_PORT {
+                    *port_queues.get_unchecked_mut(op) -= size as u32;
+                } else {
+                    // Committed flits become downstream flits: the port's queue stays the same.
+                    *credits.get_unchecked_mut(c.credit as usize) -= size;
+                }
             }
-            if c.credit != NO_PORT && outq_len[op] == 0 && links.free(op, now) {
-                links.send(op, downstream[op], c.out_vc as u32, pid, now);
+            let queue_len = unsafe { *outq_len.get_unchecked(op) };
+            if c.credit != NO_PORT && queue_len == 0 && links.free(op, now) {
+                links.send(op, unsafe { *downstream.get_unchecked(op) }, c.out_vc as u32, pid, now);
                 sent += 1;
             } else {
-                let q = op * cap + wrap(outq_head[op] as usize + outq_len[op] as usize, cap);
-                outq[q] = OutEntry { pid, vc: c.out_vc as u32 };
-                outq_len[op] += 1;
-                if outq_len[op] == 1 {
+                unsafe {
+                    let q = op * cap + wrap(*outq_head.get_unchecked(op) as usize + queue_len as usize, cap);
+                    *outq.get_unchecked_mut(q) = OutEntry { pid, vc: c.out_vc as u32 };
+                    *outq_len.get_unchecked_mut(op) += 1;
+                }
+                if queue_len == 0 {
                     queued.set(c.out as usize);
                 }
             }
             // The credit leaves when the tail leaves this buffer and crosses the channel back.
             let in_port = first + c.in_port as usize;
             let at = now + (size as u64 - 1) + links.latency(in_port);
-            let up = upstream[in_port];
+            // SAFETY: `in_port` < first_port[r + 1] ≤ P (1, 3).
+            let up = unsafe { *upstream.get_unchecked(in_port) };
             let mut round_trip = 0;
             // UGAL-L_CR (dragonfly §4.3.2): this buffer's credit may be held back, and
             // carries the round trip it completes; the downstream credit's starts now.
@@ -292,7 +330,8 @@ impl Simulation {
                 }
             }
             debug_assert!(at > now && at - now <= wheel_mask);
-            credit_wheel[(at & wheel_mask) as usize].push(CreditReturn { iv: iv as u32, up, flits: size, round_trip });
+            // SAFETY: the wheel has `wheel_mask + 1` slots (invariant 7).
+            unsafe { credit_wheel.get_unchecked_mut((at & wheel_mask) as usize) }.push(CreditReturn { iv: iv as u32, up, flits: size, round_trip });
         }
         load[r as usize] -= sent;
         if granted > 0 {

@@ -143,6 +143,29 @@ struct OutEntry {
 }
 
 /// A running simulation.
+///
+/// # Index invariants
+///
+/// The engine's hot loops index some tables without a bounds check (`table.rs`); each such
+/// access cites the facts below that bound its index. `P` is the number of port ids, `V`
+/// the VCs per port, `R` the largest router radix.
+///
+/// 1. `first_port` has an entry per router and a last one equal to `P`, and never
+///    decreases, so router `r`'s ports are `first_port[r]..first_port[r + 1]`, fewer than
+///    `R`; every router id used is below the number of routers.
+/// 2. Per-port tables have `P` entries, per-VC tables `P · V`, per-terminal tables one per
+///    terminal; `downstream`, `upstream` and `inject_port` hold port ids below `P` (or
+///    `NO_PORT`), and `arrival_port` positions within the input bitsets.
+/// 3. Every route the engine stores names a port of its router (below its radix) and a VC
+///    below `V`: `route_inputs` checks each routing decision.
+/// 4. The input bitsets of router `r` have bits set only below its radix · `V`, the output
+///    bitset only below its radix (bits are set for arrivals into its VCs and for routes).
+/// 5. The allocator's scratch tables and `local_vc` have `R · V` (candidates) or `R`
+///    entries.
+/// 6. An input VC's ring position `buf_head` is below the buffer depth.
+/// 7. The timing wheels have `wheel_mask + 1` slots.
+///
+/// [`Simulation::check_tables`] verifies 1, 2, 5 and 7 when the simulation is built.
 pub struct Simulation {
     cfg: SimConfig,
     topo: Topology,
@@ -301,7 +324,7 @@ impl Simulation {
         let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
         let input_bits = router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize);
         let arrival_port = (0..ports).map(|id| net.router_of_port(id)).enumerate().map(|(id, r)| (r, input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32)).collect::<Vec<_>>().into();
-        Ok(Simulation {
+        let sim = Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
             vcs,
@@ -359,7 +382,29 @@ impl Simulation {
             topo,
             routing,
             pattern,
-        })
+        };
+        sim.check_tables();
+        Ok(sim)
+    }
+
+    /// Checks the index invariants 1, 2, 5 and 7 (see [`Simulation`]) once, so that the
+    /// unchecked accesses that rely on them are sound whatever topology was built.
+    fn check_tables(&self) {
+        let (routers, ports, vcs) = (self.load.len(), self.port_router.len(), self.vcs as usize);
+        let fp = &self.first_port;
+        assert!(fp.len() == routers + 1 && fp[routers] as usize == ports && fp.windows(2).all(|w| w[0] <= w[1]), "port offsets do not cover the ports");
+        let max_radix = fp.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
+        let per_port = [self.downstream.len(), self.upstream.len(), self.latency.len(), self.port_queues.len(), self.channels.len(), self.outq_head.len(), self.outq_len.len(), self.in_rr.len(), self.out_rr.len(), self.arrival_port.len()];
+        assert!(per_port.iter().all(|&n| n == ports), "a per-port table has the wrong length");
+        assert!([self.credits.len(), self.committed.len(), self.inputs.len()].iter().all(|&n| n == ports * vcs), "a per-VC table has the wrong length");
+        assert!(self.buf.len() == ports * vcs * self.depth as usize && self.outq.len() == ports * self.outq_cap as usize);
+        let port_ok = |&p: &u32| p == NO_PORT || (p as usize) < ports;
+        assert!(self.downstream.iter().all(port_ok) && self.upstream.iter().all(port_ok) && self.inject_port.iter().all(|&p| (p as usize) < ports), "a port id out of range");
+        let terminals = self.source.len();
+        assert!(self.inject_port.len() == terminals && self.inject_free_at.len() == terminals && self.dest_router.len() == terminals);
+        assert!(self.local_vc.len() >= max_radix * vcs && self.pending.len() >= max_radix * vcs && self.scratch.fits(max_radix, vcs));
+        assert!(self.nonempty.covers(routers, max_radix * vcs) && self.unrouted.covers(routers, max_radix * vcs) && self.queued_outputs.covers(routers, max_radix));
+        assert!(self.arrivals.len() as u64 == self.wheel_mask + 1 && self.credit_wheel.len() as u64 == self.wheel_mask + 1);
     }
 
     /// Advances one cycle. After a deadlock has been detected the simulation stays put.
@@ -372,7 +417,8 @@ impl Simulation {
         self.deliver_credits(now);
         self.generate_and_inject(now);
         for r in 0..self.load.len() as u32 {
-            if self.load[r as usize] > 0 {
+            // SAFETY: `r` < the table's length, which never changes.
+            if unsafe { *self.load.get_unchecked(r as usize) } > 0 {
                 self.route_router(r, now);
                 self.allocate_switch(r, now);
                 self.send_outputs(r, now);
@@ -431,22 +477,29 @@ impl Simulation {
         let (vcs, depth) = (vcs as usize, depth as usize);
         let (mut buf, mut inputs, mut load, arrival_port) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());
         for &Arrival { pid, port, vc } in &events {
+            // SAFETY (this loop): an arrival names a port id with a peer (< P: invariants
+            // 1, 2) and a VC a route chose (< V: 3), so `iv` < P · V; the ring position is
+            // wrapped below `depth`; `router` is a router id (< the number of routers: 1).
             let iv = port as usize * vcs + vc as usize;
-            debug_assert!((inputs[iv].buf_len as usize + 1) * packet_size as usize <= depth, "buffer overflow at VC {iv}");
-            let input = &mut inputs[iv];
+            let input = unsafe { inputs.get_unchecked_mut(iv) };
+            debug_assert!((input.buf_len as usize + 1) * packet_size as usize <= depth, "buffer overflow at VC {iv}");
             if input.buf_len > 0 {
-                buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
+                unsafe { *buf.get_unchecked_mut(iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)) = Slot::new(now, pid) };
             }
             input.buf_len += 1;
-            let (router, vc0_bit) = arrival_port[port as usize];
-            load[router as usize] += 1;
+            let (router, vc0_bit) = unsafe { *arrival_port.get_unchecked(port as usize) };
+            unsafe { *load.get_unchecked_mut(router as usize) += 1 };
             if input.buf_len == 1 {
                 // The packet is the new head: it lives in the VC's record (its slot is not
                 // written, sparing a cache miss on the buffer at most arrivals).
                 input.set_head(pid, now + pipeline_delay);
                 let pos = vc0_bit as usize + vc as usize;
-                nonempty.set_at(pos);
-                unrouted.set_at(pos);
+                // SAFETY: `vc0_bit` is the position of the port's VC 0 in its router's
+                // bits, and `vc` < V (invariant 3).
+                unsafe {
+                    nonempty.set_at(pos);
+                    unrouted.set_at(pos);
+                }
             }
         }
         events.clear();
@@ -462,9 +515,13 @@ impl Simulation {
             // The common case, without UGAL-L_CR's bookkeeping: two counters per credit.
             let (mut credits, mut port_queues) = (self.credits.view_mut(), self.port_queues.view_mut());
             for &CreditReturn { iv, up, flits, .. } in &events {
-                credits[iv as usize] += flits;
-                if up != NO_PORT {
-                    port_queues[up as usize] -= flits as u32;
+                // SAFETY: a credit return names the input VC a packet left (< P · V) and
+                // its upstream port (< P: invariants 1, 2).
+                unsafe {
+                    *credits.get_unchecked_mut(iv as usize) += flits;
+                    if up != NO_PORT {
+                        *port_queues.get_unchecked_mut(up as usize) -= flits as u32;
+                    }
                 }
             }
         } else {
@@ -484,13 +541,15 @@ impl Simulation {
     /// `up` (or a terminal).
     #[inline]
     fn return_credit(&mut self, iv: u32, up: u32, n: u16, round_trip: credit_rtt::RoundTrip) {
-        self.credits[iv as usize] += n;
+        // SAFETY: a credit return names the input VC a packet left (< P · V) and its
+        // upstream port (< P: invariants 1, 2).
+        unsafe { *self.credits.get_unchecked_mut(iv as usize) += n };
         if up == NO_PORT {
             return; // an injection credit, back at a terminal
         }
-        self.port_queues[up as usize] -= n as u32;
+        unsafe { *self.port_queues.get_unchecked_mut(up as usize) -= n as u32 };
         if let Some(cr) = &mut self.cr {
-            cr.on_credit(round_trip, up as usize, self.port_router[up as usize] as usize);
+            cr.on_credit(round_trip, up as usize, unsafe { *self.port_router.get_unchecked(up as usize) } as usize);
         }
     }
 
@@ -510,7 +569,8 @@ impl Simulation {
     #[inline]
     fn schedule_arrival(&mut self, at: u64, port: u32, vc: u32, pid: u32) {
         debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
-        self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port, vc });
+        // SAFETY: the wheel has `wheel_mask + 1` slots (invariant 7).
+        unsafe { self.arrivals.get_unchecked_mut((at & self.wheel_mask) as usize) }.push(Arrival { pid, port, vc });
     }
 
     /// The queue-state view routing algorithms read.

@@ -31,23 +31,43 @@ impl RouterBits {
         let words_per_router = per_router.div_ceil(64).max(1);
         RouterBits { words_per_router, bits: vec![0; routers * words_per_router].into() }
     }
+    /// Whether the bitset holds `per_router` bits for each of `routers` routers.
+    pub(super) fn covers(&self, routers: usize, per_router: usize) -> bool {
+        self.words_per_router * 64 >= per_router && self.bits.len() == routers * self.words_per_router
+    }
+    /// The index of word `w` of router `r`'s bitset.
+    ///
+    /// Every caller passes a router id (below the number of routers the bitset was made
+    /// for: invariant 1) and a word of its bitset (`w` < `words_per_router`, or a local
+    /// index below R · V or R: 4), so the index is below the table's length: the unchecked
+    /// accesses below rely on it; debug builds assert it.
+    #[inline(always)]
+    fn index(&self, r: u32, w: usize) -> usize {
+        debug_assert!(w < self.words_per_router && (r as usize + 1) * self.words_per_router <= self.bits.len());
+        r as usize * self.words_per_router + w
+    }
     #[inline]
     pub(super) fn clear(&mut self, r: u32, local: usize) {
-        self.bits[r as usize * self.words_per_router + local / 64] &= !(1 << (local % 64));
+        let i = self.index(r, local / 64);
+        // SAFETY: `i` is in bounds (see `index`).
+        unsafe { *self.bits.get_unchecked_mut(i) &= !(1 << (local % 64)) };
     }
     #[inline]
     pub(super) fn get(&self, r: u32, local: usize) -> bool {
-        self.bits[r as usize * self.words_per_router + local / 64] & (1 << (local % 64)) != 0
+        self.bits[self.index(r, local / 64)] & (1 << (local % 64)) != 0
     }
     /// Clears the bits of `mask` in word `w` of router `r`'s bitset.
     #[inline]
     pub(super) fn clear_bits(&mut self, r: u32, w: usize, mask: u64) {
-        self.bits[r as usize * self.words_per_router + w] &= !mask;
+        let i = self.index(r, w);
+        // SAFETY: `i` is in bounds (see `index`).
+        unsafe { *self.bits.get_unchecked_mut(i) &= !mask };
     }
     /// Word `w` of router `r`'s bitset.
     #[inline]
     pub(super) fn word(&self, r: u32, w: usize) -> u64 {
-        self.bits[r as usize * self.words_per_router + w]
+        // SAFETY: the index is in bounds (see `index`).
+        unsafe { *self.bits.get_unchecked(self.index(r, w)) }
     }
     /// The position of router `r`'s bit `local` among all routers' bits, for [`set_at`](Self::set_at).
     #[inline]
@@ -56,8 +76,13 @@ impl RouterBits {
     }
     /// Sets the bit at position `pos` (see [`position`](Self::position)).
     #[inline]
-    pub(super) fn set_at(&mut self, pos: usize) {
-        self.bits[pos / 64] |= 1 << (pos % 64);
+    ///
+    /// # Safety
+    /// `pos` must be a position of this bitset: [`position`](Self::position) of a router
+    /// id and a local index below the bitset's bits per router.
+    pub(super) unsafe fn set_at(&mut self, pos: usize) {
+        // SAFETY: `pos / 64` < routers · words per router (the caller's contract).
+        unsafe { *self.bits.get_unchecked_mut(pos / 64) |= 1 << (pos % 64) };
     }
     /// Router `r`'s bitset, for a stage that updates one router's bits many times: the
     /// offset of its words is computed once, not per access.
@@ -74,11 +99,14 @@ pub(super) struct RouterBitsMut<'a>(ViewMut<'a, u64>);
 impl RouterBitsMut<'_> {
     #[inline]
     pub(super) fn set(&mut self, local: usize) {
-        self.0[local / 64] |= 1 << (local % 64);
+        // SAFETY: callers pass a router-local input VC or port (< R · V: invariant 4), and
+        // the view holds the router's ⌈R · V / 64⌉ words.
+        unsafe { *self.0.get_unchecked_mut(local / 64) |= 1 << (local % 64) };
     }
     #[inline]
     pub(super) fn clear(&mut self, local: usize) {
-        self.0[local / 64] &= !(1 << (local % 64));
+        // SAFETY: as for `set`.
+        unsafe { *self.0.get_unchecked_mut(local / 64) &= !(1 << (local % 64)) };
     }
 }
 
@@ -99,24 +127,28 @@ impl<'a> Links<'a> {
     /// The latency of port `port`'s channel, in cycles.
     #[inline(always)]
     pub(super) fn latency(&self, port: usize) -> u64 {
-        self.latency[port] as u64
+        // SAFETY: callers pass a port id (< P: invariants 1, 3).
+        unsafe { *self.latency.get_unchecked(port) as u64 }
     }
     /// Whether output port `op`'s channel can take a packet at cycle `now`.
     #[inline(always)]
     pub(super) fn free(&self, op: usize, now: u64) -> bool {
-        self.channels[op].free_at <= now
+        // SAFETY: as for `latency`.
+        unsafe { self.channels.get_unchecked(op).free_at <= now }
     }
     /// Sends packet `pid` at cycle `now` over the channel of output port `op` to input VC
     /// `vc` of port id `down`: the channel is busy for the packet's flits, and the packet
     /// is usable downstream after the channel latency.
     #[inline(always)]
     pub(super) fn send(&mut self, op: usize, down: u32, vc: u32, pid: u32, now: u64) {
-        let channel = &mut self.channels[op];
+        // SAFETY: callers pass an output port id (< P: invariants 1, 3); the wheel has
+        // `wheel_mask + 1` slots (7).
+        let channel = unsafe { self.channels.get_unchecked_mut(op) };
         channel.free_at = now + self.size;
         channel.sent += self.size;
-        let at = now + self.latency[op] as u64;
+        let at = now + self.latency(op);
         debug_assert!(at > now && at - now <= self.wheel_mask);
-        self.arrivals[(at & self.wheel_mask) as usize].push(Arrival { pid, port: down, vc });
+        unsafe { self.arrivals.get_unchecked_mut((at & self.wheel_mask) as usize) }.push(Arrival { pid, port: down, vc });
     }
 }
 
@@ -144,6 +176,7 @@ impl Simulation {
     #[inline(always)]
     fn route_inputs<const SEQUENTIAL: bool>(&mut self, r: u32, now: u64) {
         let Simulation { ref topo, ref routing, ref mut packets, ref mut rng, ref mut notes, ref mut inputs, ref mut unrouted, ref mut committed, ref mut port_queues, ref credits, ref downstream, ref local_vc, ref mut pending, ref mut rc_start, ref first_port, vcs, depth, packet_size, .. } = *self;
+        let (mut inputs_v, local_vc_v, downstream_v) = (inputs.view_mut(), local_vc.view(), downstream.view());
         let net = topo.network();
         let first = first_port[r as usize] as usize;
         let nvc = (first_port[r as usize + 1] as usize - first) * vcs as usize;
@@ -176,21 +209,26 @@ impl Simulation {
                 let local = (bits.trailing_zeros() as usize + offset) & mask;
                 bits &= bits - 1;
                 let iv = first_vc + local;
-                let pkt = &mut packets[inputs[iv].pid];
+                // SAFETY: `local` is a set bit of router `r`'s input VCs (< radix · V:
+                // invariant 4), so `iv` < first_port[r + 1] · V ≤ P · V (1).
+                let pkt = &mut packets[unsafe { inputs_v.get_unchecked(iv) }.pid];
                 let decision = if pkt.dst_router == r {
                     Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
                 } else {
-                    let (in_port, in_vc) = local_vc[local];
+                    // SAFETY: `local` < radix · V ≤ R · V (4, 5).
+                    let (in_port, in_vc) = unsafe { *local_vc_v.get_unchecked(local) };
                     (ctx.in_port, ctx.in_vc) = (in_port as u32, in_vc as u32);
                     routing.route(&ctx, pkt, rng, note)
                 };
                 let Decision::Forward { port, vc } = decision else { continue };
-                debug_assert!(port < net.radix(r) && vc < vcs, "routing chose port {port} vc {vc} at router {r}");
+                // Invariant 3: a route names a port of this router and a VC that exist.
+                assert!(port < net.radix(r) && vc < vcs, "the routing chose port {port} VC {vc} at router {r} (radix {}, {vcs} VCs)", net.radix(r));
                 let op = first + port as usize;
-                if downstream[op] != NO_PORT {
+                // SAFETY: `op` < first_port[r + 1] ≤ P (just checked; 1).
+                if unsafe { *downstream_v.get_unchecked(op) } != NO_PORT {
                     pkt.hops += 1;
                 }
-                let input = &mut inputs[iv];
+                let input = unsafe { inputs_v.get_unchecked_mut(iv) };
                 (input.out_port, input.out_vc) = (port as u16, vc as u16);
                 routed |= 1 << (local % 64);
                 if SEQUENTIAL {
@@ -204,10 +242,12 @@ impl Simulation {
             }
             unrouted.clear_bits(r, w, routed);
         }
-        for i in 0..pending_len {
-            let (op, vc) = pending[i];
-            committed[op as usize * vcs as usize + vc as usize] += packet_size;
-            port_queues[op as usize] += packet_size as u32;
+        for &(op, vc) in &pending[..pending_len] {
+            // SAFETY: `op` < P and `vc` < V were checked when the route was chosen (3).
+            unsafe {
+                *committed.get_unchecked_mut(op as usize * vcs as usize + vc as usize) += packet_size;
+                *port_queues.get_unchecked_mut(op as usize) += packet_size as u32;
+            }
         }
     }
 
@@ -224,17 +264,21 @@ impl Simulation {
                 let out = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let op = first + out;
-                if self.channels[op].free_at > now {
+                // SAFETY (this loop): `out` is a set bit of router `r`'s outputs (< radix:
+                // invariant 4), so `op` < first_port[r + 1] ≤ P (1); the queue position is
+                // wrapped below `cap`.
+                if unsafe { self.channels.get_unchecked(op) }.free_at > now {
                     continue;
                 }
-                let head = self.outq_head[op] as usize;
-                let OutEntry { pid, vc } = self.outq[op * cap + head];
-                self.outq_head[op] = wrap(head + 1, cap) as u16;
-                self.outq_len[op] -= 1;
-                if self.outq_len[op] == 0 {
+                let head = unsafe { *self.outq_head.get_unchecked(op) } as usize;
+                let OutEntry { pid, vc } = unsafe { *self.outq.get_unchecked(op * cap + head) };
+                unsafe { *self.outq_head.get_unchecked_mut(op) = wrap(head + 1, cap) as u16 };
+                let len = unsafe { self.outq_len.get_unchecked_mut(op) };
+                *len -= 1;
+                if *len == 0 {
                     self.queued_outputs.clear(r, out);
                 }
-                match self.downstream[op] {
+                match unsafe { *self.downstream.get_unchecked(op) } {
                     NO_PORT => {
                         // Terminal channels may be slower: one flit per `terminal_period` cycles.
                         let channel = &mut self.channels[op];

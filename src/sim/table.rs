@@ -2,11 +2,14 @@
 //!
 //! Every per-port, per-VC and per-router array of the engine is indexed by ids that the
 //! network's construction bounds (port ids below `total_ports`, VC indices below
-//! `total_ports · V`, router ids below `routers`), and the step loop indexes them a few
-//! dozen times per packet hop. A bounds check per access is about a third of the loop's
-//! instructions, so a `Table` checks its indices with `debug_assert!` only: in debug
-//! builds and in the `checked` profile (release optimisation plus debug assertions), in
-//! which the test command runs the engine and routing tests at full load.
+//! `total_ports · V`, router ids below `routers`). Indexing a table or a view with `[]` is
+//! bounds-checked, like a slice's. The few hot loops where the checks cost measurably
+//! (the switch allocator, the channels and the per-router bitsets: unchecked they save
+//! 29 % of the native instructions per cycle, docs/performance.md) use
+//! [`View::get_unchecked`] and [`ViewMut::get_unchecked_mut`] in `unsafe` blocks, each with
+//! a `SAFETY:` comment that proves its bound from the invariants listed in
+//! `sim/mod.rs` ("Index invariants"). Debug builds and the `checked` test profile still
+//! assert every unchecked index.
 
 /// A fixed-length array indexed by integer ids.
 #[derive(Clone, Debug, Default)]
@@ -31,30 +34,36 @@ impl<T> std::ops::Deref for Table<T> {
     }
 }
 
-impl<T> std::ops::Index<usize> for Table<T> {
-    type Output = T;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &T {
-        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
-        // SAFETY: engine ids are in bounds by construction (module documentation); debug
-        // builds and the `checked` test profile assert it on every access.
-        unsafe { self.0.get_unchecked(i) }
-    }
-}
-
-impl<T> std::ops::IndexMut<usize> for Table<T> {
-    #[inline(always)]
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
-        // SAFETY: as for `index`.
-        unsafe { self.0.get_unchecked_mut(i) }
+impl<T> std::ops::DerefMut for Table<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.0
     }
 }
 
 impl<T> Table<T> {
-    /// The table as a slice with unchecked indexing, for hot loops: a local view keeps its
-    /// base address in a register, where a field reached through `self` is reloaded
-    /// after every store the compiler cannot prove unrelated.
+    /// Entry `i`, without a bounds check in release builds.
+    ///
+    /// # Safety
+    /// `i` must be below the table's length.
+    #[inline(always)]
+    pub(super) unsafe fn get_unchecked(&self, i: usize) -> &T {
+        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
+        // SAFETY: the caller guarantees `i < len`.
+        unsafe { self.0.get_unchecked(i) }
+    }
+    /// Entry `i`, mutably, without a bounds check in release builds.
+    ///
+    /// # Safety
+    /// `i` must be below the table's length.
+    #[inline(always)]
+    pub(super) unsafe fn get_unchecked_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
+        // SAFETY: the caller guarantees `i < len`.
+        unsafe { self.0.get_unchecked_mut(i) }
+    }
+    /// The table as a local view, for hot loops: a local view keeps its base address in a
+    /// register, where a field reached through `self` is reloaded after every store the
+    /// compiler cannot prove unrelated.
     #[inline(always)]
     pub(super) fn view(&self) -> View<'_, T> {
         View(&self.0)
@@ -78,31 +87,61 @@ pub(super) struct View<'a, T>(&'a [T]);
 /// A mutably borrowed [`Table`] (see [`Table::view_mut`]).
 pub(super) struct ViewMut<'a, T>(&'a mut [T]);
 
-impl<T> std::ops::Index<usize> for View<'_, T> {
-    type Output = T;
+impl<T> std::ops::Deref for View<'_, T> {
+    type Target = [T];
     #[inline(always)]
-    fn index(&self, i: usize) -> &T {
+    fn deref(&self) -> &[T] {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for ViewMut<'_, T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for ViewMut<'_, T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.0
+    }
+}
+
+impl<'a, T> View<'a, T> {
+    /// Entry `i`, without a bounds check in release builds.
+    ///
+    /// # Safety
+    /// `i` must be below the view's length.
+    #[inline(always)]
+    pub(super) unsafe fn get_unchecked(&self, i: usize) -> &'a T {
         debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
-        // SAFETY: as for `Table::index`.
+        // SAFETY: the caller guarantees `i < len`.
         unsafe { self.0.get_unchecked(i) }
     }
 }
 
-impl<T> std::ops::Index<usize> for ViewMut<'_, T> {
-    type Output = T;
+impl<T> ViewMut<'_, T> {
+    /// Entry `i`, without a bounds check in release builds.
+    ///
+    /// # Safety
+    /// `i` must be below the view's length.
     #[inline(always)]
-    fn index(&self, i: usize) -> &T {
+    pub(super) unsafe fn get_unchecked(&self, i: usize) -> &T {
         debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
-        // SAFETY: as for `Table::index`.
+        // SAFETY: the caller guarantees `i < len`.
         unsafe { self.0.get_unchecked(i) }
     }
-}
-
-impl<T> std::ops::IndexMut<usize> for ViewMut<'_, T> {
+    /// Entry `i`, mutably, without a bounds check in release builds.
+    ///
+    /// # Safety
+    /// `i` must be below the view's length.
     #[inline(always)]
-    fn index_mut(&mut self, i: usize) -> &mut T {
+    pub(super) unsafe fn get_unchecked_mut(&mut self, i: usize) -> &mut T {
         debug_assert!(i < self.0.len(), "index {i} out of a table of {}", self.0.len());
-        // SAFETY: as for `Table::index`.
+        // SAFETY: the caller guarantees `i < len`.
         unsafe { self.0.get_unchecked_mut(i) }
     }
 }

@@ -30,22 +30,24 @@ impl Simulation {
                 self.rng.traffic.draw(rate)
             };
             let fresh = if generate { self.generate(t, now, labeled) } else { None };
+            // SAFETY (this loop): `ti` < `terminals`, the source table's length, which
+            // never changes.
             // Injection of the source queue's head. A packet generated into an empty
             // queue is that head: it is offered directly and queued only if it cannot
             // leave now, which spares most packets a push and a pop.
             match fresh {
-                Some(pid) if self.source[ti].is_empty() => {
+                Some(pid) if unsafe { self.source.get_unchecked(ti) }.is_empty() => {
                     if !self.try_inject(ti, pid, now) {
-                        self.source[ti].push_back(pid);
+                        unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
                 }
                 _ => {
                     if let Some(pid) = fresh {
-                        self.source[ti].push_back(pid);
+                        unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
-                    if let Some(&head) = self.source[ti].front() {
+                    if let Some(&head) = unsafe { self.source.get_unchecked(ti) }.front() {
                         if self.try_inject(ti, head, now) {
-                            self.source[ti].pop_front();
+                            unsafe { self.source.get_unchecked_mut(ti) }.pop_front();
                         }
                     }
                 }
@@ -85,28 +87,31 @@ impl Simulation {
     /// Sends packet `pid` from terminal `ti` over its channel into the router's input VC
     /// with most credits, if the channel is free and a VC has room for the whole packet;
     /// returns whether it left.
-    #[inline]
+    #[inline(always)]
     fn try_inject(&mut self, ti: usize, pid: u32, now: u64) -> bool {
-        if self.inject_free_at[ti] > now {
+        // SAFETY (this function): `ti` is a terminal (< the per-terminal tables' length:
+        // the caller's loop bound), and its injection port a port id (< P: invariant 2).
+        if unsafe { *self.inject_free_at.get_unchecked(ti) } > now {
             return false;
         }
         let size = self.packet_size;
-        let port = self.inject_port[ti] as usize;
+        let port = unsafe { *self.inject_port.get_unchecked(ti) } as usize;
         let first = port * self.vcs as usize;
+        let credits = &mut self.credits[first..first + self.vcs as usize];
         // The input VC with most credits (the first of equals), if it fits the packet.
-        let (mut best, mut most) = (first, self.credits[first]);
-        for iv in first + 1..first + self.vcs as usize {
-            if self.credits[iv] > most {
-                (best, most) = (iv, self.credits[iv]);
+        let (mut best, mut most) = (0, credits[0]);
+        for (vc, &c) in credits.iter().enumerate().skip(1) {
+            if c > most {
+                (best, most) = (vc, c);
             }
         }
         if most < size {
             return false;
         }
-        self.credits[best] -= size;
-        self.inject_free_at[ti] = now + size as u64 * self.terminal_period;
+        credits[best] -= size;
+        unsafe { *self.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * self.terminal_period };
         self.in_network += 1;
-        self.schedule_arrival(now + self.latency[port] as u64, port as u32, (best - first) as u32, pid);
+        self.schedule_arrival(now + unsafe { *self.latency.get_unchecked(port) } as u64, port as u32, best as u32, pid);
         true
     }
 

@@ -44,16 +44,19 @@ impl Pattern {
         let pow2_bits = || -> Result<u32, ConfigErrors> {
             if n.is_power_of_two() { Ok(n.trailing_zeros()) } else { Err(err(format!("{} needs a power-of-two number of terminals, this network has {n}", cfg.pattern))) }
         };
+        if n < 2 {
+            return Err(ConfigErrors::one("topology", format!("the network has {n} terminal(s); traffic needs at least two")));
+        }
         let table = |f: &dyn Fn(u32) -> u32| Pattern::Table((0..n).map(f).collect());
         // On a folded Clos whose levels all have k down ports, the HyperX-defined patterns
         // are those of the k-ary flattened butterfly with the same leaves, so both networks
         // can be compared on one terminal permutation (2DFB §IV, HyperX Fig. 7).
         let flat = topo.as_folded_clos().and_then(|c| c.equivalent_flattened_butterfly());
         let hyperx = || topo.as_hyperx().or(flat.as_ref()).ok_or_else(|| err(format!("{} is defined on HyperX-family networks (and folded Clos networks with equal down ports per level) only", cfg.pattern)));
-        Ok(match cfg.pattern.as_str() {
+        let pattern = match cfg.pattern.as_str() {
             "uniform" => Pattern::Uniform { terminals: n },
             "router_shift" => {
-                let t = topo.terminals_per_router();
+                let t = topo.terminals_per_router().max(1);
                 Pattern::BlockShift { block_size: t, blocks: n / t, shift: cfg.shift }
             }
             "group_shift" => {
@@ -129,7 +132,7 @@ impl Pattern {
                 })
             }
             "adversarial" => {
-                let t = topo.terminals_per_router();
+                let t = topo.terminals_per_router().max(1);
                 let routers = n / t;
                 table(&|s| ((s / t + cfg.shift) % routers) * t + s % t)
             }
@@ -137,7 +140,21 @@ impl Pattern {
                 let names: Vec<&str> = PATTERNS.iter().map(|p| p.0).collect();
                 return Err(err(format!("unknown pattern '{other}'; one of: {}", names.join(", "))));
             }
-        })
+        };
+        if !pattern.stays_within(n) {
+            return Err(err(format!("{} has destinations outside the {n} terminals of this network", cfg.pattern)));
+        }
+        Ok(pattern)
+    }
+
+    /// Whether every destination the pattern can draw is a terminal below `n` (other than
+    /// the source, for uniform traffic, which needs `n ≥ 2`): checked once when it is built.
+    fn stays_within(&self, n: u32) -> bool {
+        match self {
+            Pattern::Uniform { terminals } => *terminals == n && n >= 2,
+            Pattern::BlockShift { block_size, blocks, .. } => *block_size > 0 && *blocks > 0 && block_size.checked_mul(*blocks).is_some_and(|t| t <= n),
+            Pattern::Table(t) => t.len() == n as usize && t.iter().all(|&d| d < n),
+        }
     }
 
     /// Destination terminal of a packet from `src`.
