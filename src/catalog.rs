@@ -3,7 +3,7 @@
 //! with their ranges. The CLI's `--list` prints it and the web page builds its controls
 //! from it (as JSON), so neither keeps a hand-written list.
 
-use crate::config::SimConfig;
+use crate::config::{ConfigError, SimConfig};
 use crate::routing::ALGORITHMS;
 use crate::traffic::PATTERNS;
 use serde::Serialize;
@@ -54,6 +54,32 @@ impl Param {
     const fn when(self, path: &'static str, values: &'static [&'static str]) -> Param {
         Param { used_when: Some(UsedWhen { path, values }), ..self }
     }
+}
+
+impl Param {
+    /// Why `value`, this parameter's setting, is outside the catalog's range, if it is:
+    /// the one range check the CLI and the page share (`SimConfig::validate`).
+    fn range_error(&self, value: &serde_json::Value) -> Option<ConfigError> {
+        let within = |x: &serde_json::Value| x.as_f64().is_some_and(|x| x >= self.min && x <= self.max);
+        let (path, bad) = match self.kind {
+            "int" | "float" if value.is_null() && self.unset.is_some() => None,
+            "int" | "float" => (!within(value)).then(|| (self.path.to_string(), value)),
+            "int_list" => value.as_array().and_then(|a| a.iter().position(|x| !within(x)).map(|i| (format!("{}[{i}]", self.path), &a[i]))),
+            _ => None,
+        }?;
+        let shown: String = bad.to_string().chars().take(40).collect();
+        Some(ConfigError::new(path, format!("must be {}..={}, got {shown}", self.min, self.max)))
+    }
+}
+
+/// The settings of `cfg` outside the catalog's ranges: its topology type's parameters and
+/// every other parameter, each error naming its field.
+pub fn range_errors(cfg: &SimConfig) -> Vec<ConfigError> {
+    let config = serde_json::to_value(cfg).expect("serialises");
+    let catalog = catalog();
+    let kind = setting(&config, "topology.type").and_then(|v| v.as_str()).unwrap_or_default();
+    let topology = catalog.topologies.iter().filter(|t| t.name == kind).flat_map(|t| t.params.iter());
+    topology.chain(&catalog.params).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
 }
 
 /// The algorithms that choose between minimal and non-minimal paths by `q·H` and so read

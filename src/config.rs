@@ -320,12 +320,86 @@ impl Default for MeasurementConfig {
 /// The longest run a configuration may ask for (warm-up, measurement and drain together).
 pub const MAX_RUN_CYCLES: u64 = 100_000_000;
 
+/// The largest configuration document accepted (a config file, or the page's JSON).
+pub const MAX_CONFIG_BYTES: usize = 1 << 20;
+
+/// Parses a configuration document: a JSON object of at most [`MAX_CONFIG_BYTES`], in
+/// which no object repeats a key (serde_json would silently keep the last one).
+pub fn parse_config_document(text: &str) -> Result<serde_json::Value, ConfigError> {
+    if text.len() > MAX_CONFIG_BYTES {
+        return Err(ConfigError::new("(json)", format!("{} bytes; a configuration has at most {MAX_CONFIG_BYTES}", text.len())));
+    }
+    let value = serde_json::from_str::<strict_json::Strict>(text).map_err(|e| ConfigError::new("(json)", format!("not valid JSON: {e}")))?.0;
+    if !value.is_object() {
+        return Err(ConfigError::new("(json)", "a configuration is a JSON object ({ ... })"));
+    }
+    Ok(value)
+}
+
+/// JSON values whose objects have no repeated keys.
+mod strict_json {
+    use serde::de::{Deserialize, Deserializer, Error, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Value};
+
+    pub struct Strict(pub Value);
+
+    impl<'de> Deserialize<'de> for Strict {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+            d.deserialize_any(StrictVisitor).map(Strict)
+        }
+    }
+
+    struct StrictVisitor;
+
+    impl<'de> Visitor<'de> for StrictVisitor {
+        type Value = Value;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.into()))
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(Strict(v)) = seq.next_element()? {
+                items.push(v);
+            }
+            Ok(Value::Array(items))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut object = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if object.contains_key(&key) {
+                    return Err(A::Error::custom(format!("duplicate key '{key}'")));
+                }
+                let Strict(v) = map.next_value()?;
+                object.insert(key, v);
+            }
+            Ok(Value::Object(object))
+        }
+    }
+}
+
 impl SimConfig {
-    /// Parse a JSON document; syntax and type errors come back with the path of the field.
+    /// Parse a JSON document (see [`parse_config_document`]); syntax and type errors come
+    /// back with the path of the field.
     pub fn from_json(text: &str) -> Result<SimConfig, ConfigErrors> {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| ConfigErrors::one("(json)", e.to_string()))?;
-        Self::from_value(value)
+        Self::from_value(parse_config_document(text).map_err(|e| ConfigErrors(vec![e]))?)
     }
 
     /// Build from a JSON value (e.g. after `--set` overrides were applied).
@@ -391,6 +465,13 @@ impl SimConfig {
         check(total.is_some_and(|t| t <= MAX_RUN_CYCLES), "measurement", format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"));
         if self.routing.cr_granularity == 0 {
             errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
+        }
+        // The catalog's ranges (the page's controls show the same), where no check above
+        // already named the field.
+        for e in crate::catalog::range_errors(self) {
+            if !errs.iter().any(|known| known.path == e.path) {
+                errs.push(e);
+            }
         }
         if errs.is_empty() { Ok(()) } else { Err(ConfigErrors(errs)) }
     }

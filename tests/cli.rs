@@ -145,3 +145,26 @@ fn a_setting_the_configuration_does_not_read_is_noted_not_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
 }
+
+/// Issue 15's reproductions: each exits with status 2 naming the field, before any run.
+#[test]
+fn hostile_inputs_are_refused_up_front() {
+    let folded_clos_of_one = ["run", "--set", "topology.type=folded_clos", "--set", "topology.down=[1]", "--set", "topology.up=[]", "--set", "routing.algorithm=updown_ad", "--set", "traffic.load=0.3"];
+    rejects(&folded_clos_of_one, "traffic needs at least two");
+    rejects(&["run", "--set", "measurement.warmup=18446744073709551615"], "measurement.warmup");
+    rejects(&["run", "--set", "topology.type=hypercube", "--set", "topology.n=4294967295"], "topology.n");
+    rejects(&["run", "--set", "routing.algorithm=ugal", "--set", "routing.ugal_threshold=1000000000000"], "routing.ugal_threshold");
+    rejects(&["run", "--set", "traffic.source_queue_cap=1e6"], "traffic.source_queue_cap");
+    rejects(&["sweep", "--loads", "0.1:inf:0.1"], "--loads");
+    rejects(&["sweep", "--loads", "0:1:1e-9"], "more than 1000 loads");
+    rejects(&["sweep", "--loads", "0.1,0.2", "-j", "100000"], "-j 100000");
+    rejects(&["sweep", "--loads", "0.1", "--csv", "/nonexistent-dir/x.csv"], "cannot write /nonexistent-dir/x.csv");
+    rejects(&["sweep", "--loads", "0.1", "--svg", "/nonexistent-dir/x.svg"], "cannot write /nonexistent-dir/x-latency.svg");
+    rejects(&["run", "--json", "/nonexistent-dir/x.json"], "cannot write /nonexistent-dir/x.json");
+    let dir = Scratch::new("hostile");
+    for (name, text, what) in [("list.json", "[]".to_string(), "a configuration is a JSON object"), ("dup.json", r#"{"seed": 1, "seed": 2}"#.to_string(), "duplicate key 'seed'"), ("nested-dup.json", r#"{"router": {"vcs": 2, "vcs": 3}}"#.to_string(), "duplicate key 'vcs'"), ("big.json", format!("{{\"seed\": 1{}}}", " ".repeat(2 << 20)), "bytes; a configuration has at most")] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        rejects(&["run", path.to_str().unwrap()], what);
+    }
+}

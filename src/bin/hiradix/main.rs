@@ -96,8 +96,13 @@ impl ConfigArgs {
     pub fn value(&self) -> Result<serde_json::Value, Failure> {
         let mut value = match &self.file {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
-                serde_json::from_str(&text).map_err(|e| bad_input(format!("{}: not valid JSON: {e}", path.display())))?
+                let cannot = |e: std::io::Error| bad_input(format!("cannot read {}: {e}", path.display()));
+                let size = std::fs::metadata(path).map_err(cannot)?.len();
+                if size > hiradix::config::MAX_CONFIG_BYTES as u64 {
+                    return Err(bad_input(format!("{}: {size} bytes; a configuration has at most {}", path.display(), hiradix::config::MAX_CONFIG_BYTES)));
+                }
+                let text = std::fs::read_to_string(path).map_err(cannot)?;
+                hiradix::config::parse_config_document(&text).map_err(|e| bad_input(format!("{}: {}", path.display(), e.message)))?
             }
             None => serde_json::json!({}),
         };
@@ -151,8 +156,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// Fails with exit status 2 unless `path` can be written: checked before a run, so that a
+/// bad output path does not cost the run. (Creates the file if it does not exist.)
+pub fn check_writable(path: &std::path::Path) -> Result<(), Failure> {
+    std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path).map(drop).map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))
+}
+
 fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Failure> {
     let cfg = args.load()?;
+    json.map(check_writable).transpose()?;
     // Progress on stderr (hidden when it is not a terminal): the phase and the cycle.
     let m = &cfg.measurement;
     let bar = indicatif::ProgressBar::new(m.warmup + m.measure);

@@ -41,10 +41,14 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
     let loads: Vec<f64> = if let Some((a, rest)) = spec.split_once(':') {
         let (b, step) = rest.split_once(':').ok_or_else(bad)?;
         let (a, b, step): (f64, f64, f64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?, step.parse().map_err(|_| bad())?);
-        if !step.is_finite() || step <= 0.0 || b < a {
+        if ![a, b, step].iter().all(|x| x.is_finite()) || step <= 0.0 || b < a {
             return Err(bad());
         }
-        let n = ((b - a) / step + 1e-9).floor() as usize;
+        let steps = ((b - a) / step + 1e-9).floor();
+        if steps >= MAX_LOADS as f64 {
+            return Err(bad_input(format!("--loads {spec}: more than {MAX_LOADS} loads")));
+        }
+        let n = steps as usize;
         (0..=n).map(|i| ((a + i as f64 * step) * 1e6).round() / 1e6).collect()
     } else {
         spec.split(',').map(|s| s.trim().parse::<f64>().map_err(|_| bad())).collect::<Result<_, _>>()?
@@ -52,8 +56,16 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
     if loads.is_empty() || loads.iter().any(|&l| !(l > 0.0 && l <= 1.0)) {
         return Err(bad());
     }
+    if loads.len() > MAX_LOADS {
+        return Err(bad_input(format!("--loads: {} loads; at most {MAX_LOADS}", loads.len())));
+    }
     Ok(loads)
 }
+
+/// The most offered loads one sweep takes.
+pub const MAX_LOADS: usize = 1000;
+/// The most worker threads `-j` asks for.
+pub const MAX_JOBS: usize = 1024;
 
 /// One series of a sweep: its label and configurations per load.
 pub struct SeriesSpec {
@@ -144,9 +156,16 @@ pub fn table_row(s: &Summary) -> String {
 
 pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     if let Some(j) = args.jobs {
-        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global().map_err(|e| failure(e.to_string()))?;
+        if !(1..=MAX_JOBS).contains(&j) {
+            return Err(bad_input(format!("-j {j}: must be 1..={MAX_JOBS} threads")));
+        }
+        rayon::ThreadPoolBuilder::new().num_threads(j).build_global().map_err(|e| failure(e.to_string()))?;
     }
     let series = plan(args)?;
+    let svgs = args.svg.iter().flat_map(|p| svg_paths(p));
+    for path in args.csv.iter().chain(&args.json).cloned().chain(svgs) {
+        crate::check_writable(&path)?;
+    }
     let bar = ProgressBar::new(0);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
     let results = execute(&series, &bar)?;
@@ -174,12 +193,18 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
         write(p, serde_json::to_string_pretty(&doc).expect("serialises"))?;
     }
     if let Some(p) = &args.svg {
-        let stem = p.with_extension("");
         let (lat, thr) = plots(&series, &results);
-        write(&PathBuf::from(format!("{}-latency.svg", stem.display())), lat.to_svg())?;
-        write(&PathBuf::from(format!("{}-throughput.svg", stem.display())), thr.to_svg())?;
+        let [lat_path, thr_path] = svg_paths(p);
+        write(&lat_path, lat.to_svg())?;
+        write(&thr_path, thr.to_svg())?;
     }
     Ok(())
+}
+
+/// The latency and throughput plots' paths for `--svg PATH`: `<stem>-latency.svg`, `<stem>-throughput.svg`.
+fn svg_paths(path: &std::path::Path) -> [PathBuf; 2] {
+    let stem = path.with_extension("");
+    ["latency", "throughput"].map(|kind| PathBuf::from(format!("{}-{kind}.svg", stem.display())))
 }
 
 /// Latency-vs-offered-load (unsaturated points) and accepted-vs-offered plots.
