@@ -733,7 +733,7 @@ async function main() {
     app.controls.show(decoded.experiment.config);
     fromLink = await applyExperiment(decoded.experiment);
     if (!fromLink) {
-      problems.push(...app.lastErrors);
+      problems.push(...(app.lastErrors ?? [])); // none when the worker crashed: the banner says why
       app.experiment = null;
     }
   }
