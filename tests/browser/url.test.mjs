@@ -181,6 +181,10 @@ test('a malformed side-by-side link is refused with a message, never an internal
     ['?vary=&values=|', /vary: '' is not a parameter/],
     ['?vary=topology.s&values=[4]|[8]', /vary: 'topology\.s' is not a parameter/],
     ['?values=1|2', /values: read only together with vary/],
+    ['?vary=topology&values=1|2', /vary: 'topology' is not a parameter/],
+    ['?vary=router&values=%7B%7D|%5B%5D', /vary: 'router' is not a parameter/],
+    ['?vary=topology.type&values=hypercube|dragonfly', /vary: 'topology\.type' is not a parameter/],
+    ['?vary=topology.k&values=[4]|{}', /values: topology\.k must be a number/],
     [`?vary=traffic.load&values=1e309|${'9'.repeat(309)}`, /values: traffic\.load must be a finite number, got Infinity/],
   ];
   for (const [link, want] of cases) {
