@@ -6,6 +6,7 @@
 # and every failure (with the seed that regenerates it).
 #
 #   scripts/fuzz-page.sh [COUNT] [SEED]      defaults: 5000 links, a seed from the clock
+#   HIRADIX_URL_FUZZ_ONLY=898,1323 scripts/fuzz-page.sh 2500 SEED   replays those links
 #
 # The test command runs the same test with a short, fixed slice (120 links, seed 15).
 set -euo pipefail
