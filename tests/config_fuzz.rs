@@ -125,3 +125,69 @@ fn extreme_combinations_are_errors_or_run() {
     }
     assert!(ran > 20 && refused > 20, "{ran} ran, {refused} refused: the combinations test little");
 }
+
+/// A seeded stream of random configurations: every catalog parameter of the network's
+/// family set, with some probability, to a value drawn from its range, just outside it, far
+/// outside it, of the wrong type or a hostile string, plus unknown and prototype-named
+/// keys; each is parsed, validated, built and run for 40 cycles. Nothing may panic, and
+/// every refusal names a field. `HIRADIX_FUZZ_CONFIGS` sets the count (default 1500, about
+/// 15 s here); `scripts/fuzz.sh` runs a long campaign.
+#[test]
+fn random_configs_are_errors_or_run() {
+    let count: u64 = std::env::var("HIRADIX_FUZZ_CONFIGS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500);
+    let seed: u64 = std::env::var("HIRADIX_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let c = catalog();
+    let bases = bases();
+    let mut rng = hiradix::rng::SimRng::new(seed, 0x6675_7a7a);
+    let hostile = [json!("<img src=x onerror=alert(1)>"), json!("__proto__"), json!("x".repeat(10_000)), json!(f64::MAX), json!(-1e300), json!(u64::MAX), json!(i64::MIN), json!([[[[[[1]]]]]]), json!({"__proto__": {"polluted": 1}})];
+    let (mut ran, mut refused) = (0u64, 0u64);
+    let start = std::time::Instant::now();
+    for i in 0..count {
+        let mut v = bases[rng.below(bases.len() as u32) as usize].clone();
+        let topology = c.topologies.iter().find(|t| t.name == v["topology"]["type"]).expect("a catalog topology").clone();
+        // Two cases in five carry one bad value (and perhaps a bad key); the rest only
+        // values in range, in combination.
+        let params: Vec<_> = topology.params.iter().chain(&c.params).collect();
+        let bad = (rng.below(5) < 2).then(|| rng.below(params.len() as u32) as usize);
+        for (k, p) in params.iter().enumerate() {
+            if bad != Some(k) && rng.below(4) != 0 {
+                continue;
+            }
+            let span = (p.max - p.min).max(1.0);
+            let x = match if bad == Some(k) { 5 + rng.below(5) } else { 0 } {
+                0 if p.kind == "enum" => json!(p.options[rng.below(p.options.len() as u32) as usize]),
+                0 if p.kind == "int_list" => json!((0..1 + rng.below(4)).map(|_| (p.min + rng.below(span.min(8.0) as u32 + 1) as f64) as i64).collect::<Vec<_>>()),
+                // Small values in range: large networks take long to build.
+                0 => number(p, p.min + (rng.below(1000) as f64 / 1000.0) * span.min(16.0)),
+                5 => number(p, p.min - 1.0),
+                6 => number(p, p.max + 1.0),
+                7 => number(p, p.max * 1e6 + 1e9),
+                8 => json!("x"),
+                _ => hostile[rng.below(hostile.len() as u32) as usize].clone(),
+            };
+            set(&mut v, p.path, x);
+        }
+        // Measurement kept short so that each case runs in milliseconds.
+        for (path, max) in [("measurement.warmup", 50.0), ("measurement.measure", 50.0)] {
+            if v.pointer(&format!("/{}", path.replace('.', "/"))).and_then(Value::as_f64).is_some_and(|x| x > max) {
+                set(&mut v, path, json!(max as i64));
+            }
+        }
+        if bad.is_some() && rng.below(10) == 0 {
+            v["router"]["__proto__"] = json!(1);
+        }
+        if bad.is_some() && rng.below(10) == 0 {
+            v["unknown_section"] = json!({"x": 1});
+        }
+        match std::panic::catch_unwind(|| try_config(&v)) {
+            Err(_) => panic!("case {i} (seed {seed}) panicked on\n{v}"),
+            Ok(Err(msg)) => {
+                assert!(msg.contains(':'), "case {i}: an error without a field: {msg}");
+                refused += 1;
+            }
+            Ok(Ok(())) => ran += 1,
+        }
+    }
+    eprintln!("random configurations: {count} (seed {seed}), {ran} ran, {refused} refused, none panicked, in {:.1} s", start.elapsed().as_secs_f64());
+    assert!(ran > count / 20 && refused > count / 20, "{ran} ran, {refused} refused: the generator tests little");
+}
