@@ -307,7 +307,8 @@ pub struct MeasurementConfig {
     /// Cycles allowed after the window for labeled packets to drain before the run is
     /// declared saturated.
     pub drain_limit: u64,
-    /// Deadlock watchdog: flits in the network and none moved for this many cycles.
+    /// Deadlock watchdog: flits in the network and none moved for this many cycles, beyond
+    /// the longest a packet can spend on a channel and in a router's pipeline.
     pub watchdog: u64,
 }
 

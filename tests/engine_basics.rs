@@ -190,3 +190,22 @@ fn batch_mode_completes() {
     assert!((4.0..6.0).contains(&norm), "{norm}");
     assert_eq!(r.summary.labeled_packets, 64 * 20);
 }
+
+/// Packets in flight are not a deadlock: 1000-cycle channels, 64-flit packets on terminal
+/// channels 16 times slower than the routers' (1024 cycles to serialise one packet), and the
+/// shortest watchdog, at a trickle and at overload, run without a deadlock report.
+#[test]
+fn long_channels_are_not_taken_for_a_deadlock() {
+    for load in [0.01, 0.9] {
+        let mut cfg = fb(4, 2, "min", "uniform", load);
+        cfg.router.terminal_latency = 1000;
+        cfg.router.local_latency = 1000;
+        cfg.router.terminal_period = 16;
+        cfg.router.buffer_depth = 64;
+        cfg.traffic.packet_size = 64;
+        cfg.measurement.watchdog = 10;
+        let mut sim = Simulation::new(&cfg).unwrap();
+        sim.advance(20_000).unwrap_or_else(|e| panic!("load {load}: {e}"));
+        assert!(sim.stats().delivered > 0, "load {load}: nothing delivered");
+    }
+}

@@ -245,6 +245,11 @@ pub struct Simulation {
     stats: Stats,
     in_network: u64,
     last_progress: u64,
+    /// Cycles without progress after which the watchdog reports a deadlock: the configured
+    /// `measurement.watchdog` plus the longest a packet can legitimately be out of sight
+    /// (crossing the slowest channel, serialised on a slow terminal channel, in the router
+    /// pipeline), so that long channels are never taken for a deadlock.
+    watchdog_limit: u64,
     deadlock: Option<DeadlockReport>,
     check_invariants: bool,
     /// UGAL-L_CR's credit round-trip registers and queues (`None` for other algorithms).
@@ -371,6 +376,7 @@ impl Simulation {
             stats: Stats::default(),
             in_network: 0,
             last_progress: 0,
+            watchdog_limit: cfg.measurement.watchdog + max_latency + cfg.traffic.packet_size as u64 * r.terminal_period as u64 + r.pipeline_delay as u64,
             deadlock: None,
             check_invariants: cfg!(debug_assertions),
             cr,
@@ -432,7 +438,7 @@ impl Simulation {
                 panic!("engine invariant broken at cycle {now}: {msg}");
             }
         }
-        if self.in_network > 0 && now - self.last_progress > self.cfg.measurement.watchdog {
+        if self.in_network > 0 && now - self.last_progress > self.watchdog_limit {
             self.deadlock = Some(self.deadlock_report());
         }
         self.now += 1;
@@ -502,6 +508,9 @@ impl Simulation {
                 }
             }
         }
+        if !events.is_empty() {
+            self.last_progress = now;
+        }
         events.clear();
         self.arrivals[slot] = events;
     }
@@ -532,6 +541,9 @@ impl Simulation {
                 let up = self.upstream[iv as usize / self.vcs as usize];
                 self.return_credit(iv, up, n, round_trip);
             }
+        }
+        if !events.is_empty() {
+            self.last_progress = now;
         }
         events.clear();
         self.credit_wheel[slot] = events;

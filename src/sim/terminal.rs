@@ -111,6 +111,7 @@ impl Simulation {
         credits[best] -= size;
         unsafe { *self.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * self.terminal_period };
         self.in_network += 1;
+        self.last_progress = now;
         self.schedule_arrival(now + unsafe { *self.latency.get_unchecked(port) } as u64, port as u32, best as u32, pid);
         true
     }
