@@ -275,11 +275,14 @@ export function newExperiment(config) {
  * Speed in cycles per frame. Values ≥ 1 are rounded to whole cycles; below 1 the page
  * advances one cycle every round(1/speed) frames (slow motion). null if not a speed.
  */
+export const MAX_SPEED = 5000;
+export const MIN_SPEED = 1 / 120;
+
 export function normaliseSpeed(v) {
   const x = Number(v);
   if (!Number.isFinite(x) || x <= 0) return null;
-  if (x >= 1) return Math.min(5000, Math.round(x));
-  return 1 / Math.min(120, Math.round(1 / x));
+  if (x >= 1) return Math.min(MAX_SPEED, Math.round(x));
+  return 1 / Math.min(1 / MIN_SPEED, Math.round(1 / x));
 }
 
 export function describeSpeed(speed) {

@@ -11,7 +11,7 @@
 // `trace=R@C` follows the next packet generated at router R from cycle C on: the run is
 // deterministic, so the link shows the same packet's journey to whoever opens it.
 
-import { MAX_VARIANTS, formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
+import { MAX_SPEED, MAX_VARIANTS, MIN_SPEED, formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
 import { clip } from './dom.js';
 
 const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace']);
@@ -165,8 +165,11 @@ function compareFromLink(model, config, param, raw, problems) {
 function readView(exp, get, has, problems) {
   if (has('speed')) {
     const s = normaliseSpeed(get('speed'));
+    const x = Number(get('speed'));
     if (s === null) problems.push(`speed: '${clip(get('speed'), 60)}' is not a positive number of cycles per frame`);
-    else exp.speed = s;
+    // Out of range: the nearest speed, and a word that it is not the one asked for.
+    else if (x > MAX_SPEED || (x < 1 && Math.round(1 / x) > 1 / MIN_SPEED)) problems.push(`speed: '${clip(get('speed'), 60)}' is outside 1/120 to ${MAX_SPEED} cycles per frame; ${s >= 1 ? s : `1/${Math.round(1 / s)}`} used`);
+    if (s !== null) exp.speed = s;
   }
   if (has('metric')) {
     const m = get('metric');

@@ -202,7 +202,7 @@ test('a malformed side-by-side link is refused with a message, never an internal
 
 test('link values of the wrong type are refused by name; the engine checks the rest', { timeout: 120_000 }, async () => {
   const { page, errors, facts } = await openHostile(
-    `?topology.type=hyperx&topology.s=4&traffic.load=${encodeURIComponent('{"a":1}')}&seed=NaN&router.vcs=1e309&cells=2&zoom=1e309&metric=${encodeURIComponent('<b>')}&bogus=1&bogus=2`,
+    `?topology.type=hyperx&topology.s=4&traffic.load=${encodeURIComponent('{"a":1}')}&seed=NaN&router.vcs=1e309&cells=2&zoom=1e309&metric=${encodeURIComponent('<b>')}&bogus=1&bogus=2&speed=1${'0'.repeat(308)}`,
   );
   const f = await facts();
   assert.match(f.notice, /topology\.s: must be a list of whole numbers such as \[4,4,4\], got 4; ignored/);
@@ -213,6 +213,7 @@ test('link values of the wrong type are refused by name; the engine checks the r
   assert.match(f.notice, /zoom: '1e309'/);
   assert.match(f.notice, /metric: unknown link colour '<b>'/);
   assert.match(f.notice, /bogus: given more than once/);
+  assert.match(f.notice, /speed: '1000.*' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
   // What was usable is used: a hyperx with its default shape.
   assert.equal(await page.evaluate(() => window.hiradix.experiment.config.topology.type), 'hyperx');
   assert.deepEqual(errors, []);
