@@ -156,7 +156,8 @@ fn bad_configurations_are_errors_with_paths() {
 }
 
 /// Queues too large to allocate are refused, naming the setting, before anything is
-/// allocated (a 32-ary 3-flat with 16 VCs × 4096 flits would need 47 GiB of buffers).
+/// allocated (a 32-ary 3-flat with 16 VCs × 4096 flits would need 47 GiB of buffers; the
+/// limit is `sim::memory::MEMORY_LIMIT`).
 #[test]
 fn queues_beyond_the_memory_limit_are_errors_not_aborts() {
     let mut cfg = fb(32, 3, "min", "uniform", 0.5);

@@ -25,6 +25,7 @@
 mod allocator;
 mod check;
 mod credit_rtt;
+pub mod memory;
 mod packet;
 mod router;
 mod table;
@@ -270,6 +271,7 @@ impl Simulation {
     /// Builds a simulation; every configuration problem comes back with its field path.
     pub fn new(cfg: &SimConfig) -> Result<Simulation, ConfigErrors> {
         cfg.validate()?;
+        memory::check(cfg, memory::MEMORY_LIMIT)?;
         let topo = Topology::build(&cfg.topology)?;
         let routing = routing::build(&cfg.routing, &topo, cfg.router.vcs)?;
         Self::assemble(cfg, topo, routing)
@@ -279,6 +281,7 @@ impl Simulation {
     /// one `cfg.routing` names (research extensions, and the watchdog's negative control).
     pub fn with_routing(cfg: &SimConfig, make: impl FnOnce(&Topology) -> Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
         cfg.validate()?;
+        memory::check(cfg, memory::MEMORY_LIMIT)?;
         let topo = Topology::build(&cfg.topology)?;
         let routing = make(&topo);
         if cfg.router.vcs < routing.vcs_required() {
@@ -323,7 +326,6 @@ impl Simulation {
         };
         let islip = r.switch_allocator == SwitchAllocator::Islip;
         let outq_cap = r.output_queue.unwrap_or(2 * r.speedup);
-        check_memory(ports, vcs, depth, outq_cap, r.buffer_per_port.is_some())?;
         let terminals = net.terminals();
         let routers = net.routers();
         let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
@@ -673,32 +675,6 @@ impl Simulation {
     pub fn set_invariant_checks(&mut self, on: bool) {
         self.check_invariants = on;
     }
-}
-
-/// The most memory the engine's input buffers and output queues may take. Beyond it a
-/// configuration is refused with a message instead of failing to allocate (which aborts a
-/// native run, and traps in the page, whose wasm memory ends at 4 GiB). Generous: the
-/// papers' largest networks need a few hundred MiB at most (the FB paper's 64K nodes with
-/// 4 VCs × 32 flits: 0.3 GiB).
-const MAX_QUEUE_BYTES: u64 = 1 << 30;
-
-/// Refuses a configuration whose input buffers (`ports × vcs × depth` slots) and output
-/// queues (`ports × outq_cap` entries) would exceed [`MAX_QUEUE_BYTES`], naming the
-/// setting that dominates.
-fn check_memory(ports: usize, vcs: u32, depth: u32, outq_cap: u32, per_port: bool) -> Result<(), ConfigErrors> {
-    let size = |n: usize| n as u64;
-    let buffers = size(ports) * vcs as u64 * (depth as u64 * size(std::mem::size_of::<Slot>()) + size(std::mem::size_of::<InputVc>()));
-    let queues = size(ports) * outq_cap as u64 * size(std::mem::size_of::<OutEntry>());
-    if buffers + queues <= MAX_QUEUE_BYTES {
-        return Ok(());
-    }
-    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    let (path, what) = if queues > buffers {
-        ("router.output_queue", format!("output queues of {outq_cap} packets on {ports} ports"))
-    } else {
-        (if per_port { "router.buffer_per_port" } else { "router.buffer_depth" }, format!("input buffers of {vcs} VCs × {depth} flits on {ports} ports"))
-    };
-    Err(ConfigErrors::one(path, format!("{what} would take {:.1} GiB, over the simulator's limit of {:.0} GiB: use fewer VCs, shallower queues or a smaller network", gib(buffers + queues), gib(MAX_QUEUE_BYTES))))
 }
 
 impl Simulation {

@@ -1,0 +1,113 @@
+//! The memory a configuration will take, computed from the configuration alone with
+//! checked arithmetic, before anything is allocated (issue: a config must never allocate
+//! past its estimate). `Simulation::new` refuses a configuration whose estimate exceeds
+//! [`MEMORY_LIMIT`], naming the setting that contributes most. The estimate is an upper
+//! bound: `tests/memory_estimate.rs` measures peak resident memory at overload against it.
+
+use super::{Arrival, Channel, CreditReturn, InputVc, OutEntry, Slot};
+use crate::config::{ConfigErrors, InjectionMode, SimConfig, TopologyConfig};
+use crate::sim::Packet;
+use crate::topology::graph::Port;
+use std::mem::size_of;
+
+/// The most memory a simulation may take: in the page 3 GiB (a wasm module's memory ends
+/// at 4 GiB, and the page needs some), natively 16 GiB (the command line is for large
+/// networks; these machines have 24 GiB).
+pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") { 3 << 30 } else { 16 << 30 };
+
+/// Routers, ports (terminal ports included) and terminals of a topology, or `None` when
+/// they overflow 64 bits or the configuration is malformed (its build reports why).
+pub fn topology_size(t: &TopologyConfig) -> Option<(u64, u64, u64)> {
+    let pow = |b: u32, e: u32| (b as u64).checked_pow(e);
+    let (routers, radix, terminals) = match t {
+        TopologyConfig::FlattenedButterfly { k, n } | TopologyConfig::DilatedFlattenedButterfly { k, n } => {
+            let dilation = if matches!(t, TopologyConfig::DilatedFlattenedButterfly { .. }) { 2 } else { 1 };
+            let radix = (*n as u64).checked_sub(1)?.checked_mul(dilation * (*k as u64).checked_sub(1)?)?.checked_add(*k as u64)?;
+            (pow(*k, n.checked_sub(1)?)?, radix, pow(*k, *n)?)
+        }
+        TopologyConfig::Hypercube { n } => (pow(2, *n)?, *n as u64 + 1, pow(2, *n)?),
+        TopologyConfig::Hyperx { s, k, t } => {
+            let trunk = |d: usize| if k.len() == 1 { k.first() } else { k.get(d) };
+            let routers = s.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64))?;
+            let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| acc.checked_add((*trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?))?;
+            (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
+        }
+        TopologyConfig::Dragonfly { p, a, h, g, .. } => {
+            let routers = (*a as u64).checked_mul(*g as u64)?;
+            (routers, *p as u64 + *a as u64 + *h as u64, routers.checked_mul(*p as u64)?)
+        }
+        TopologyConfig::FoldedClos { down, up } => {
+            // Level i (0-based) has Π down[i+1..] · Π up[..i] switches of down[i] + up[i] ports.
+            let product = |v: &[u32]| v.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64));
+            let mut ports = 0u64;
+            let mut routers = 0u64;
+            for i in 0..down.len() {
+                let count = product(down.get(i + 1..)?)?.checked_mul(product(up.get(..i.min(up.len()))?)?)?;
+                let radix = down[i] as u64 + up.get(i).copied().unwrap_or(0) as u64;
+                routers = routers.checked_add(count)?;
+                ports = ports.checked_add(count.checked_mul(radix)?)?;
+            }
+            return Some((routers, ports, product(down)?));
+        }
+        TopologyConfig::Butterfly { k, n } => {
+            // n stages of k^(n−1) switches, k inputs and k outputs each.
+            let routers = pow(*k, n.checked_sub(1)?)?.checked_mul(*n as u64)?;
+            (routers, 2 * *k as u64, pow(*k, *n)?)
+        }
+    };
+    Some((routers, routers.checked_mul(radix)?, terminals))
+}
+
+/// An upper bound of the bytes a simulation of `cfg` allocates, and the setting that
+/// contributes most (for the message when it is too much); `None` on overflow.
+pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
+    let (routers, ports, terminals) = topology_size(&cfg.topology)?;
+    let r = &cfg.router;
+    let (vcs, depth) = (r.vcs as u64, r.depth_per_vc() as u64);
+    let outq_cap = r.output_queue.unwrap_or(2 * r.speedup) as u64;
+    let size = |n: usize| n as u64;
+    // Per port: the network's port record and the engine's per-port tables (ids, latency,
+    // queue estimates, channel, output-queue ring, round-robin pointers, arrival record),
+    // plus per-channel statistics and routing tables, counted generously at 64 bytes.
+    let per_port = size(size_of::<Port>() + size_of::<Channel>()) + 4 * 6 + 2 * 4 + 8 + 64;
+    let tables = ports.checked_mul(per_port)?;
+    let buffers = ports.checked_mul(vcs)?.checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(size_of::<InputVc>()) + 4)?)?;
+    let queues = ports.checked_mul(outq_cap)?.checked_mul(size(size_of::<OutEntry>()))?;
+    // Live packets: in buffers (whole packets: virtual cut-through) and output queues, in
+    // flight, and in the source queues — each holds at most its cap, and no more than the terminal can
+    // generate in the whole run. A packet costs its record, a free-list entry and a source
+    // queue slot; growable arrays may hold twice what they use.
+    let m = &cfg.measurement;
+    let cycles = m.warmup.checked_add(m.measure)?.checked_add(m.drain_limit)?;
+    let t = &cfg.traffic;
+    let generated = match t.injection {
+        InjectionMode::Batch => t.batch_size as u64,
+        InjectionMode::Bernoulli => ((t.load * cycles as f64 / t.packet_size as f64).ceil() as u64).saturating_add(1),
+    };
+    let per_terminal = generated.min(t.source_queue_cap as u64).checked_add(1)?;
+    let per_packet = 2 * size(size_of::<Packet>() + 4 + 4);
+    let buffered = ports.checked_mul(vcs.checked_mul(depth / t.packet_size as u64)?.checked_add(1)?)?;
+    let buffers = buffers.checked_add(buffered.checked_mul(per_packet)?)?;
+    let queues = queues.checked_add(ports.checked_mul(outq_cap)?.checked_mul(per_packet)?)?;
+    let packet_bytes = terminals.checked_mul(per_terminal)?.checked_mul(per_packet)?;
+    // The timing wheels, per router (notes, bitsets, load) and per terminal, and a fixed part
+    // for the allocator's scratch, statistics' histograms and the trace.
+    let wheel = 2 * (r.terminal_latency.max(r.local_latency).max(r.global_latency) as u64 + t.packet_size as u64 + 2);
+    let wheels = wheel.checked_mul(ports.min(1 << 20))?.checked_mul(size(size_of::<Arrival>() + size_of::<CreditReturn>()))? / 4;
+    let small = routers.checked_mul(256)?.checked_add(terminals.checked_mul(64)?)?.checked_add(16 << 20)?;
+    let total = tables.checked_add(buffers)?.checked_add(queues)?.checked_add(packet_bytes)?.checked_add(wheels)?.checked_add(small)?;
+    let largest = [(buffers, if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" }), (queues, "router.output_queue"), (packet_bytes, "traffic.source_queue_cap"), (tables + small, "topology")];
+    let field = largest.iter().max_by_key(|(b, _)| *b).map(|(_, f)| *f).unwrap_or("topology");
+    Some((total, field))
+}
+
+/// Refuses a configuration whose [`estimate`] exceeds `limit` bytes, naming the setting that
+/// contributes most; checked before anything is allocated.
+pub fn check(cfg: &SimConfig, limit: u64) -> Result<(), ConfigErrors> {
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    match estimate(cfg) {
+        None => Err(ConfigErrors::one("topology", "the network's size overflows 64 bits")),
+        Some((bytes, _)) if bytes <= limit => Ok(()),
+        Some((bytes, field)) => Err(ConfigErrors::one(field, format!("the simulation would take up to {:.1} GiB, over the limit of {:.1} GiB: use a smaller network, fewer VCs, shallower queues, a smaller source queue cap or a shorter run", gib(bytes), gib(limit)))),
+    }
+}
