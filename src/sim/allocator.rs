@@ -131,7 +131,8 @@ impl Simulation {
         let first_vc = first * vcs as usize;
         let mut n = 0;
         for w in 0..nonempty.words_per_router {
-            let mut bits = nonempty.word(r, w) & !unrouted.word(r, w);
+            // SAFETY: `r` is a router id (invariant 1), `w` < `words_per_router`.
+            let mut bits = unsafe { nonempty.word(r, w) & !unrouted.word(r, w) };
             while bits != 0 {
                 let local = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -186,6 +187,7 @@ impl Simulation {
             let port = cands[i].in_port as usize;
             // SAFETY: `port` is a local port (above).
             let open = unsafe { *in_cap.get_unchecked(port) } > 0;
+            // SAFETY: `first + port` < first_port[r + 1] ≤ P (invariants 1, 3).
             let rr = unsafe { *in_rr.get_unchecked(first + port) } as usize;
             let (mut best, mut best_d) = (usize::MAX, usize::MAX);
             while i < n && cands[i].in_port as usize == port {
@@ -271,20 +273,25 @@ impl Simulation {
             // depth (6), and the output queue position is wrapped below `cap`.
             let c = unsafe { *cands.get_unchecked(g as usize) };
             let iv = c.iv as usize;
+            // SAFETY: `iv` is an input VC of router `r` (< P · V: 1, 4).
             let input = unsafe { inputs.get_unchecked_mut(iv) };
             let pid = input.pid;
             input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
             input.buf_len -= 1;
             let local = iv - first_vc;
             if input.buf_len == 0 {
-                nonempty.clear(local);
+                // SAFETY: `local` is an input VC of router `r` (< radix · V: invariant 4).
+                unsafe { nonempty.clear(local) };
             } else {
                 // The next packet becomes the head: mirror it into the VC's record.
+                // SAFETY: `iv` < P · V and `buf_head` < depth (6): below P · V · depth.
                 let slot = unsafe { *buf.get_unchecked(iv * depth + input.buf_head as usize) };
                 input.set_head(slot.pid, slot.arrived(now) + pipeline_delay);
-                unrouted.set(local);
+                // SAFETY: as above.
+                unsafe { unrouted.set(local) };
             }
             let op = c.op as usize;
+            // SAFETY: `op` < P and `out_vc` < V (3); `c.credit` < P · V (2, 3).
             unsafe {
                 *committed.get_unchecked_mut(op * vcs + c.out_vc as usize) -= size;
                 if c.credit == NO_PORT {
@@ -294,23 +301,30 @@ impl Simulation {
                     *credits.get_unchecked_mut(c.credit as usize) -= size;
                 }
             }
+            // SAFETY: `op` < P (1, 3).
             let queue_len = unsafe { *outq_len.get_unchecked(op) };
-            if c.credit != NO_PORT && queue_len == 0 && links.free(op, now) {
-                links.send(op, unsafe { *downstream.get_unchecked(op) }, c.out_vc as u32, pid, now);
+            // SAFETY: (to the end of the loop) `op` and `in_port` are port ids of router `r`
+            // (< P: invariants 1, 3), `c.out` a port of it (< radix ≤ R: 3).
+            if c.credit != NO_PORT && queue_len == 0 && unsafe { links.free(op, now) } {
+                // SAFETY: `op` < P (as above).
+                unsafe { links.send(op, *downstream.get_unchecked(op), c.out_vc as u32, pid, now) };
                 sent += 1;
             } else {
+                // SAFETY: `op` < P; the ring position is wrapped below `cap`.
                 unsafe {
                     let q = op * cap + wrap(*outq_head.get_unchecked(op) as usize + queue_len as usize, cap);
                     *outq.get_unchecked_mut(q) = OutEntry { pid, vc: c.out_vc as u32 };
                     *outq_len.get_unchecked_mut(op) += 1;
                 }
                 if queue_len == 0 {
-                    queued.set(c.out as usize);
+                    // SAFETY: `c.out` < radix ≤ R (3).
+                    unsafe { queued.set(c.out as usize) };
                 }
             }
             // The credit leaves when the tail leaves this buffer and crosses the channel back.
             let in_port = first + c.in_port as usize;
-            let at = now + (size as u64 - 1) + links.latency(in_port);
+            // SAFETY: `in_port` < P (1).
+            let at = now + (size as u64 - 1) + unsafe { links.latency(in_port) };
             // SAFETY: `in_port` < first_port[r + 1] ≤ P (1, 3).
             let up = unsafe { *upstream.get_unchecked(in_port) };
             let mut round_trip = 0;

@@ -485,17 +485,21 @@ impl Simulation {
         let (vcs, depth) = (vcs as usize, depth as usize);
         let (mut buf, mut inputs, mut load, arrival_port) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());
         for &Arrival { pid, port, vc } in &events {
-            // SAFETY (this loop): an arrival names a port id with a peer (< P: invariants
+            // SAFETY: (this loop) an arrival names a port id with a peer (< P: invariants
             // 1, 2) and a VC a route chose (< V: 3), so `iv` < P · V; the ring position is
             // wrapped below `depth`; `router` is a router id (< the number of routers: 1).
             let iv = port as usize * vcs + vc as usize;
+            // SAFETY: `iv` < P · V (see the loop comment).
             let input = unsafe { inputs.get_unchecked_mut(iv) };
             debug_assert!((input.buf_len as usize + 1) * packet_size as usize <= depth, "buffer overflow at VC {iv}");
             if input.buf_len > 0 {
+                // SAFETY: `iv` < P · V and the ring position is wrapped below `depth`.
                 unsafe { *buf.get_unchecked_mut(iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)) = Slot::new(now, pid) };
             }
             input.buf_len += 1;
+            // SAFETY: `port` < P (2).
             let (router, vc0_bit) = unsafe { *arrival_port.get_unchecked(port as usize) };
+            // SAFETY: `router` is a router id (1).
             unsafe { *load.get_unchecked_mut(router as usize) += 1 };
             if input.buf_len == 1 {
                 // The packet is the new head: it lives in the VC's record (its slot is not
@@ -561,8 +565,10 @@ impl Simulation {
         if up == NO_PORT {
             return; // an injection credit, back at a terminal
         }
+        // SAFETY: `up` < P (2).
         unsafe { *self.port_queues.get_unchecked_mut(up as usize) -= n as u32 };
         if let Some(cr) = &mut self.cr {
+            // SAFETY: `up` < P (2).
             cr.on_credit(round_trip, up as usize, unsafe { *self.port_router.get_unchecked(up as usize) } as usize);
         }
     }

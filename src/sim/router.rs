@@ -35,21 +35,24 @@ impl RouterBits {
     pub(super) fn covers(&self, routers: usize, per_router: usize) -> bool {
         self.words_per_router * 64 >= per_router && self.bits.len() == routers * self.words_per_router
     }
-    /// The index of word `w` of router `r`'s bitset.
-    ///
-    /// Every caller passes a router id (below the number of routers the bitset was made
-    /// for: invariant 1) and a word of its bitset (`w` < `words_per_router`, or a local
-    /// index below R · V or R: 4), so the index is below the table's length: the unchecked
-    /// accesses below rely on it; debug builds assert it.
+    /// The index of word `w` of router `r`'s bitset: below the table's length when `r` is
+    /// below the number of routers the bitset was made for and `w` below
+    /// `words_per_router` (the contract of the unchecked accessors below; debug builds
+    /// assert it).
     #[inline(always)]
     fn index(&self, r: u32, w: usize) -> usize {
         debug_assert!(w < self.words_per_router && (r as usize + 1) * self.words_per_router <= self.bits.len());
         r as usize * self.words_per_router + w
     }
+    /// Clears router `r`'s bit `local`.
+    ///
+    /// # Safety
+    /// `r` must be below the number of routers and `local` below the bits per router the
+    /// bitset was made for.
     #[inline]
-    pub(super) fn clear(&mut self, r: u32, local: usize) {
+    pub(super) unsafe fn clear(&mut self, r: u32, local: usize) {
         let i = self.index(r, local / 64);
-        // SAFETY: `i` is in bounds (see `index`).
+        // SAFETY: `i` is in bounds by the caller's contract (see `index`).
         unsafe { *self.bits.get_unchecked_mut(i) &= !(1 << (local % 64)) };
     }
     #[inline]
@@ -57,16 +60,22 @@ impl RouterBits {
         self.bits[self.index(r, local / 64)] & (1 << (local % 64)) != 0
     }
     /// Clears the bits of `mask` in word `w` of router `r`'s bitset.
+    ///
+    /// # Safety
+    /// `r` must be below the number of routers and `w` below `words_per_router`.
     #[inline]
-    pub(super) fn clear_bits(&mut self, r: u32, w: usize, mask: u64) {
+    pub(super) unsafe fn clear_bits(&mut self, r: u32, w: usize, mask: u64) {
         let i = self.index(r, w);
-        // SAFETY: `i` is in bounds (see `index`).
+        // SAFETY: `i` is in bounds by the caller's contract (see `index`).
         unsafe { *self.bits.get_unchecked_mut(i) &= !mask };
     }
     /// Word `w` of router `r`'s bitset.
+    ///
+    /// # Safety
+    /// `r` must be below the number of routers and `w` below `words_per_router`.
     #[inline]
-    pub(super) fn word(&self, r: u32, w: usize) -> u64 {
-        // SAFETY: the index is in bounds (see `index`).
+    pub(super) unsafe fn word(&self, r: u32, w: usize) -> u64 {
+        // SAFETY: the index is in bounds by the caller's contract (see `index`).
         unsafe { *self.bits.get_unchecked(self.index(r, w)) }
     }
     /// The position of router `r`'s bit `local` among all routers' bits, for [`set_at`](Self::set_at).
@@ -75,11 +84,11 @@ impl RouterBits {
         r as usize * self.words_per_router * 64 + local
     }
     /// Sets the bit at position `pos` (see [`position`](Self::position)).
-    #[inline]
     ///
     /// # Safety
     /// `pos` must be a position of this bitset: [`position`](Self::position) of a router
     /// id and a local index below the bitset's bits per router.
+    #[inline]
     pub(super) unsafe fn set_at(&mut self, pos: usize) {
         // SAFETY: `pos / 64` < routers · words per router (the caller's contract).
         unsafe { *self.bits.get_unchecked_mut(pos / 64) |= 1 << (pos % 64) };
@@ -97,14 +106,22 @@ impl RouterBits {
 pub(super) struct RouterBitsMut<'a>(ViewMut<'a, u64>);
 
 impl RouterBitsMut<'_> {
+    /// Sets bit `local`.
+    ///
+    /// # Safety
+    /// `local` must be below the bits per router the bitset was made for.
     #[inline]
-    pub(super) fn set(&mut self, local: usize) {
-        // SAFETY: callers pass a router-local input VC or port (< R · V: invariant 4), and
-        // the view holds the router's ⌈R · V / 64⌉ words.
+    pub(super) unsafe fn set(&mut self, local: usize) {
+        // SAFETY: the view holds the router's words, and `local / 64` is one of them by the
+        // caller's contract.
         unsafe { *self.0.get_unchecked_mut(local / 64) |= 1 << (local % 64) };
     }
+    /// Clears bit `local`.
+    ///
+    /// # Safety
+    /// As for [`set`](Self::set).
     #[inline]
-    pub(super) fn clear(&mut self, local: usize) {
+    pub(super) unsafe fn clear(&mut self, local: usize) {
         // SAFETY: as for `set`.
         unsafe { *self.0.get_unchecked_mut(local / 64) &= !(1 << (local % 64)) };
     }
@@ -125,29 +142,40 @@ impl<'a> Links<'a> {
         Links { channels: channels.view_mut(), latency: latency.view(), arrivals: arrivals.view_mut(), wheel_mask, size: packet_size as u64 }
     }
     /// The latency of port `port`'s channel, in cycles.
+    ///
+    /// # Safety
+    /// `port` must be a port id (below the number of ports).
     #[inline(always)]
-    pub(super) fn latency(&self, port: usize) -> u64 {
-        // SAFETY: callers pass a port id (< P: invariants 1, 3).
+    pub(super) unsafe fn latency(&self, port: usize) -> u64 {
+        // SAFETY: the caller's contract.
         unsafe { *self.latency.get_unchecked(port) as u64 }
     }
     /// Whether output port `op`'s channel can take a packet at cycle `now`.
+    ///
+    /// # Safety
+    /// As for [`latency`](Self::latency).
     #[inline(always)]
-    pub(super) fn free(&self, op: usize, now: u64) -> bool {
-        // SAFETY: as for `latency`.
+    pub(super) unsafe fn free(&self, op: usize, now: u64) -> bool {
+        // SAFETY: the caller's contract.
         unsafe { self.channels.get_unchecked(op).free_at <= now }
     }
     /// Sends packet `pid` at cycle `now` over the channel of output port `op` to input VC
     /// `vc` of port id `down`: the channel is busy for the packet's flits, and the packet
     /// is usable downstream after the channel latency.
+    ///
+    /// # Safety
+    /// As for [`latency`](Self::latency).
     #[inline(always)]
-    pub(super) fn send(&mut self, op: usize, down: u32, vc: u32, pid: u32, now: u64) {
-        // SAFETY: callers pass an output port id (< P: invariants 1, 3); the wheel has
-        // `wheel_mask + 1` slots (7).
+    pub(super) unsafe fn send(&mut self, op: usize, down: u32, vc: u32, pid: u32, now: u64) {
+        // SAFETY: `op` is a port id (the caller's contract); the wheel has `wheel_mask + 1`
+        // slots (invariant 7).
         let channel = unsafe { self.channels.get_unchecked_mut(op) };
         channel.free_at = now + self.size;
         channel.sent += self.size;
-        let at = now + self.latency(op);
+        // SAFETY: `op` is a port id (the caller's contract).
+        let at = now + unsafe { self.latency(op) };
         debug_assert!(at > now && at - now <= self.wheel_mask);
+        // SAFETY: the index is masked below the wheel's `wheel_mask + 1` slots (7).
         unsafe { self.arrivals.get_unchecked_mut((at & self.wheel_mask) as usize) }.push(Arrival { pid, port: down, vc });
     }
 }
@@ -202,7 +230,8 @@ impl Simulation {
         for i in 0..sweeps {
             let w = wrap(start_word + i, words);
             let part = if words == 1 { !0 } else if i == 0 { !0u64 << start_bit } else if i == words { (1u64 << start_bit) - 1 } else { !0 };
-            let mut bits = (unrouted.word(r, w) & part).rotate_right(rot);
+            // SAFETY: (this loop) `r` is a router id (invariant 1), `w` < `words`.
+            let mut bits = (unsafe { unrouted.word(r, w) } & part).rotate_right(rot);
             let offset = w * 64 + rot as usize;
             let mut routed = 0u64;
             while bits != 0 {
@@ -228,6 +257,7 @@ impl Simulation {
                 if unsafe { *downstream_v.get_unchecked(op) } != NO_PORT {
                     pkt.hops += 1;
                 }
+                // SAFETY: `iv` < P · V (as above).
                 let input = unsafe { inputs_v.get_unchecked_mut(iv) };
                 (input.out_port, input.out_vc) = (port as u16, vc as u16);
                 routed |= 1 << (local % 64);
@@ -240,7 +270,8 @@ impl Simulation {
                     pending_len += 1;
                 }
             }
-            unrouted.clear_bits(r, w, routed);
+            // SAFETY: `r` is a router id (1), `w` < `words`.
+            unsafe { unrouted.clear_bits(r, w, routed) };
         }
         for &(op, vc) in &pending[..pending_len] {
             // SAFETY: `op` < P and `vc` < V were checked when the route was chosen (3).
@@ -259,25 +290,33 @@ impl Simulation {
         let (cap, size) = (self.outq_cap as usize, self.packet_size as u64);
         let terminal_busy = size * self.terminal_period;
         for w in 0..self.queued_outputs.words_per_router {
-            let mut bits = self.queued_outputs.word(r, w);
+            // SAFETY: `r` is a router id (invariant 1), `w` < `words_per_router`.
+            let mut bits = unsafe { self.queued_outputs.word(r, w) };
             while bits != 0 {
                 let out = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let op = first + out;
-                // SAFETY (this loop): `out` is a set bit of router `r`'s outputs (< radix:
+                // SAFETY: (this loop) `out` is a set bit of router `r`'s outputs (< radix:
                 // invariant 4), so `op` < first_port[r + 1] ≤ P (1); the queue position is
                 // wrapped below `cap`.
+                // SAFETY: `op` < P (see the loop comment).
                 if unsafe { self.channels.get_unchecked(op) }.free_at > now {
                     continue;
                 }
+                // SAFETY: `op` < P.
                 let head = unsafe { *self.outq_head.get_unchecked(op) } as usize;
+                // SAFETY: `op` < P and `head` < `cap` (the ring's head is kept wrapped).
                 let OutEntry { pid, vc } = unsafe { *self.outq.get_unchecked(op * cap + head) };
+                // SAFETY: `op` < P.
                 unsafe { *self.outq_head.get_unchecked_mut(op) = wrap(head + 1, cap) as u16 };
+                // SAFETY: `op` < P.
                 let len = unsafe { self.outq_len.get_unchecked_mut(op) };
                 *len -= 1;
                 if *len == 0 {
-                    self.queued_outputs.clear(r, out);
+                    // SAFETY: `r` is a router id (1) and `out` one of its ports (< radix ≤ R: 4).
+                    unsafe { self.queued_outputs.clear(r, out) };
                 }
+                // SAFETY: `op` < P.
                 match unsafe { *self.downstream.get_unchecked(op) } {
                     NO_PORT => {
                         // Terminal channels may be slower: one flit per `terminal_period` cycles.
@@ -286,7 +325,8 @@ impl Simulation {
                         channel.sent += size;
                         self.deliver(pid, now + self.latency[op] as u64 + terminal_busy - 1);
                     }
-                    down => Links::new(&mut self.channels, &self.latency, &mut self.arrivals, self.wheel_mask, self.packet_size).send(op, down, vc, pid, now),
+                    // SAFETY: `op` < P.
+                    down => unsafe { Links::new(&mut self.channels, &self.latency, &mut self.arrivals, self.wheel_mask, self.packet_size).send(op, down, vc, pid, now) },
                 }
                 self.load[r as usize] -= 1;
             }

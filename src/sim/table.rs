@@ -3,13 +3,13 @@
 //! Every per-port, per-VC and per-router array of the engine is indexed by ids that the
 //! network's construction bounds (port ids below `total_ports`, VC indices below
 //! `total_ports · V`, router ids below `routers`). Indexing a table or a view with `[]` is
-//! bounds-checked, like a slice's. The few hot loops where the checks cost measurably
-//! (the switch allocator, the channels and the per-router bitsets: unchecked they save
-//! 29 % of the native instructions per cycle, docs/performance.md) use
-//! [`View::get_unchecked`] and [`ViewMut::get_unchecked_mut`] in `unsafe` blocks, each with
-//! a `SAFETY:` comment that proves its bound from the invariants listed in
-//! `sim/mod.rs` ("Index invariants"). Debug builds and the `checked` test profile still
-//! assert every unchecked index.
+//! bounds-checked, like a slice's. The hot loops where the checks cost measurably (switch
+//! allocation, route computation, the channels, arrivals and credits, the per-router
+//! bitsets and the terminals: all checked, the engine executes 26–30 % more native
+//! instructions per cycle, docs/performance.md) use the `get_unchecked` methods below in
+//! `unsafe` blocks, each with a `SAFETY:` comment that proves its bound from the
+//! invariants listed on `Simulation` ("Index invariants"). Debug builds and the `checked`
+//! test profile still assert every unchecked index.
 
 /// A fixed-length array indexed by integer ids.
 #[derive(Clone, Debug, Default)]

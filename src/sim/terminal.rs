@@ -30,23 +30,28 @@ impl Simulation {
                 self.rng.traffic.draw(rate)
             };
             let fresh = if generate { self.generate(t, now, labeled) } else { None };
-            // SAFETY (this loop): `ti` < `terminals`, the source table's length, which
+            // SAFETY: (this loop) `ti` < `terminals`, the source table's length, which
             // never changes.
             // Injection of the source queue's head. A packet generated into an empty
             // queue is that head: it is offered directly and queued only if it cannot
             // leave now, which spares most packets a push and a pop.
             match fresh {
+                // SAFETY: `ti` < `terminals` (the loop comment).
                 Some(pid) if unsafe { self.source.get_unchecked(ti) }.is_empty() => {
                     if !self.try_inject(ti, pid, now) {
+                        // SAFETY: `ti` < `terminals`.
                         unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
                 }
                 _ => {
                     if let Some(pid) = fresh {
+                        // SAFETY: `ti` < `terminals`.
                         unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
+                    // SAFETY: `ti` < `terminals`.
                     if let Some(&head) = unsafe { self.source.get_unchecked(ti) }.front() {
                         if self.try_inject(ti, head, now) {
+                            // SAFETY: `ti` < `terminals`.
                             unsafe { self.source.get_unchecked_mut(ti) }.pop_front();
                         }
                     }
@@ -89,12 +94,14 @@ impl Simulation {
     /// returns whether it left.
     #[inline(always)]
     fn try_inject(&mut self, ti: usize, pid: u32, now: u64) -> bool {
-        // SAFETY (this function): `ti` is a terminal (< the per-terminal tables' length:
+        // SAFETY: (this function) `ti` is a terminal (< the per-terminal tables' length:
         // the caller's loop bound), and its injection port a port id (< P: invariant 2).
+        // SAFETY: `ti` < `terminals` (the function comment).
         if unsafe { *self.inject_free_at.get_unchecked(ti) } > now {
             return false;
         }
         let size = self.packet_size;
+        // SAFETY: `ti` < `terminals`.
         let port = unsafe { *self.inject_port.get_unchecked(ti) } as usize;
         let first = port * self.vcs as usize;
         let credits = &mut self.credits[first..first + self.vcs as usize];
@@ -109,9 +116,11 @@ impl Simulation {
             return false;
         }
         credits[best] -= size;
+        // SAFETY: `ti` < `terminals`.
         unsafe { *self.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * self.terminal_period };
         self.in_network += 1;
         self.last_progress = now;
+        // SAFETY: `port` is a port id (invariant 2).
         self.schedule_arrival(now + unsafe { *self.latency.get_unchecked(port) } as u64, port as u32, best as u32, pid);
         true
     }
