@@ -210,3 +210,25 @@ fn long_channels_are_not_taken_for_a_deadlock() {
         assert!(sim.stats().delivered > 0, "load {load}: nothing delivered");
     }
 }
+
+/// A routing that names a port its router does not have.
+struct OutOfRange;
+
+impl Routing for OutOfRange {
+    fn vcs_required(&self) -> u32 {
+        1
+    }
+    fn route(&self, _ctx: &RouteCtx, _pkt: &mut Packet, _rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
+        Decision::Forward { port: 1000, vc: 0 }
+    }
+}
+
+/// A routing supplied by the caller cannot make the engine index out of bounds: its
+/// decision is checked (it used to write past the end of the engine's tables).
+#[test]
+#[should_panic(expected = "the routing chose port 1000")]
+fn a_routing_naming_a_port_that_does_not_exist_is_caught() {
+    let cfg = fb(4, 2, "min", "uniform", 0.5);
+    let mut sim = Simulation::with_routing(&cfg, |_| Box::new(OutOfRange)).unwrap();
+    let _ = sim.advance(100);
+}
