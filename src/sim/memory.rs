@@ -74,9 +74,9 @@ pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
     let buffers = ports.checked_mul(vcs)?.checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(size_of::<InputVc>()) + 4)?)?;
     let queues = ports.checked_mul(outq_cap)?.checked_mul(size(size_of::<OutEntry>()))?;
     // Live packets: in buffers (whole packets: virtual cut-through) and output queues, in
-    // flight, and in the source queues — each holds at most its cap, and no more than the terminal can
-    // generate in the whole run. A packet costs its record, a free-list entry and a source
-    // queue slot; growable arrays may hold twice what they use.
+    // flight, and in the source queues — each holds at most its cap, and no more than the
+    // terminal can generate in the whole run. A packet costs its record, a free-list entry
+    // and a source queue slot; growable arrays may hold twice what they use.
     let m = &cfg.measurement;
     let cycles = m.warmup.checked_add(m.measure)?.checked_add(m.drain_limit)?;
     let t = &cfg.traffic;
@@ -86,14 +86,19 @@ pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
     };
     let per_terminal = generated.min(t.source_queue_cap as u64).checked_add(1)?;
     let per_packet = 2 * size(size_of::<Packet>() + 4 + 4);
-    let buffered = ports.checked_mul(vcs.checked_mul(depth / t.packet_size as u64)?.checked_add(1)?)?;
+    let buffered = ports.checked_mul(vcs.checked_mul(depth.checked_div(t.packet_size as u64)?)?.checked_add(1)?)?;
     let buffers = buffers.checked_add(buffered.checked_mul(per_packet)?)?;
     let queues = queues.checked_add(ports.checked_mul(outq_cap)?.checked_mul(per_packet)?)?;
     let packet_bytes = terminals.checked_mul(per_terminal)?.checked_mul(per_packet)?;
-    // The timing wheels, per router (notes, bitsets, load) and per terminal, and a fixed part
-    // for the allocator's scratch, statistics' histograms and the trace.
-    let wheel = 2 * (r.terminal_latency.max(r.local_latency).max(r.global_latency) as u64 + t.packet_size as u64 + 2);
-    let wheels = wheel.checked_mul(ports.min(1 << 20))?.checked_mul(size(size_of::<Arrival>() + size_of::<CreditReturn>()))? / 4;
+    // The timing wheels: a channel starts at most one packet (and returns one credit) per
+    // `packet_size` cycles, so at most `latency / packet_size + 1` of each are in flight on
+    // it; the events may sit in growable arrays of twice that, plus a slot header per cycle
+    // of the wheel. Then per router (notes, bitsets, load) and per terminal, and a fixed
+    // part for the allocator's scratch, statistics' histograms and the trace.
+    let latency = r.terminal_latency.max(r.local_latency).max(r.global_latency) as u64;
+    let in_flight = ports.checked_mul(latency.checked_div(t.packet_size as u64)?.checked_add(1)?)?;
+    let slots = 2 * (latency + t.packet_size as u64 + 2);
+    let wheels = in_flight.checked_mul(2 * size(size_of::<Arrival>() + size_of::<CreditReturn>()))?.checked_add(slots.checked_mul(2 * 24)?)?;
     let small = routers.checked_mul(256)?.checked_add(terminals.checked_mul(64)?)?.checked_add(16 << 20)?;
     let total = tables.checked_add(buffers)?.checked_add(queues)?.checked_add(packet_bytes)?.checked_add(wheels)?.checked_add(small)?;
     let largest = [(buffers, if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" }), (queues, "router.output_queue"), (packet_bytes, "traffic.source_queue_cap"), (tables + small, "topology")];
