@@ -155,6 +155,7 @@ fn hostile_inputs_are_refused_up_front() {
     rejects(&["run", "--set", "topology.type=hypercube", "--set", "topology.n=4294967295"], "topology.n");
     rejects(&["run", "--set", "routing.algorithm=ugal", "--set", "routing.ugal_threshold=1000000000000"], "routing.ugal_threshold");
     rejects(&["run", "--set", "traffic.source_queue_cap=1e6"], "traffic.source_queue_cap");
+    rejects(&["run", "--set", "traffic.pattern=router_shift", "--set", "traffic.shift=8"], "traffic.shift");
     rejects(&["sweep", "--loads", "0.1:inf:0.1"], "--loads");
     rejects(&["sweep", "--loads", "0:1:1e-9"], "more than 1000 loads");
     rejects(&["sweep", "--loads", "0.1,0.2", "-j", "100000"], "-j 100000");

@@ -141,6 +141,11 @@ impl Pattern {
                 return Err(err(format!("unknown pattern '{other}'; one of: {}", names.join(", "))));
             }
         };
+        if let Pattern::BlockShift { blocks, shift, .. } = pattern {
+            if blocks > 0 && shift % blocks == 0 {
+                return Err(ConfigErrors::one("traffic.shift", format!("{shift} is a multiple of the {blocks} blocks {} shifts over: every packet would stay in its own block", cfg.pattern)));
+            }
+        }
         if !pattern.stays_within(n) {
             return Err(err(format!("{} has destinations outside the {n} terminals of this network", cfg.pattern)));
         }
