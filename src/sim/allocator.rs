@@ -310,12 +310,12 @@ impl Simulation {
                 unsafe { links.send(op, *downstream.get_unchecked(op), c.out_vc as u32, pid, now) };
                 sent += 1;
             } else {
-                // SAFETY: `op` < P; the ring position is wrapped below `cap`.
-                unsafe {
-                    let q = op * cap + wrap(*outq_head.get_unchecked(op) as usize + queue_len as usize, cap);
-                    *outq.get_unchecked_mut(q) = OutEntry { pid, vc: c.out_vc as u32 };
-                    *outq_len.get_unchecked_mut(op) += 1;
-                }
+                // SAFETY: `op` < P (1, 3). The queue slot is indexed checked: it is below
+                // `cap` only while the switch allocator keeps the queue from overflowing.
+                let q = op * cap + wrap(unsafe { *outq_head.get_unchecked(op) } as usize + queue_len as usize, cap);
+                outq[q] = OutEntry { pid, vc: c.out_vc as u32 };
+                // SAFETY: `op` < P.
+                unsafe { *outq_len.get_unchecked_mut(op) += 1 };
                 if queue_len == 0 {
                     // SAFETY: `c.out` < radix ≤ R (3).
                     unsafe { queued.set(c.out as usize) };

@@ -27,9 +27,12 @@ pub fn topology_size(t: &TopologyConfig) -> Option<(u64, u64, u64)> {
         }
         TopologyConfig::Hypercube { n } => (pow(2, *n)?, *n as u64 + 1, pow(2, *n)?),
         TopologyConfig::Hyperx { s, k, t } => {
-            let trunk = |d: usize| if k.len() == 1 { k.first() } else { k.get(d) };
+            // A trunking list of the wrong length is the build's error to report; the
+            // estimate takes the largest value for every dimension.
+            let widest = k.iter().copied().max().unwrap_or(1);
+            let trunk = |d: usize| Some(if k.len() == s.len() { k[d] } else { widest });
             let routers = s.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64))?;
-            let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| acc.checked_add((*trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?))?;
+            let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?))?;
             (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
         }
         TopologyConfig::Dragonfly { p, a, h, g, .. } => {

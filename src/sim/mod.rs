@@ -402,7 +402,7 @@ impl Simulation {
         let fp = &self.first_port;
         assert!(fp.len() == routers + 1 && fp[routers] as usize == ports && fp.windows(2).all(|w| w[0] <= w[1]), "port offsets do not cover the ports");
         let max_radix = fp.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
-        let per_port = [self.downstream.len(), self.upstream.len(), self.latency.len(), self.port_queues.len(), self.channels.len(), self.outq_head.len(), self.outq_len.len(), self.in_rr.len(), self.out_rr.len(), self.arrival_port.len()];
+        let per_port = [self.port_router.len(), self.downstream.len(), self.upstream.len(), self.latency.len(), self.port_queues.len(), self.channels.len(), self.outq_head.len(), self.outq_len.len(), self.in_rr.len(), self.out_rr.len(), self.arrival_port.len()];
         assert!(per_port.iter().all(|&n| n == ports), "a per-port table has the wrong length");
         assert!([self.credits.len(), self.committed.len(), self.inputs.len()].iter().all(|&n| n == ports * vcs), "a per-VC table has the wrong length");
         assert!(self.buf.len() == ports * vcs * self.depth as usize && self.outq.len() == ports * self.outq_cap as usize);
@@ -411,7 +411,11 @@ impl Simulation {
         let terminals = self.source.len();
         assert!(self.inject_port.len() == terminals && self.inject_free_at.len() == terminals && self.dest_router.len() == terminals);
         assert!(self.local_vc.len() >= max_radix * vcs && self.pending.len() >= max_radix * vcs && self.scratch.fits(max_radix, vcs));
+        assert!(self.local_vc.iter().all(|&(port, vc)| (port as usize) < max_radix && (vc as usize) < vcs), "a local VC out of range");
         assert!(self.nonempty.covers(routers, max_radix * vcs) && self.unrouted.covers(routers, max_radix * vcs) && self.queued_outputs.covers(routers, max_radix));
+        assert!(self.nonempty.words_per_router == self.unrouted.words_per_router, "the input bitsets differ in layout");
+        let bits = self.nonempty.words_per_router * 64;
+        assert!(self.arrival_port.iter().all(|&(r, vc0)| (r as usize) < routers && (vc0 as usize) + vcs <= routers * bits), "an arrival record out of range");
         assert!(self.arrivals.len() as u64 == self.wheel_mask + 1 && self.credit_wheel.len() as u64 == self.wheel_mask + 1);
     }
 
@@ -493,8 +497,9 @@ impl Simulation {
             let input = unsafe { inputs.get_unchecked_mut(iv) };
             debug_assert!((input.buf_len as usize + 1) * packet_size as usize <= depth, "buffer overflow at VC {iv}");
             if input.buf_len > 0 {
-                // SAFETY: `iv` < P · V and the ring position is wrapped below `depth`.
-                unsafe { *buf.get_unchecked_mut(iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)) = Slot::new(now, pid) };
+                // Checked: the position is below `depth` only while credit flow control
+                // keeps the buffer from overflowing.
+                buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
             }
             input.buf_len += 1;
             // SAFETY: `port` < P (2).
@@ -541,11 +546,15 @@ impl Simulation {
             }
         } else {
             for &CreditReturn { iv, up, flits, round_trip } in &events {
-                self.return_credit(iv, up, flits, round_trip);
+                // SAFETY: a credit return names the input VC a packet left and its upstream
+                // port (invariants 1, 2).
+                unsafe { self.return_credit(iv, up, flits, round_trip) };
             }
             while let Some((iv, n, round_trip)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
                 let up = self.upstream[iv as usize / self.vcs as usize];
-                self.return_credit(iv, up, n, round_trip);
+                // SAFETY: `iv` indexed `upstream` (checked) by its port, so it is an input VC;
+                // `up` comes from `upstream` (invariant 2).
+                unsafe { self.return_credit(iv, up, n, round_trip) };
             }
         }
         if !events.is_empty() {
@@ -557,8 +566,11 @@ impl Simulation {
 
     /// `n` credits of input VC `iv`, carrying `round_trip`, reach upstream output port id
     /// `up` (or a terminal).
+    ///
+    /// # Safety
+    /// `iv` must be an input VC (below P · V) and `up` a port id or `NO_PORT`.
     #[inline]
-    fn return_credit(&mut self, iv: u32, up: u32, n: u16, round_trip: credit_rtt::RoundTrip) {
+    unsafe fn return_credit(&mut self, iv: u32, up: u32, n: u16, round_trip: credit_rtt::RoundTrip) {
         // SAFETY: a credit return names the input VC a packet left (< P · V) and its
         // upstream port (< P: invariants 1, 2).
         unsafe { *self.credits.get_unchecked_mut(iv as usize) += n };

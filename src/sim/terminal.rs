@@ -38,7 +38,8 @@ impl Simulation {
             match fresh {
                 // SAFETY: `ti` < `terminals` (the loop comment).
                 Some(pid) if unsafe { self.source.get_unchecked(ti) }.is_empty() => {
-                    if !self.try_inject(ti, pid, now) {
+                    // SAFETY: `ti` < `terminals`.
+                    if !unsafe { self.try_inject(ti, pid, now) } {
                         // SAFETY: `ti` < `terminals`.
                         unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
@@ -50,7 +51,8 @@ impl Simulation {
                     }
                     // SAFETY: `ti` < `terminals`.
                     if let Some(&head) = unsafe { self.source.get_unchecked(ti) }.front() {
-                        if self.try_inject(ti, head, now) {
+                        // SAFETY: `ti` < `terminals`.
+                        if unsafe { self.try_inject(ti, head, now) } {
                             // SAFETY: `ti` < `terminals`.
                             unsafe { self.source.get_unchecked_mut(ti) }.pop_front();
                         }
@@ -92,10 +94,13 @@ impl Simulation {
     /// Sends packet `pid` from terminal `ti` over its channel into the router's input VC
     /// with most credits, if the channel is free and a VC has room for the whole packet;
     /// returns whether it left.
+    ///
+    /// # Safety
+    /// `ti` must be a terminal (below the number of terminals).
     #[inline(always)]
-    fn try_inject(&mut self, ti: usize, pid: u32, now: u64) -> bool {
+    unsafe fn try_inject(&mut self, ti: usize, pid: u32, now: u64) -> bool {
         // SAFETY: (this function) `ti` is a terminal (< the per-terminal tables' length:
-        // the caller's loop bound), and its injection port a port id (< P: invariant 2).
+        // the caller's contract), and its injection port a port id (< P: invariant 2).
         // SAFETY: `ti` < `terminals` (the function comment).
         if unsafe { *self.inject_free_at.get_unchecked(ti) } > now {
             return false;
