@@ -133,6 +133,21 @@ pub enum AllocatorMode {
     Sequential,
 }
 
+/// Where a dragonfly packet routed non-minimally (VAL, and the non-minimal candidate of the
+/// UGAL family) may go first (dragonfly paper §4.1: "a randomly selected intermediate
+/// group").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntermediateGroup {
+    /// Any of the `g` groups, uniformly (the paper's reading): a packet that draws its own
+    /// source or destination group travels minimally.
+    #[default]
+    Any,
+    /// A group other than the source and the destination group: every non-minimal path
+    /// crosses two global channels.
+    Other,
+}
+
 /// The routing algorithm and its parameters. Parameters an algorithm does not use are
 /// ignored by it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,6 +173,8 @@ pub struct RoutingConfig {
     /// UGAL-L_CR: tracking granularity G — the paper's imprecise tracking: only one credit
     /// in every G is timestamped, so the credit timestamp queue is G times shorter.
     pub cr_granularity: u32,
+    /// Dragonfly VAL and UGAL family: the intermediate group's choice.
+    pub intermediate_group: IntermediateGroup,
 }
 
 impl Default for RoutingConfig {
@@ -171,6 +188,7 @@ impl Default for RoutingConfig {
             threshold: 4,
             crt0: 0,
             cr_granularity: 1,
+            intermediate_group: IntermediateGroup::Any,
         }
     }
 }

@@ -3,14 +3,16 @@
 //! Bernoulli runs: warm up for `warmup` cycles without measuring, label every packet
 //! created during the next `measure` cycles, then keep simulating (injection continues,
 //! unlabeled) until every labeled packet has arrived. Accepted throughput is measured over
-//! the labeled window; latency over the labeled packets. A run is *saturated* when the
-//! labeled packets do not drain within `drain_limit` cycles or a source queue overflowed
-//! during the window — then its latency is reported as unbounded, not as a huge number.
+//! the labeled window; latency over the labeled packets. Whether the point is *saturated*
+//! is decided by the one rule of [`crate::saturation`]: labeled packets that do not drain
+//! within `drain_limit` cycles, a source queue that overflows during the window, or
+//! accepted throughput below the offered load beyond its statistical tolerance.
 //!
 //! Batch runs (FB paper Fig. 5): every terminal injects `batch_size` packets as fast as it
 //! can; the result is the cycle the last one arrives, divided by the batch size.
 
 use crate::config::{ConfigErrors, InjectionMode, SimConfig};
+use crate::saturation::{self, BacklogSamples, SaturationCause, WindowCounts};
 use crate::sim::{SimError, Simulation};
 use crate::stats::Summary;
 use serde::Serialize;
@@ -107,6 +109,26 @@ fn advance_reporting(sim: &mut Simulation, cycles: u64, phase: Phase, progress: 
     Ok(())
 }
 
+/// Advances `sim` through the measurement window of `cycles`, sampling the backlog
+/// (packets generated, not dropped, not yet delivered) about 256 times for the saturation
+/// rule's tolerance ([`saturation`]).
+fn measure_window(sim: &mut Simulation, cycles: u64, progress: &mut dyn FnMut(Phase, u64)) -> Result<BacklogSamples, RunError> {
+    let stride = (cycles / 256).max(1);
+    let end = sim.now() + cycles;
+    let mut samples = Vec::with_capacity((cycles / stride + 1) as usize);
+    let mut reported = sim.now();
+    while sim.now() < end {
+        sim.advance(stride.min(end - sim.now()))?;
+        let s = sim.stats();
+        samples.push((s.generated - s.dropped - s.delivered) as f64);
+        if sim.now() - reported >= 256 {
+            reported = sim.now();
+            progress(Phase::Measure, sim.now());
+        }
+    }
+    Ok(BacklogSamples(samples))
+}
+
 /// [`run_sim`], calling `progress(phase, cycle)` every few hundred simulated cycles.
 pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u64)) -> Result<RunResult, RunError> {
     let cfg = sim.config().clone();
@@ -119,7 +141,7 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
     sim.stats_mut().label_end = end;
     advance_reporting(sim, start, Phase::WarmUp, progress)?;
     let sent_before = sim.sent_flits();
-    advance_reporting(sim, m.measure, Phase::Measure, progress)?;
+    let backlog = measure_window(sim, m.measure, progress)?;
     let sent_after = sim.sent_flits();
     // Drain: run until every labeled packet has arrived, or give up.
     let mut drained = false;
@@ -138,10 +160,22 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
     let window = m.measure as f64;
     let lat = &s.latency;
     let nonmin = s.latency_nonminimal.count;
+    let saturation = saturation::cause(&WindowCounts {
+        drained,
+        dropped: s.window_dropped,
+        offered_flits: s.window_offered_flits,
+        accepted_flits: s.window_accepted_flits,
+        window: m.measure,
+        packet_size: cfg.traffic.packet_size,
+        mean_latency: lat.mean(),
+        backlog_variance: backlog.detrended_variance(),
+    });
+    let per_terminal = |flits: u64| flits as f64 * cfg.router.terminal_period as f64 / (terminals * window);
     let summary = Summary {
         offered_load: cfg.traffic.load,
+        offered_measured: per_terminal(s.window_offered_flits),
         // As a fraction of the terminal bandwidth (1/terminal_period flits per cycle).
-        accepted: s.window_accepted_flits as f64 * cfg.router.terminal_period as f64 / (terminals * window),
+        accepted: per_terminal(s.window_accepted_flits),
         avg_latency: lat.mean(),
         p50_latency: lat.percentile(0.5),
         p99_latency: lat.percentile(0.99),
@@ -151,7 +185,8 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
         avg_latency_minimal: s.latency_minimal.mean(),
         avg_latency_nonminimal: s.latency_nonminimal.mean(),
         labeled_packets: s.labeled_created,
-        saturated: !drained || s.window_dropped > 0,
+        saturated: saturation.is_some(),
+        saturation,
         cycles: sim.now(),
     };
     let channel_utilization = sent_after.iter().zip(&sent_before).map(|(a, b)| ((a - b) as f64 / window) as f32).collect();
@@ -173,9 +208,11 @@ fn run_batch(sim: &mut Simulation, cfg: &SimConfig, progress: &mut dyn FnMut(Pha
     let s = sim.stats();
     let done = !sim.batch_pending();
     let cycles = s.last_delivery + 1;
+    let accepted = s.delivered_flits as f64 * cfg.router.terminal_period as f64 / (sim.network().terminals() as f64 * cycles as f64);
     let summary = Summary {
         offered_load: 1.0,
-        accepted: s.delivered_flits as f64 * cfg.router.terminal_period as f64 / (sim.network().terminals() as f64 * cycles as f64),
+        offered_measured: accepted,
+        accepted,
         avg_latency: s.latency.mean(),
         p50_latency: s.latency.percentile(0.5),
         p99_latency: s.latency.percentile(0.99),
@@ -186,6 +223,7 @@ fn run_batch(sim: &mut Simulation, cfg: &SimConfig, progress: &mut dyn FnMut(Pha
         avg_latency_nonminimal: s.latency_nonminimal.mean(),
         labeled_packets: s.labeled_created,
         saturated: !done,
+        saturation: (!done).then_some(SaturationCause::NotDrained),
         cycles: sim.now(),
     };
     Ok(RunResult {

@@ -20,6 +20,7 @@
 //! - [`sim`]: the cycle-driven engine (input-queued VC routers, credits, allocators);
 //! - [`stats`]: measurement windows, histograms, channel utilization;
 //! - [`experiment`]: the papers' methodology (warm-up, labeled window, drain) and sweeps;
+//! - [`saturation`]: the one rule for when a measured point is saturated;
 //! - [`catalog`]: the registry of topologies, routings and patterns (CLI `--list`, page UI);
 //! - [`cost`]: cost, power and design-space models of the papers;
 //! - [`plot`]: dependency-free SVG line plots.
@@ -32,6 +33,7 @@ pub mod experiment;
 pub mod figures;
 pub mod plot;
 pub mod rng;
+pub mod saturation;
 pub mod routing;
 pub mod sim;
 pub mod stats;

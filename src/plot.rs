@@ -26,12 +26,15 @@ pub struct Series {
     pub dashed: bool,
     /// Draw a marker at each point.
     pub markers: bool,
+    /// Points whose marker is drawn hollow (e.g. saturated points), by index; points
+    /// past its end are filled.
+    pub hollow: Vec<bool>,
 }
 
 impl Series {
     /// A solid line with markers.
     pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), points, dashed: false, markers: true }
+        Series { name: name.into(), points, dashed: false, markers: true, hollow: Vec::new() }
     }
 
     /// The same series drawn dashed.
@@ -210,8 +213,12 @@ impl Plot {
                 }
             }
             if s.markers {
-                for &(x, y) in s.points.iter().filter(|&&p| self.usable(p)) {
-                    let _ = writeln!(out, r#"<circle cx="{:.2}" cy="{:.2}" r="2.6" fill="{color}"/>"#, px(x), py(y));
+                for (i, &(x, y)) in s.points.iter().enumerate().filter(|(_, &p)| self.usable(p)) {
+                    if s.hollow.get(i).copied().unwrap_or(false) {
+                        let _ = writeln!(out, r#"<circle cx="{:.2}" cy="{:.2}" r="3.2" fill="white" stroke="{color}" stroke-width="1.6"/>"#, px(x), py(y));
+                    } else {
+                        let _ = writeln!(out, r#"<circle cx="{:.2}" cy="{:.2}" r="2.6" fill="{color}"/>"#, px(x), py(y));
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Statistics: latency accumulators with histograms, the min/non-min split, and live
 //! counters for the page.
 
+use crate::saturation::SaturationCause;
 use serde::Serialize;
 
 /// Histogram bins are one cycle wide up to this latency; larger values go to the last bin.
@@ -108,7 +109,11 @@ impl Stats {
 /// Summary of one measured run (the papers' methodology, see [`crate::experiment`]).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Summary {
+    /// The configured offered load, flits/cycle/terminal.
     pub offered_load: f64,
+    /// The offered load measured: flits the sources generated during the window (dropped
+    /// ones included), per cycle per terminal.
+    pub offered_measured: f64,
     /// Accepted throughput, flits/cycle/terminal, over the measurement window.
     pub accepted: f64,
     pub avg_latency: f64,
@@ -121,8 +126,10 @@ pub struct Summary {
     pub avg_latency_minimal: f64,
     pub avg_latency_nonminimal: f64,
     pub labeled_packets: u64,
-    /// Labeled packets did not drain in time, or sources overflowed.
+    /// The point is saturated ([`crate::saturation`]): `saturation.is_some()`.
     pub saturated: bool,
+    /// Why it is saturated, if it is.
+    pub saturation: Option<SaturationCause>,
     /// Cycles simulated in total.
     pub cycles: u64,
 }

@@ -133,6 +133,35 @@ fn sweep_writes_one_csv_row_per_load_and_series() {
     assert!(rows[1..].iter().any(|r| r.contains("val")) && rows[1..].iter().any(|r| r.contains("min")), "{text}");
 }
 
+/// `run` and `sweep` apply one saturation rule (`hiradix::saturation`): on the 72-node
+/// dragonfly under group shift, MIN's capacity is 1/(ah) = 0.125; at 0.13 it accepts 0.125
+/// while its labeled packets drain, and both commands call that point saturated, for the
+/// same cause. The sweep also reports the curve's saturation throughput.
+#[test]
+fn run_and_sweep_agree_on_saturation() {
+    let dir = Scratch::new("saturation");
+    let (json, csv) = (dir.join("run.json"), dir.join("sweep.csv"));
+    let df = ["--set", "topology.type=dragonfly", "--set", "router.vcs=3", "--set", "traffic.pattern=group_shift", "--set", "routing.algorithm=min"];
+    let mut args = vec!["run", "--set", "traffic.load=0.13", "--json", json.to_str().unwrap()];
+    args.extend(df);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("accepted below offered"), "{}", stdout(&o));
+    let result: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["result"]["summary"]["saturation"], "backlog_grew", "{result}");
+    let mut args = vec!["sweep", "--loads", "0.1,0.13", "--csv", csv.to_str().unwrap(), "-j", "1"];
+    args.extend(df);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("saturation: starts at offered load 0.1–0.13, saturation throughput 0.12"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<_> = text.lines().collect();
+    assert!(rows[1].ends_with(",false,") && rows[2].ends_with(",true,backlog_grew"), "{text}");
+    let per_series = std::fs::read_to_string(dir.join("sweep-saturation.csv")).unwrap();
+    let row = per_series.lines().nth(1).unwrap();
+    assert!(row.starts_with(",0.1,0.13,0.12"), "{per_series}");
+}
+
 #[test]
 fn a_setting_the_configuration_does_not_read_is_noted_not_refused() {
     let mut args = vec!["run", "--set", "routing.crt0=5", "--set", "traffic.load=0.2"];

@@ -20,7 +20,7 @@ use crate::config::{GlobalArrangement, SimConfig, TopologyConfig};
 use crate::dragonfly_stats::{global_channel_utilization, histogram_bins};
 use crate::experiment::{run, RunResult};
 use super::{csv, latency_plot, run_parallel, table, throughput_plot};
-pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries, ACCEPTED_FRACTION};
+pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::plot::{Plot, Series};
 use crate::stats::Summary;
 use crate::topology::Dragonfly;
@@ -152,7 +152,7 @@ fn execute(jobs: &[Job], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) 
                 continue;
             }
             let r = one(&jobs[i]);
-            if r.as_ref().map_or(true, |r| r.summary.saturated || r.summary.accepted < ACCEPTED_FRACTION * jobs[i].cfg.traffic.load) {
+            if r.as_ref().map_or(true, |r| r.summary.saturated) {
                 saturated += 1;
             }
             out.push(Some(r));
@@ -168,11 +168,7 @@ fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
     let mut out: Vec<FigureSeries> = Vec::new();
     for (j, r) in jobs.iter().zip(results) {
         let Some(r) = r else { continue };
-        let mut summary = r.summary.clone();
-        // A point whose accepted throughput falls short of the offered load is past
-        // saturation even if its labeled packets drained within the limit.
-        summary.saturated |= summary.accepted < ACCEPTED_FRACTION * j.cfg.traffic.load;
-        let point = (j.cfg.traffic.load, summary);
+        let point = (j.cfg.traffic.load, r.summary.clone());
         match out.iter_mut().find(|s| s.panel == j.panel && s.name == j.series) {
             Some(s) => s.points.push(point),
             None => out.push(FigureSeries { panel: j.panel.clone(), name: j.series.clone(), points: vec![point] }),

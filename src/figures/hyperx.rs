@@ -23,13 +23,12 @@
 //!   the same links (8-ary: `down = [8, 8], up = [8]` for N = 64,
 //!   `down = [8, 8, 8], up = [8, 8]` for N = 512).
 //!
-//! Load sweeps run in increasing load and stop after two saturated points (a point is
-//! saturated when its labeled packets do not drain, a source queue overflows, or it
-//! accepts less than 95 % of the offered load); series run in
+//! Load sweeps run in increasing load and stop after two saturated points (the rule of
+//! [`crate::saturation`]); series run in
 //! parallel on the machine's cores (std threads; sequential on wasm). Offered load and
 //! accepted throughput are fractions of the terminal bandwidth.
 
-use super::{csv, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, ACCEPTED_FRACTION, table as summary_table, throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries};
+use super::{csv, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table, throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries};
 use crate::config::{AllocatorMode, InjectionMode, SimConfig, SwitchAllocator, TopologyConfig};
 use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
@@ -140,9 +139,7 @@ fn execute(sweeps: &[Sweep], opts: &FigureOptions, progress: &dyn Fn(usize, usiz
                 tick(s.jobs.len() - i);
                 break;
             }
-            let mut r = run(&j.cfg).map_err(|e| format!("{} / {} at {}: {e}", j.panel, j.series, j.x))?;
-            // Past saturation even if the labeled packets drained within the limit.
-            r.summary.saturated |= s.loads && r.summary.accepted < ACCEPTED_FRACTION * j.x;
+            let r = run(&j.cfg).map_err(|e| format!("{} / {} at {}: {e}", j.panel, j.series, j.x))?;
             if r.summary.saturated {
                 saturated += 1;
             }

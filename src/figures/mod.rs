@@ -11,6 +11,7 @@ pub mod hyperx;
 
 use crate::config::{apply_override, SimConfig};
 use crate::plot::{Plot, Series};
+use crate::saturation::CurveSaturation;
 use crate::stats::Summary;
 use std::fmt::Write as _;
 
@@ -145,15 +146,10 @@ pub(crate) fn run_parallel<R: Send>(n: usize, total: usize, work: &Unit<'_, R>, 
     results.into_iter().map(|r| r.expect("every unit ran")).collect()
 }
 
-/// A point of a load sweep counts as saturated when its accepted throughput is below this
-/// fraction of the offered load (or the run itself reported saturation).
-pub const ACCEPTED_FRACTION: f64 = 0.95;
-
-/// Highest offered load that did not saturate, and the highest accepted throughput.
-pub fn saturation(points: &[(f64, Summary)]) -> (f64, f64) {
-    let ok = points.iter().filter(|(_, s)| !s.saturated).map(|(l, _)| *l).fold(0.0, f64::max);
-    let best = points.iter().map(|(_, s)| s.accepted).fold(0.0, f64::max);
-    (ok, best)
+/// The saturation of a series' curve ([`CurveSaturation`]: onset load and highest
+/// accepted throughput).
+pub fn saturation(points: &[(f64, Summary)]) -> CurveSaturation {
+    CurveSaturation::of(points.iter().map(|(l, s)| (*l, s.saturated, s.accepted)))
 }
 
 /// Average latency at an offered load (NaN if not measured or saturated).
@@ -163,18 +159,18 @@ pub fn latency_at(series: &FigureSeries, load: f64) -> f64 {
 
 /// Highest accepted throughput of a series (the saturation throughput estimate).
 pub fn max_accepted(series: &[FigureSeries], panel: &str, name: &str) -> f64 {
-    series.iter().find(|s| s.panel == panel && s.name == name).map_or(f64::NAN, |s| saturation(&s.points).1)
+    series.iter().find(|s| s.panel == panel && s.name == name).map_or(f64::NAN, |s| saturation(&s.points).max_accepted)
 }
 
 /// Every point, one CSV row each; `x_name` names the x column (`load`, `batch`).
 pub(crate) fn csv(series: &[FigureSeries], x_name: &str) -> String {
-    let mut out = format!("panel,series,{x_name},accepted,avg_latency,p50_latency,p99_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated\n");
+    let mut out = format!("panel,series,{x_name},offered_measured,accepted,avg_latency,p50_latency,p99_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated,saturation\n");
     for s in series {
         for (x, p) in &s.points {
             let _ = writeln!(
                 out,
-                "{},{},{},{:.5},{:.3},{},{},{:.3},{:.4},{:.3},{:.3},{}",
-                s.panel, s.name, x, p.accepted, p.avg_latency, p.p50_latency, p.p99_latency, p.avg_hops, p.nonminimal_fraction, p.avg_latency_minimal, p.avg_latency_nonminimal, p.saturated
+                "{},{},{},{:.5},{:.5},{:.3},{},{},{:.3},{:.4},{:.3},{:.3},{},{}",
+                s.panel, s.name, x, p.offered_measured, p.accepted, p.avg_latency, p.p50_latency, p.p99_latency, p.avg_hops, p.nonminimal_fraction, p.avg_latency_minimal, p.avg_latency_nonminimal, p.saturated, p.saturation.map_or("", |c| c.name())
             );
         }
     }
@@ -196,20 +192,22 @@ pub(crate) fn latency_plot(title: &str, x_label: &str, series: &[FigureSeries], 
     p
 }
 
-/// Accepted-vs-offered plot of one panel.
+/// Accepted-vs-offered plot of one panel (saturated points hollow).
 pub(crate) fn throughput_plot(title: &str, y_label: &str, series: &[FigureSeries], panel: &str) -> Plot {
     let mut p = Plot::new(title, "offered load", y_label);
     for s in series.iter().filter(|s| s.panel == panel) {
-        p.series.push(Series::new(&s.name, s.points.iter().map(|(l, x)| (*l, x.accepted)).collect()));
+        let mut line = Series::new(&s.name, s.points.iter().map(|(l, x)| (*l, x.accepted)).collect());
+        line.hollow = s.points.iter().map(|(_, x)| x.saturated).collect();
+        p.series.push(line);
     }
     p
 }
 
-/// Markdown table: one row per series with the highest unsaturated load, the highest
-/// accepted throughput, optionally the hop count at the lowest load, and the latencies at
+/// Markdown table: one row per series with where saturation starts (between the last
+/// unsaturated and the first saturated load), the highest accepted throughput, optionally the hop count at the lowest load, and the latencies at
 /// chosen loads.
 pub(crate) fn table(series: &[FigureSeries], at: &[f64], hops: bool) -> String {
-    let mut out = String::from("| panel | series | highest unsaturated load | max accepted |");
+    let mut out = String::from("| panel | series | saturation onset (load) | max accepted |");
     if hops {
         out += " hops (lowest load) |";
     }
@@ -223,8 +221,8 @@ pub(crate) fn table(series: &[FigureSeries], at: &[f64], hops: bool) -> String {
     out += &"---|".repeat(at.len());
     out += "\n";
     for s in series {
-        let (ok, best) = saturation(&s.points);
-        let _ = write!(out, "| {} | {} | {ok:.2} | {best:.3} |", s.panel, s.name);
+        let sat = saturation(&s.points);
+        let _ = write!(out, "| {} | {} | {} | {:.3} |", s.panel, s.name, sat.onset_text(), sat.max_accepted);
         if hops {
             let h = s.points.first().map_or(f64::NAN, |p| p.1.avg_hops);
             let _ = write!(out, " {h:.2} |");

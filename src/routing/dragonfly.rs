@@ -6,10 +6,15 @@
 //! global hop, (3) a local hop to the destination router. A non-minimal (Valiant) packet
 //! does the same towards a random *intermediate group* first, then minimally to its
 //! destination (steps 1–5, at most two global channels). The intermediate group is drawn
-//! uniformly among the groups other than the source and the destination group, so every
-//! non-minimal path really crosses two global channels (VAL is then exactly the
-//! 2-global-hop load balancer whose throughput bound is 50 %); packets whose source and
-//! destination share a group also travel through an intermediate group under VAL. When
+//! at the source router per `routing.intermediate_group`: uniformly among all `g` groups
+//! (`any`, the default: the paper's "randomly selected intermediate group"; a packet that
+//! draws its own source or destination group then travels minimally, so VAL's uniform
+//! throughput slightly exceeds the 50 % bound of footnote 7), or among the groups other
+//! than the source and the destination group (`other`: every non-minimal path crosses two
+//! global channels, exactly the 2-global-hop load balancer of the 50 % bound). UGAL's
+//! non-minimal candidate is drawn by the same rule; a candidate that coincides with the
+//! minimal path is taken without a comparison. Packets whose source and destination share
+//! a group also travel through an intermediate group under VAL. When
 //! two groups are joined by several channels (`g < ah + 1`), a router that owns one of
 //! them uses it (the shortest queue among its own), otherwise the gateway is drawn at
 //! random among them.
@@ -43,7 +48,7 @@
 
 use super::hyperx_min::vc_in_class_at;
 use super::{CrParams, Decision, RouteCtx, RouteNote, Routing};
-use crate::config::RoutingConfig;
+use crate::config::{IntermediateGroup, RoutingConfig};
 use crate::rng::SimRng;
 use crate::sim::Packet;
 use crate::topology::Dragonfly;
@@ -80,7 +85,7 @@ impl DfAlgorithm {
 pub fn build(cfg: &RoutingConfig, df: &Dragonfly) -> Box<dyn Routing> {
     let alg = DfAlgorithm::from_name(&cfg.algorithm).expect("a dragonfly algorithm");
     let cr = CrParams { crt0: cfg.crt0, granularity: cfg.cr_granularity.max(1) };
-    Box::new(DragonflyRouting::new(df, alg, cfg.ugal_threshold, cr))
+    Box::new(DragonflyRouting::new(df, alg, cfg.ugal_threshold, cr).with_intermediate(cfg.intermediate_group))
 }
 
 /// A global channel seen from its source group (§4.1 step 2: from `R_a` to `R_b`).
@@ -204,6 +209,7 @@ pub struct DragonflyRouting {
     alg: DfAlgorithm,
     threshold: i64,
     cr: Option<CrParams>,
+    intermediate: IntermediateGroup,
     /// VC classes: 2 for MIN, 3 otherwise (Fig. 7).
     classes: u32,
     table: ExitTable,
@@ -213,7 +219,43 @@ impl DragonflyRouting {
     pub fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
         let cr = (alg == DfAlgorithm::UgalLCr).then_some(cr);
         let classes = if alg == DfAlgorithm::Min { 2 } else { 3 };
-        DragonflyRouting { df: df.clone(), alg, threshold, cr, classes, table: ExitTable::new(df) }
+        DragonflyRouting { df: df.clone(), alg, threshold, cr, intermediate: IntermediateGroup::Any, classes, table: ExitTable::new(df) }
+    }
+
+    /// The same routing with the intermediate group drawn by `rule`.
+    pub fn with_intermediate(mut self, rule: IntermediateGroup) -> Self {
+        self.intermediate = rule;
+        self
+    }
+
+    /// Draws the intermediate group of a packet from group `gs` to group `gd`, or `None`
+    /// when the draw makes the path minimal (`any` drew `gs` or `gd`) or no group
+    /// qualifies (`other` with `g = 2`).
+    #[inline]
+    fn draw_intermediate(&self, gs: u32, gd: u32, rng: &mut SimRng) -> Option<u32> {
+        let g = self.df.g;
+        match self.intermediate {
+            IntermediateGroup::Any => {
+                let gi = rng.below(g);
+                (gi != gs && gi != gd).then_some(gi)
+            }
+            IntermediateGroup::Other => {
+                let candidates = g - if gs == gd { 1 } else { 2 };
+                if candidates == 0 {
+                    return None;
+                }
+                // Uniform among the groups other than gs and gd.
+                let (lo, hi) = (gs.min(gd), gs.max(gd));
+                let mut gi = rng.below(candidates);
+                if gi >= lo {
+                    gi += 1;
+                }
+                if gs != gd && gi >= hi {
+                    gi += 1;
+                }
+                Some(gi)
+            }
+        }
     }
 
     /// The exit of `router` towards group `target ≠ group(router)`.
@@ -301,19 +343,12 @@ impl DragonflyRouting {
             let hop = self.toward_group(ctx, gd, rng);
             (hop, hop.channel.path_hops(here, dst), 1)
         };
-        let candidates = df.g - if gs == gd { 1 } else { 2 };
-        if self.alg == DfAlgorithm::Min || candidates == 0 {
+        if self.alg == DfAlgorithm::Min {
             return (min.port, min_class);
         }
-        // Intermediate group: uniform among the groups other than gs and gd.
-        let (lo, hi) = (gs.min(gd), gs.max(gd));
-        let mut gi = rng.below(candidates);
-        if gi >= lo {
-            gi += 1;
-        }
-        if gs != gd && gi >= hi {
-            gi += 1;
-        }
+        let Some(gi) = self.draw_intermediate(gs, gd, rng) else {
+            return (min.port, min_class);
+        };
         let nm = self.toward_group(ctx, gi, rng);
         let go_nonminimal = |pkt: &mut Packet| {
             pkt.intermediate = gi;

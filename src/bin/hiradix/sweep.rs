@@ -6,6 +6,7 @@ use clap::Args;
 use hiradix::config::{apply_override, SimConfig};
 use hiradix::experiment::{self, RunError};
 use hiradix::plot::{Plot, Series};
+use hiradix::saturation::CurveSaturation;
 use hiradix::stats::Summary;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -134,13 +135,13 @@ pub fn execute(series: &[SeriesSpec], bar: &ProgressBar) -> Result<Vec<Vec<Summa
 }
 
 pub fn table_header() -> String {
-    format!("{:>6} {:>9} {:>9} {:>6} {:>6} {:>6} {:>6} {:>8} {:>9} {:>9}", "load", "accepted", "latency", "p50", "p99", "hops", "nonmin", "lat.min", "lat.nonmin", "")
+    format!("{:>6} {:>9} {:>9} {:>6} {:>6} {:>6} {:>6} {:>8} {:>9}  {}", "load", "accepted", "latency", "p50", "p99", "hops", "nonmin", "lat.min", "lat.nonmin", "saturated")
 }
 
 pub fn table_row(s: &Summary) -> String {
     let lat = if s.saturated { "sat".to_string() } else { format!("{:.2}", s.avg_latency) };
     format!(
-        "{:>6.3} {:>9.4} {:>9} {:>6} {:>6} {:>6.2} {:>5.1}% {:>8.2} {:>9.2} {:>9}",
+        "{:>6.3} {:>9.4} {:>9} {:>6} {:>6} {:>6.2} {:>5.1}% {:>8.2} {:>9.2}  {}",
         s.offered_load,
         s.accepted,
         lat,
@@ -150,8 +151,51 @@ pub fn table_row(s: &Summary) -> String {
         100.0 * s.nonminimal_fraction,
         s.avg_latency_minimal,
         s.avg_latency_nonminimal,
-        if s.saturated { "saturated" } else { "" }
+        s.saturation.map_or("", |c| c.describe())
     )
+}
+
+/// The saturation of one series' curve ([`CurveSaturation`]).
+pub fn curve_saturation(rows: &[Summary]) -> CurveSaturation {
+    CurveSaturation::of(rows.iter().map(|s| (s.offered_load, s.saturated, s.accepted)))
+}
+
+/// Every point, one row each (the `--csv` file).
+pub fn points_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
+    let mut csv = String::from("series,load,offered_measured,accepted,avg_latency,p50_latency,p99_latency,max_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated,saturation\n");
+    for (spec, rows) in series.iter().zip(results) {
+        for s in rows {
+            csv += &format!(
+                "{},{},{:.5},{:.5},{:.3},{},{},{},{:.3},{:.4},{:.3},{:.3},{},{}\n",
+                spec.label,
+                s.offered_load,
+                s.offered_measured,
+                s.accepted,
+                s.avg_latency,
+                s.p50_latency,
+                s.p99_latency,
+                s.max_latency,
+                s.avg_hops,
+                s.nonminimal_fraction,
+                s.avg_latency_minimal,
+                s.avg_latency_nonminimal,
+                s.saturated,
+                s.saturation.map_or("", |c| c.name())
+            );
+        }
+    }
+    csv
+}
+
+/// One row per series: where saturation starts and the saturation throughput (the
+/// `<stem>-saturation.csv` file). An empty `onset_load` means no point saturated.
+pub fn saturation_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
+    let mut csv = String::from("series,last_unsaturated_load,onset_load,max_accepted\n");
+    for (spec, rows) in series.iter().zip(results) {
+        let c = curve_saturation(rows);
+        csv += &format!("{},{},{},{:.5}\n", spec.label, c.last_unsaturated_load, c.onset_load.map_or(String::new(), |l| l.to_string()), c.max_accepted);
+    }
+    csv
 }
 
 pub fn run(args: &SweepArgs) -> Result<(), Failure> {
@@ -163,14 +207,14 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     }
     let series = plan(args)?;
     let svgs = args.svg.iter().flat_map(|p| svg_paths(p));
-    for path in args.csv.iter().chain(&args.json).cloned().chain(svgs) {
+    let csvs = args.csv.iter().flat_map(|p| [p.clone(), saturation_csv_path(p)]);
+    for path in csvs.chain(args.json.clone()).chain(svgs) {
         crate::check_writable(&path)?;
     }
     let bar = ProgressBar::new(0);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
     let results = execute(&series, &bar)?;
     bar.finish_and_clear();
-    let mut csv = String::from("series,load,accepted,avg_latency,p50_latency,p99_latency,max_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated\n");
     for (spec, rows) in series.iter().zip(&results) {
         if !spec.label.is_empty() {
             println!("\n== {} ==", spec.label);
@@ -178,18 +222,17 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
         println!("{}", table_header());
         for s in rows {
             println!("{}", table_row(s));
-            csv += &format!(
-                "{},{},{:.5},{:.3},{},{},{},{:.3},{:.4},{:.3},{:.3},{}\n",
-                spec.label, s.offered_load, s.accepted, s.avg_latency, s.p50_latency, s.p99_latency, s.max_latency, s.avg_hops, s.nonminimal_fraction, s.avg_latency_minimal, s.avg_latency_nonminimal, s.saturated
-            );
         }
+        let c = curve_saturation(rows);
+        println!("saturation: starts at offered load {}, saturation throughput {:.4} (highest accepted)", c.onset_text(), c.max_accepted);
     }
     let write = |path: &PathBuf, text: String| std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())));
     if let Some(p) = &args.csv {
-        write(p, csv)?;
+        write(p, points_csv(&series, &results))?;
+        write(&saturation_csv_path(p), saturation_csv(&series, &results))?;
     }
     if let Some(p) = &args.json {
-        let doc: Vec<_> = series.iter().zip(&results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs[0], "points": r})).collect();
+        let doc: Vec<_> = series.iter().zip(&results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs[0], "saturation": curve_saturation(r), "points": r})).collect();
         write(p, serde_json::to_string_pretty(&doc).expect("serialises"))?;
     }
     if let Some(p) = &args.svg {
@@ -201,20 +244,31 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The per-series saturation CSV written next to `--csv PATH`: `<stem>-saturation.csv`.
+fn saturation_csv_path(path: &std::path::Path) -> PathBuf {
+    PathBuf::from(format!("{}-saturation.csv", path.with_extension("").display()))
+}
+
 /// The latency and throughput plots' paths for `--svg PATH`: `<stem>-latency.svg`, `<stem>-throughput.svg`.
 fn svg_paths(path: &std::path::Path) -> [PathBuf; 2] {
     let stem = path.with_extension("");
     ["latency", "throughput"].map(|kind| PathBuf::from(format!("{}-{kind}.svg", stem.display())))
 }
 
-/// Latency-vs-offered-load (unsaturated points) and accepted-vs-offered plots.
+/// Latency-vs-offered-load (unsaturated points) and accepted-vs-offered plots; each
+/// series' name carries its saturation throughput, and the throughput plot marks the
+/// saturated points.
 pub fn plots(series: &[SeriesSpec], results: &[Vec<Summary>]) -> (Plot, Plot) {
     let mut lat = Plot::new("Average latency", "offered load (flits/cycle/terminal)", "latency (cycles)");
-    let mut thr = Plot::new("Accepted throughput", "offered load (flits/cycle/terminal)", "accepted (flits/cycle/terminal)");
+    let mut thr = Plot::new("Accepted throughput (hollow: saturated)", "offered load (flits/cycle/terminal)", "accepted (flits/cycle/terminal)");
     for (spec, rows) in series.iter().zip(results) {
         let name = if spec.label.is_empty() { spec.configs[0].routing.algorithm.clone() } else { spec.label.clone() };
+        let c = curve_saturation(rows);
+        let name = format!("{name} (sat. {:.3} from {})", c.max_accepted, c.onset_text());
         lat.series.push(Series::new(&name, rows.iter().filter(|s| !s.saturated).map(|s| (s.offered_load, s.avg_latency)).collect()));
-        thr.series.push(Series::new(&name, rows.iter().map(|s| (s.offered_load, s.accepted)).collect()));
+        let mut t = Series::new(&name, rows.iter().map(|s| (s.offered_load, s.accepted)).collect());
+        t.hollow = rows.iter().map(|s| s.saturated).collect();
+        thr.series.push(t);
     }
     (lat, thr)
 }
