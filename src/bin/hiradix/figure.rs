@@ -58,6 +58,7 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
     std::fs::create_dir_all(&args.out_dir).map_err(|e| failure(format!("cannot create {}: {e}", args.out_dir.display())))?;
     for (name, desc, runner) in selected {
         eprintln!("{name}: {desc}");
+        let started = std::time::Instant::now();
         let bar = ProgressBar::new(0);
         bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
         let fig = runner(name, &opts, &|done, total| {
@@ -73,12 +74,75 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
             println!("wrote {}", path.display());
             Ok::<(), Failure>(())
         };
+        let markdown = with_provenance(&fig.markdown, &provenance(name, args, started.elapsed().as_secs_f64()));
         write(format!("{name}.csv"), &fig.csv)?;
-        write(format!("{name}.md"), &fig.markdown)?;
+        write(format!("{name}.md"), &markdown)?;
         for (suffix, plot) in &fig.plots {
             write(format!("{name}-{suffix}.svg"), &plot.to_svg())?;
         }
-        println!("{}", fig.markdown);
+        println!("{markdown}");
     }
     Ok(())
+}
+
+/// "Measured on 2026-11-25 (UTC) at commit abc1234 with `hiradix figure …`, 312 s on 2
+/// cores.": when, from which code and by which command a figure's numbers were made.
+fn provenance(name: &str, args: &FigureArgs, seconds: f64) -> String {
+    let git = |a: &[&str]| std::process::Command::new("git").args(a).output().ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    // Uncommitted changes to the code (not to the outputs) make the commit inexact.
+    let dirty = git(&["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"]).is_some_and(|s| !s.is_empty());
+    let mut command = format!("hiradix figure {name} --out-dir {}", args.out_dir.display());
+    if args.quick {
+        command += " --quick";
+    }
+    for s in &args.set {
+        command += &format!(" --set {s}");
+    }
+    if let Some(l) = &args.loads {
+        command += &format!(" --loads {l}");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!(
+        "Measured on {} (UTC) at commit {commit}{} with `{command}`, {seconds:.0} s on {cores} cores.",
+        utc_date(std::time::SystemTime::now()),
+        if dirty { " plus uncommitted changes" } else { "" }
+    )
+}
+
+/// The Markdown with `line` inserted after its title (its first line).
+fn with_provenance(markdown: &str, line: &str) -> String {
+    match markdown.split_once('\n') {
+        Some((title, rest)) => format!("{title}\n\n{line}\n{rest}"),
+        None => format!("{markdown}\n\n{line}\n"),
+    }
+}
+
+/// `YYYY-MM-DD` of a time, in UTC (the civil-from-days algorithm).
+fn utc_date(t: std::time::SystemTime) -> String {
+    let days = t.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + (month <= 2) as i64;
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_provenance() {
+        let at = |secs: u64| utc_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01");
+        assert_eq!(at(951_782_400), "2000-02-29");
+        assert_eq!(at(1_795_564_800), "2026-11-25");
+        assert_eq!(with_provenance("# T\n\nbody\n", "P."), "# T\n\nP.\n\nbody\n");
+    }
 }
