@@ -1,6 +1,7 @@
 // Packet trace: follow one packet through the network. Arm it with the toolbar's Trace
 // button (or t) and a click on a router — the next packet generated there is followed in
-// every pane (the same packet: side-by-side panes share their traffic) — or trace the
+// every pane (the same packet: side-by-side panes share their traffic, until a full
+// source queue drops it in one of them — then the panel says the panes differ) — or trace the
 // packet at the head of an input VC from the inspector. Its hops are drawn on the canvas
 // and listed with their cycles and VCs. The engine looks for the packet once per cycle
 // only while a trace runs (sim/trace.rs); with no trace the page reads nothing either.
@@ -53,7 +54,7 @@ export class PacketTrace {
     this.app.tracePicking = on;
     document.body.classList.toggle('trace-picking', on);
     $('btn-trace').classList.toggle('active', on);
-    if (on) this.say('Trace: click a router — the next packet generated there will be followed (the same packet in every pane).');
+    if (on) this.say('Trace: click a router — the next packet generated there will be followed (the same packet in every pane, unless a full source queue drops it in one of them).');
     else this.unsay();
   }
 
@@ -196,8 +197,20 @@ export class PacketTrace {
     if (!force && t - this.lastPanel < 250) return;
     this.lastPanel = t;
     const many = this.app.panes.length > 1;
-    setChildren($('trace-body'), this.data.map((d, i) => paneNodes(d, many ? this.app.panes[i] : null)));
+    const panes = this.data.map((d, i) => paneNodes(d, many ? this.app.panes[i] : null));
+    const note = many && !samePacket(this.data.map((d) => d.trace)) ? [el('p', { class: 'trace-differs' }, DIFFERENT_PACKETS)] : [];
+    setChildren($('trace-body'), [...note, ...panes]);
   }
+}
+
+/** Why the panes may follow different packets, shown when they do. */
+export const DIFFERENT_PACKETS =
+  'The panes follow different packets: the one the others follow was dropped by a full source queue in at least one pane (past saturation, each routing fills its source queues differently), so that pane followed the next packet generated at the router.';
+
+/** Whether every pane that found its packet follows the same one (same terminals, same creation cycle). */
+export function samePacket(traces) {
+  const found = traces.filter(Boolean);
+  return found.every((t) => t.src === found[0].src && t.dst === found[0].dst && t.created === found[0].created);
 }
 
 // A table cell; `title` explains a column head.

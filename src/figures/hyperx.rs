@@ -390,7 +390,7 @@ fn fb_fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fig
     let loads = steps(0.1, 1.0, 0.1);
     let mut sweeps = Vec::new();
     for &(k, n) in &shapes {
-        let name = format!("k' = {}, n' = {}", n * (k - 1) + 1, n - 1);
+        let name = format!("k' = {} (n' = {})", n * (k - 1) + 1, n - 1);
         let mut val = fb_base(k, n, quick);
         val.router.buffer_per_port = Some(64);
         sweeps.push(load_sweep("VAL", &name, &val, "val", "uniform", &loads));

@@ -6,6 +6,7 @@
 //! types, [`FigureOptions`] (quick mode and overrides), the parallel runner, the CSV
 //! format, latency and throughput plots and the summary table.
 
+pub mod claims;
 pub mod dragonfly;
 pub mod hyperx;
 

@@ -199,3 +199,12 @@ test('trace: a traced packet is in the URL, and the link follows the same packet
   assert.deepEqual([...errors, ...again.errors, ...bad.errors, ...bad2.errors], []);
   for (const p of [page, again.page, bad.page, bad2.page]) await p.close();
 });
+
+test('trace: the panel says when the panes follow different packets (a full source queue dropped it in one)', async () => {
+  const { samePacket, DIFFERENT_PACKETS } = await import('../../www/trace-view.js');
+  const a = { src: 3, dst: 40, created: 120 };
+  assert.equal(samePacket([a, { ...a }, null]), true, 'a pane still waiting does not count as different');
+  assert.equal(samePacket([a, { ...a, created: 121 }]), false);
+  assert.equal(samePacket([a, { ...a, dst: 41 }]), false);
+  assert.match(DIFFERENT_PACKETS, /dropped by a full source queue/);
+});

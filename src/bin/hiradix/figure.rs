@@ -85,6 +85,53 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+#[derive(Args)]
+pub struct ClaimsArgs {
+    /// Replace the claims table of each document (between its markers) with the one the
+    /// data gives.
+    #[arg(long)]
+    pub write: bool,
+    /// The project's root directory (where docs/ is).
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+}
+
+/// `hiradix claims`: every document's claims table from its figures' CSV files; printed,
+/// or written into the document with `--write`. Without `--write`, a document whose table
+/// differs is an error (exit status 1).
+pub fn claims(args: &ClaimsArgs) -> Result<(), Failure> {
+    use hiradix::figures::claims;
+    let mut stale = Vec::new();
+    for (doc, dir, list) in claims::documents() {
+        let mut data = claims::Figures::default();
+        let mut names: Vec<&str> = list.iter().map(|c| c.figure).collect();
+        names.dedup();
+        for name in names {
+            let path = args.root.join("docs").join(dir).join(format!("{name}.csv"));
+            let text = std::fs::read_to_string(&path).map_err(|e| failure(format!("cannot read {}: {e}", path.display())))?;
+            data.add(name, &text).map_err(failure)?;
+        }
+        let table = claims::table(&list, &data, dir).map_err(|e| failure(format!("{doc}: {e}")))?;
+        let path = args.root.join(doc);
+        let text = std::fs::read_to_string(&path).map_err(|e| failure(format!("cannot read {}: {e}", path.display())))?;
+        if args.write {
+            let new = claims::replace_table(&text, &table).map_err(|e| failure(format!("{doc}: {e}")))?;
+            std::fs::write(&path, new).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))?;
+            println!("wrote the claims table of {doc}");
+        } else {
+            println!("## {doc}\n\n{table}");
+            if claims::current_table(&text) != Some(table.as_str()) {
+                stale.push(doc);
+            }
+        }
+    }
+    if stale.is_empty() {
+        Ok(())
+    } else {
+        Err(failure(format!("the claims tables of {} differ from their data; `hiradix claims --write` updates them", stale.join(", "))))
+    }
+}
+
 /// "Measured on 2026-11-25 (UTC) at commit abc1234 with `hiradix figure …`, 312 s on 2
 /// cores.": when, from which code and by which command a figure's numbers were made.
 fn provenance(name: &str, args: &FigureArgs, seconds: f64) -> String {

@@ -41,6 +41,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Regenerate a paper figure: data (CSV), plots (SVG) and the comparison (Markdown).
     Figure(figure::FigureArgs),
+    /// The papers' claims checked against the committed figure data: print the summary
+    /// tables of docs/dragonfly.md and docs/hyperx.md, or `--write` them into the documents.
+    Claims(figure::ClaimsArgs),
     /// Cost, power and design-space models of the three papers.
     #[command(subcommand)]
     Cost(cost_cli::CostCommand),
@@ -143,6 +146,7 @@ fn main() -> ExitCode {
         (false, Some(Command::Sweep(args))) => sweep::run(&args),
         (false, Some(Command::Bench(args))) => bench::run(&args),
         (false, Some(Command::Figure(args))) => figure::run(&args),
+        (false, Some(Command::Claims(args))) => figure::claims(&args),
         (false, Some(Command::Cost(cmd))) => cost_cli::run(cmd).map_err(bad_input),
         (false, Some(Command::Config { config })) => config.load().map(|c| println!("{}", c.to_json())),
         (false, None) => Err(bad_input("no command given; try `hiradix --help` or `hiradix --list`")),

@@ -1,0 +1,422 @@
+//! The claims of the flattened butterfly (FB), HyperX and 2DFB papers, checked on the data
+//! in docs/hyperx/.
+
+use super::{cycles, Claim, Figures, Mark, Verdict};
+
+/// Max accepted of several series of one panel, as "A 0.90, B 0.88" and their minimum.
+fn maxima(d: &Figures, figure: &str, panel: &str, series: &[&str]) -> Result<(String, f64), String> {
+    let mut text = Vec::new();
+    let mut min = f64::INFINITY;
+    for s in series {
+        let m = d.max_accepted(figure, panel, s)?;
+        text.push(format!("{s} {m:.3}"));
+        min = min.min(m);
+    }
+    Ok((text.join(", "), min))
+}
+
+fn fb4_ur(d: &Figures) -> Verdict {
+    let (t, min) = maxima(d, "fb-fig4", "UR", &["MIN AD", "UGAL", "UGAL-S", "CLOS AD"])?;
+    Ok((t, Mark::reaches(min, 1.0)))
+}
+
+fn fb4_val_ur(d: &Figures) -> Verdict {
+    let m = d.max_accepted("fb-fig4", "UR", "VAL")?;
+    Ok((format!("{m:.3}"), Mark::reaches(m, 0.5)))
+}
+
+fn fb4_min_wc(d: &Figures) -> Verdict {
+    let m = d.max_accepted("fb-fig4", "WC", "MIN AD")?;
+    Ok((format!("MIN AD {m:.3}"), Mark::near(m, 1.0 / 32.0)))
+}
+
+fn fb4_nonmin_wc(d: &Figures) -> Verdict {
+    let (t, min) = maxima(d, "fb-fig4", "WC", &["VAL", "UGAL", "UGAL-S", "CLOS AD"])?;
+    Ok((t, Mark::reaches(min, 0.5)))
+}
+
+fn fb4_clos_latency(d: &Figures) -> Verdict {
+    let (c, s) = (d.latency("fb-fig4", "WC", "CLOS AD", 0.45)?, d.latency("fb-fig4", "WC", "UGAL-S", 0.45)?);
+    let r = c.unwrap_or(f64::INFINITY) / s.unwrap_or(f64::INFINITY);
+    let mark = if r <= 0.6 { Mark::Holds } else if r < 1.0 { Mark::Partly } else { Mark::Fails };
+    Ok((format!("{} vs {} cycles ({r:.2}×)", cycles(c), cycles(s)), mark))
+}
+
+/// Batch-normalized latency of one algorithm at one batch size (FB Fig. 5).
+fn batch(d: &Figures, series: &str, size: u32) -> Result<f64, String> {
+    let rows = d.rows("fb-fig5")?;
+    let size = size.to_string();
+    rows.iter()
+        .find(|r| r.get("series") == Some(&series) && r.get("batch") == Some(&size.as_str()))
+        .and_then(|r| r.get("normalized_latency")?.parse().ok())
+        .ok_or_else(|| format!("fb-fig5: no {series} at batch {size}"))
+}
+
+const BATCH_ALGORITHMS: [&str; 4] = ["VAL", "UGAL", "UGAL-S", "CLOS AD"];
+
+fn fb5_large(d: &Figures) -> Verdict {
+    let v: Vec<f64> = BATCH_ALGORITHMS.iter().map(|a| batch(d, a, 1000)).collect::<Result<_, _>>()?;
+    let worst = v.iter().cloned().fold(0.0, f64::max);
+    let text: Vec<String> = BATCH_ALGORITHMS.iter().zip(&v).map(|(a, x)| format!("{a} {x:.2}")).collect();
+    Ok((format!("batch 1000: {}", text.join(", ")), Mark::graded(2.0 / worst, 0.75, 0.5)))
+}
+
+fn fb5_greedy(d: &Figures) -> Verdict {
+    let u = batch(d, "UGAL", 1)?;
+    let others: Vec<f64> = ["VAL", "UGAL-S", "CLOS AD"].iter().map(|a| batch(d, a, 1)).collect::<Result<_, _>>()?;
+    let worst_other = others.iter().cloned().fold(0.0, f64::max);
+    Ok((format!("batch 1: UGAL {u:.1} vs VAL {:.1}, UGAL-S {:.1}, CLOS AD {:.1}", others[0], others[1], others[2]), Mark::iff(u > worst_other)))
+}
+
+fn fb5_ugal_s(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for size in [1, 4, 16] {
+        let (s, v) = (batch(d, "UGAL-S", size)?, batch(d, "VAL", size)?);
+        text.push(format!("{size}: {s:.2} vs {v:.2}"));
+        held += ((s / v - 1.0).abs() <= 0.25) as usize;
+    }
+    Ok((format!("batch, UGAL-S vs VAL — {}", text.join("; ")), Mark::share(held, 3)))
+}
+
+fn fb5_clos(d: &Figures) -> Verdict {
+    let rows = d.rows("fb-fig5")?;
+    let mut sizes: Vec<u32> = rows.iter().filter_map(|r| r.get("batch")?.parse().ok()).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut held = 0;
+    for &size in &sizes {
+        let c = batch(d, "CLOS AD", size)?;
+        let best_other = ["VAL", "UGAL", "UGAL-S", "MIN AD"].iter().filter_map(|a| batch(d, a, size).ok()).fold(f64::INFINITY, f64::min);
+        held += (c <= best_other + 1e-9) as usize;
+    }
+    Ok((format!("lowest at {held} of {} batch sizes", sizes.len()), Mark::share(held, sizes.len())))
+}
+
+const FB: &str = "flattened butterfly (CLOS AD)";
+const BFLY: &str = "butterfly (destination tag)";
+const CLOS: &str = "folded Clos (adaptive)";
+const CUBE: &str = "hypercube (e-cube)";
+
+fn fb6_ur(d: &Figures) -> Verdict {
+    let (t, min) = maxima(d, "fb-fig6", "UR", &[FB, BFLY, CUBE])?;
+    Ok((t, Mark::reaches(min, 1.0)))
+}
+
+fn fb6_clos(d: &Figures) -> Verdict {
+    let m = d.max_accepted("fb-fig6", "UR", CLOS)?;
+    let (c, f) = (d.latency("fb-fig6", "UR", CLOS, 0.1)?, d.latency("fb-fig6", "UR", FB, 0.1)?);
+    let held = (Mark::near(m, 0.5) != Mark::Fails) as usize + c.zip(f).is_some_and(|(c, f)| c > f) as usize;
+    Ok((format!("{m:.3}; latency @0.1 {} vs FB {}", cycles(c), cycles(f)), Mark::share(held, 2).min(Mark::near(m, 0.5).max(Mark::Partly))))
+}
+
+fn fb6_cube(d: &Figures) -> Verdict {
+    let (h, f) = (d.point("fb-fig6", "UR", CUBE, 0.1)?, d.point("fb-fig6", "UR", FB, 0.1)?);
+    Ok((format!("@0.1: {:.1} cycles ({:.1} hops) vs FB {:.1}", h.latency, h.hops, f.latency), Mark::graded(h.latency / f.latency, 1.5, 1.1)))
+}
+
+fn fb6_bfly_wc(d: &Figures) -> Verdict {
+    let m = d.max_accepted("fb-fig6", "WC", BFLY)?;
+    Ok((format!("{m:.3}"), Mark::near(m, 1.0 / 32.0)))
+}
+
+fn fb6_wc(d: &Figures) -> Verdict {
+    let (t, min) = maxima(d, "fb-fig6", "WC", &[FB, CLOS, CUBE])?;
+    Ok((t, Mark::reaches(min, 0.5)))
+}
+
+/// fb-fig12 series name of the network with `n'` dimensions (N = 4K); the panel is the
+/// algorithm.
+fn flat(n: u32) -> String {
+    let k = match n {
+        1 => 127,
+        2 => 46,
+        3 => 29,
+        5 => 19,
+        _ => 13,
+    };
+    format!("k' = {k} (n' = {n})")
+}
+
+const N_PRIMES: [u32; 5] = [1, 2, 3, 5, 11];
+
+fn fb12_latency(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for a in ["VAL", "MIN AD"] {
+        let mut lat = Vec::new();
+        for n in N_PRIMES {
+            lat.push(d.latency("fb-fig12", a, &flat(n), 0.1)?.unwrap_or(f64::INFINITY));
+        }
+        held += lat.windows(2).all(|w| w[1] > w[0]) as usize;
+        text.push(format!("{a} {:.1} → {:.1}", lat[0], lat[N_PRIMES.len() - 1]));
+    }
+    Ok((format!("@0.1, n' = 1 → 11: {}", text.join(", ")), Mark::share(held, 2)))
+}
+
+fn fb12_val(d: &Figures) -> Verdict {
+    let mut v = Vec::new();
+    for n in N_PRIMES {
+        v.push(d.max_accepted("fb-fig12", "VAL", &flat(n))?);
+    }
+    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    Ok((v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", "), Mark::reaches(min, 0.5)))
+}
+
+fn fb12_min_ad(d: &Figures) -> Verdict {
+    let (a, b) = (d.saturation("fb-fig12", "MIN AD", &flat(1))?, d.saturation("fb-fig12", "MIN AD", &flat(5))?);
+    let drop = 1.0 - b.max_accepted / a.max_accepted;
+    let mark = if (0.1..=0.3).contains(&drop) { Mark::Holds } else if drop > 0.05 { Mark::Partly } else { Mark::Fails };
+    Ok((format!("n' = 1: {:.3} (onset {}); n' = 5: {:.3} (onset {}): {:.0} % lower", a.max_accepted, a.onset_text(), b.max_accepted, b.onset_text(), 100.0 * drop), mark))
+}
+
+const PATTERNS: [&str; 4] = ["bit complement", "bit rotate", "transpose", "Swap2"];
+const CLOS_HX: &str = "Clos-AD (HyperX §3.3)";
+
+fn hx6_val(d: &Figures) -> Verdict {
+    let v: Vec<f64> = PATTERNS.iter().map(|p| d.max_accepted("hx-fig6", p, "VAL")).collect::<Result<_, _>>()?;
+    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    Ok((format!("{} (bit complement, bit rotate, transpose, Swap2)", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")), Mark::reaches(min, 0.5)))
+}
+
+fn hx6_min_ad(d: &Figures) -> Verdict {
+    let m = d.max_accepted("hx-fig6", "bit complement", "MIN AD")?;
+    Ok((format!("{m:.3}"), Mark::near(m, 0.125)))
+}
+
+fn lowest_hops(d: &Figures, figure: &str, panel: &str, series: &str) -> Result<f64, String> {
+    Ok(d.points(figure, panel, series)?[0].hops)
+}
+
+fn hx6_dal_minimal(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for p in PATTERNS {
+        let (dal, min) = (lowest_hops(d, "hx-fig6", p, "DAL")?, lowest_hops(d, "hx-fig6", p, "MIN AD")?);
+        text.push(format!("{dal:.2} vs {min:.2}"));
+        held += (dal <= 1.05 * min) as usize;
+    }
+    Ok((format!("hops at the lowest load, DAL vs Min-AD: {}", text.join(" / ")), Mark::share(held, 4)))
+}
+
+fn hx6_clos_hops(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for p in PATTERNS {
+        let (dal, hx, fb) = (lowest_hops(d, "hx-fig6", p, "DAL")?, lowest_hops(d, "hx-fig6", p, CLOS_HX)?, lowest_hops(d, "hx-fig6", p, "CLOS AD")?);
+        text.push(format!("{hx:.2} / {fb:.2} vs {dal:.2}"));
+        held += (hx > dal && fb > dal) as usize;
+    }
+    Ok((format!("lowest load, Clos-AD (HyperX form / FB form) vs DAL: {}", text.join("; ")), Mark::share(held, 4)))
+}
+
+fn hx6_clos_latency(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for load in [0.1, 0.3] {
+        let (c, dal) = (d.latency("hx-fig6", "bit complement", CLOS_HX, load)?, d.latency("hx-fig6", "bit complement", "DAL", load)?);
+        text.push(format!("@{load}: {} vs DAL {}", cycles(c), cycles(dal)));
+        held += c.is_some_and(|c| dal.is_none_or(|dal| c < dal)) as usize;
+    }
+    Ok((format!("Clos-AD (HyperX form) {}", text.join("; ")), Mark::share(held, 2)))
+}
+
+fn hx6_dal_highest(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for p in PATTERNS {
+        let dal = d.max_accepted("hx-fig6", p, "DAL")?;
+        let (best, best_name) = ["VAL", "MIN AD", "CLOS AD", CLOS_HX].iter().map(|s| (d.max_accepted("hx-fig6", p, s).unwrap_or(0.0), *s)).fold((0.0, ""), |a, b| if b.0 > a.0 { b } else { a });
+        text.push(format!("{p}: DAL {dal:.3} vs {best_name} {best:.3}"));
+        held += (dal >= best - 0.005) as usize;
+    }
+    Ok((text.join("; "), Mark::share(held, 4)))
+}
+
+fn hx6_swap2(d: &Figures) -> Verdict {
+    let s = d.saturation("hx-fig6", "Swap2", "DAL")?;
+    Ok((format!("{:.3} (saturation onset {})", s.max_accepted, s.onset_text()), Mark::reaches(s.max_accepted, 1.0)))
+}
+
+fn hx6_clos_swap2(d: &Figures) -> Verdict {
+    let (c, f, dal) = (d.max_accepted("hx-fig6", "Swap2", CLOS_HX)?, d.max_accepted("hx-fig6", "Swap2", "CLOS AD")?, d.max_accepted("hx-fig6", "Swap2", "DAL")?);
+    let held = (c < 0.9 * dal) as usize + (f < 0.9 * dal) as usize;
+    Ok((format!("HyperX form {c:.3}, FB form {f:.3} vs DAL {dal:.3}"), Mark::share(held, 2)))
+}
+
+const CLOS_05: &str = "folded Clos β = 0.5";
+const CLOS_025: &str = "folded Clos β = 0.25";
+const DAL_05: &str = "HyperX β = 0.5 (DAL)";
+const DAL_025: &str = "HyperX β = 0.25 (DAL)";
+
+fn hx7_clos(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut worst = Mark::Holds;
+    for (series, beta) in [(CLOS_05, 0.5), (CLOS_025, 0.25)] {
+        let v: Vec<f64> = PATTERNS.iter().map(|p| d.max_accepted("hx-fig7", p, series)).collect::<Result<_, _>>()?;
+        worst = v.iter().fold(worst, |m, &x| m.min(Mark::near(x, beta)));
+        text.push(format!("β = {beta}: {}", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")));
+    }
+    Ok((format!("{} (bit complement, bit rotate, transpose, Swap2)", text.join("; ")), worst))
+}
+
+fn hx7_hops(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut held = 0;
+    for p in PATTERNS {
+        let (c, dal) = (lowest_hops(d, "hx-fig7", p, CLOS_05)?, lowest_hops(d, "hx-fig7", p, DAL_05)?);
+        text.push(format!("{c:.2} vs {dal:.2}"));
+        held += (c > dal) as usize;
+    }
+    Ok((format!("lowest load, Clos vs DAL (β = 0.5): {}", text.join(" / ")), Mark::share(held, 4)))
+}
+
+fn hx7_swap2(d: &Figures) -> Verdict {
+    let (a, b) = (d.saturation("hx-fig7", "Swap2", DAL_05)?, d.saturation("hx-fig7", "Swap2", DAL_025)?);
+    let mark = Mark::reaches(a.max_accepted, 1.0).min(Mark::reaches(b.max_accepted, 0.5));
+    Ok((format!("β = 0.5: {:.3} (onset {}); β = 0.25: {:.3} (onset {})", a.max_accepted, a.onset_text(), b.max_accepted, b.onset_text()), mark))
+}
+
+fn hx7_keeps_beta(d: &Figures) -> Verdict {
+    let mut text = Vec::new();
+    let mut worst = Mark::Holds;
+    for (series, beta) in [(DAL_05, 0.5), (DAL_025, 0.25)] {
+        let v: Vec<f64> = PATTERNS[..3].iter().map(|p| d.max_accepted("hx-fig7", p, series)).collect::<Result<_, _>>()?;
+        worst = v.iter().fold(worst, |m, &x| m.min(Mark::reaches(x, beta)));
+        text.push(format!("β = {beta}: {}", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")));
+    }
+    Ok((format!("{} (bit complement, bit rotate, transpose)", text.join("; ")), worst))
+}
+
+const DFB_PATTERNS: [&str; 3] = ["benign", "adversarial", "random"];
+const A2DFB: &str = "Adaptive 2DFB";
+const ACLOS: &str = "Adaptive Clos (folded Clos)";
+const MINIMAL: &str = "Minimal (2DFB)";
+
+fn dfb_all(d: &Figures, figure: &str, series: &str) -> Verdict {
+    let v: Vec<f64> = DFB_PATTERNS.iter().map(|p| d.max_accepted(figure, p, series)).collect::<Result<_, _>>()?;
+    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    Ok((format!("{} (benign, adversarial, random)", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")), Mark::reaches(min, 1.0)))
+}
+
+fn dfb4_adaptive(d: &Figures) -> Verdict {
+    dfb_all(d, "dfb-fig4", A2DFB)
+}
+
+fn dfb4_clos(d: &Figures) -> Verdict {
+    dfb_all(d, "dfb-fig4", ACLOS)
+}
+
+fn dfb4_minimal(d: &Figures) -> Verdict {
+    let (b, a) = (d.max_accepted("dfb-fig4", "benign", MINIMAL)?, d.max_accepted("dfb-fig4", "adversarial", MINIMAL)?);
+    Ok((format!("{b:.3} / {a:.3}"), Mark::reaches(b, 1.0).min(Mark::near(a, 0.5))))
+}
+
+fn dfb4_minimal_random(d: &Figures) -> Verdict {
+    let r = d.max_accepted("dfb-fig4", "random", MINIMAL)?;
+    Ok((format!("random {r:.3}"), Mark::iff(r < 0.95)))
+}
+
+fn dfb5(d: &Figures) -> Verdict {
+    let (a, ma) = (dfb_all(d, "dfb-fig5", A2DFB)?, dfb_all(d, "dfb-fig5", ACLOS)?);
+    let adv = d.max_accepted("dfb-fig5", "adversarial", MINIMAL)?;
+    Ok((format!("adaptive 2DFB {}; adaptive Clos {}; Minimal adversarial {adv:.3}", a.0, ma.0), a.1.min(ma.1).min(Mark::near(adv, 0.5))))
+}
+
+/// On how many of the loads where both are unsaturated `a`'s latency is below `b`'s, of
+/// how many, and the latencies at `at`.
+fn below(d: &Figures, figure: &str, panel: &str, a: &str, b: &str, at: f64) -> Result<(usize, usize, String), String> {
+    let (mut held, mut of) = (0, 0);
+    for p in d.points(figure, panel, a)? {
+        if let (Some(x), Some(y)) = (d.latency(figure, panel, a, p.load)?, d.latency(figure, panel, b, p.load)?) {
+            of += 1;
+            held += (x < y) as usize;
+        }
+    }
+    let text = format!("{panel}: below at {held} of {of} loads (@{at}: {} vs {})", cycles(d.latency(figure, panel, a, at)?), cycles(d.latency(figure, panel, b, at)?));
+    Ok((held, of, text))
+}
+
+fn dfb_latency(d: &Figures, figure: &str) -> Verdict {
+    let mut text = Vec::new();
+    let (mut held, mut of) = (0, 0);
+    for p in DFB_PATTERNS {
+        let (h, o, t) = below(d, figure, p, A2DFB, ACLOS, 0.9)?;
+        held += h;
+        of += o;
+        text.push(t);
+    }
+    Ok((text.join("; "), Mark::share(held, of)))
+}
+
+fn dfb6_latency(d: &Figures) -> Verdict {
+    dfb_latency(d, "dfb-fig6")
+}
+
+fn dfb7_latency(d: &Figures) -> Verdict {
+    dfb_latency(d, "dfb-fig7")
+}
+
+fn dfb6_minimal_adversarial(d: &Figures) -> Verdict {
+    let s = d.saturation("dfb-fig6", "adversarial", MINIMAL)?;
+    let onset = s.onset_load.unwrap_or(f64::INFINITY);
+    Ok((format!("saturation onset {} (max accepted {:.3})", s.onset_text(), s.max_accepted), Mark::iff(onset <= 0.55)))
+}
+
+fn dfb7_adversarial_highest(d: &Figures) -> Verdict {
+    let (mut held, mut of) = (0, 0);
+    for p in d.points("dfb-fig7", "adversarial", A2DFB)? {
+        let lat = |panel: &str| d.latency("dfb-fig7", panel, A2DFB, p.load);
+        if let (Some(a), Some(b), Some(r)) = (lat("adversarial")?, lat("benign")?, lat("random")?) {
+            of += 1;
+            held += (a > b && a > r) as usize;
+        }
+    }
+    let at = |panel: &str| d.latency("dfb-fig7", panel, A2DFB, 0.9);
+    Ok((format!("highest at {held} of {of} loads (@0.9: adversarial {}, benign {}, random {})", cycles(at("adversarial")?), cycles(at("benign")?), cycles(at("random")?)), Mark::share(held, of)))
+}
+
+/// The claims of the three papers, in the order of their figures.
+pub fn claims() -> Vec<Claim> {
+    let c = |figure, claim, paper, check| Claim { figure, claim, paper, check };
+    vec![
+        c("fb-fig4", "FB, UR: every algorithm but VAL reaches 100 % (4a)", "100 %", fb4_ur as fn(&Figures) -> Verdict),
+        c("fb-fig4", "FB, UR: VAL reaches 50 % (4a)", "50 %", fb4_val_ur),
+        c("fb-fig4", "FB, WC: MIN limited to 1/32 (4b)", "≈ 3 %", fb4_min_wc),
+        c("fb-fig4", "FB, WC: every non-minimal algorithm reaches 50 % (4b)", "50 %", fb4_nonmin_wc),
+        c("fb-fig4", "FB, WC: CLOS AD about half UGAL-S's latency at 0.45 (4b)", "≈ 0.5×", fb4_clos_latency),
+        c("fb-fig5", "FB batch: normalized latency → 1/throughput = 2 for large batches (5)", "→ 2", fb5_large),
+        c("fb-fig5", "FB batch: greedy UGAL the worst on small batches (5)", "worst", fb5_greedy),
+        c("fb-fig5", "FB batch: UGAL-S keeps VAL's intermediate-node imbalance (5)", "UGAL-S ≈ VAL", fb5_ugal_s),
+        c("fb-fig5", "FB batch: CLOS AD the best (5)", "lowest", fb5_clos),
+        c("fb-fig6", "FB Fig. 6, UR: flattened butterfly, butterfly, hypercube reach 100 %", "100 %", fb6_ur),
+        c("fb-fig6", "FB Fig. 6, UR: folded Clos (same bisection) 50 %, slightly higher latency", "50 %", fb6_clos),
+        c("fb-fig6", "FB Fig. 6, UR: hypercube much higher latency (diameter)", "much higher", fb6_cube),
+        c("fb-fig6", "FB Fig. 6, WC: butterfly limited like MIN", "1/32", fb6_bfly_wc),
+        c("fb-fig6", "FB Fig. 6, WC: flattened butterfly, folded Clos, hypercube reach 50 %", "50 %", fb6_wc),
+        c("fb-fig12", "FB Fig. 12: latency rises as n' grows (N = 4K)", "rising", fb12_latency),
+        c("fb-fig12", "FB Fig. 12: VAL throughput stays at 50 % for every n'", "50 %", fb12_val),
+        c("fb-fig12", "FB Fig. 12: MIN AD throughput falls ≈ 20 % from n' = 1 to 5", "−20 %", fb12_min_ad),
+        c("hx-fig6", "HyperX Fig. 6: Valiant reaches β on every pattern", "β = 0.5", hx6_val),
+        c("hx-fig6", "HyperX Fig. 6: Min-AD can fall to 1/T on bit complement", "1/8", hx6_min_ad),
+        c("hx-fig6", "HyperX Fig. 6: DAL routes minimally at low load", "minimal hops", hx6_dal_minimal),
+        c("hx-fig6", "HyperX Fig. 6: Clos-AD has higher hop counts than DAL", "higher", hx6_clos_hops),
+        c("hx-fig6", "HyperX Fig. 6: Clos-AD has lower latency than DAL on bit complement at low–medium load", "Clos-AD lower", hx6_clos_latency),
+        c("hx-fig6", "HyperX Fig. 6: DAL has the highest saturation throughput on all four patterns", "highest", hx6_dal_highest),
+        c("hx-fig6", "HyperX Fig. 6: DAL reaches 2β = 1 on Swap2", "1.0", hx6_swap2),
+        c("hx-fig6", "HyperX Fig. 6: Clos-AD loses on Swap2 (deroutes through aligned dimensions)", "below DAL", hx6_clos_swap2),
+        c("hx-fig7", "HyperX Fig. 7: folded Clos saturates at β on every pattern", "β", hx7_clos),
+        c("hx-fig7", "HyperX Fig. 7: folded Clos has higher hop counts than HyperX with DAL", "higher", hx7_hops),
+        c("hx-fig7", "HyperX Fig. 7: DAL reaches 2β on a pattern that does not congest (Swap2)", "2β", hx7_swap2),
+        c("hx-fig7", "HyperX Fig. 7: DAL keeps β on congesting patterns", "≥ β", hx7_keeps_beta),
+        c("dfb-fig4", "2DFB 1-D (N = 64): adaptive 2DFB ≈ 100 % on benign, adversarial, random (4)", "≈ 100 %", dfb4_adaptive),
+        c("dfb-fig4", "2DFB 1-D: adaptive Clos ≈ 100 % on all three (4)", "≈ 100 %", dfb4_clos),
+        c("dfb-fig4", "2DFB 1-D: Minimal 100 % on benign, 50 % on adversarial (4)", "100 % / 50 %", dfb4_minimal),
+        c("dfb-fig4", "2DFB 1-D: Minimal reaches 100 % only on benign (4)", "< 100 % on random", dfb4_minimal_random),
+        c("dfb-fig5", "2DFB 2-D (N = 512): the same throughputs (5)", "as 1-D", dfb5),
+        c("dfb-fig6", "2DFB 1-D: adaptive 2DFB latency below adaptive Clos on every pattern (6)", "all loads", dfb6_latency),
+        c("dfb-fig6", "2DFB 1-D: Minimal very high latency on adversarial (6)", "saturates at 0.5", dfb6_minimal_adversarial),
+        c("dfb-fig7", "2DFB 2-D: adaptive 2DFB latency below adaptive Clos (7)", "all loads", dfb7_latency),
+        c("dfb-fig7", "2DFB 2-D: adaptive 2DFB's highest latency on adversarial (7)", "adversarial highest", dfb7_adversarial_highest),
+    ]
+}

@@ -1,0 +1,242 @@
+//! The papers' claims, each checked against the figure data `hiradix figure` wrote: the
+//! summary tables of docs/dragonfly.md and docs/hyperx.md are generated from the committed
+//! CSV files by `hiradix claims` and a test checks that the documents still say exactly
+//! what the data gives (`tests/docs_claims.rs`). A claim states the paper's words, reads
+//! its numbers from one figure's CSV and marks itself by a stated rule ([`Mark`]).
+
+pub mod dragonfly;
+pub mod hyperx;
+
+use crate::saturation::CurveSaturation;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// How far a claim holds in the measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// It does not hold.
+    Fails,
+    /// It holds in direction or in part (the numbers say how far).
+    Partly,
+    /// It holds.
+    Holds,
+}
+
+impl Mark {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Holds => "✓",
+            Mark::Partly => "≈",
+            Mark::Fails => "✗",
+        }
+    }
+
+    /// A quantity the paper says reaches `target` (at least): ✓ from 95 % of it, ≈ from
+    /// 80 %, ✗ below.
+    pub fn reaches(measured: f64, target: f64) -> Mark {
+        Mark::graded(measured / target, 0.95, 0.8)
+    }
+
+    /// A quantity the paper puts at `target`: ✓ within 5 % of it, ≈ within 20 %, ✗ beyond.
+    pub fn near(measured: f64, target: f64) -> Mark {
+        let off = (measured / target - 1.0).abs();
+        if off <= 0.05 {
+            Mark::Holds
+        } else if off <= 0.2 {
+            Mark::Partly
+        } else {
+            Mark::Fails
+        }
+    }
+
+    /// ✓ from `holds`, ≈ from `partly`, ✗ below.
+    pub fn graded(value: f64, holds: f64, partly: f64) -> Mark {
+        if value >= holds {
+            Mark::Holds
+        } else if value >= partly {
+            Mark::Partly
+        } else {
+            Mark::Fails
+        }
+    }
+
+    /// ✓ if every case holds, ≈ if some do, ✗ if none.
+    pub fn share(held: usize, of: usize) -> Mark {
+        if held == of {
+            Mark::Holds
+        } else if held > 0 {
+            Mark::Partly
+        } else {
+            Mark::Fails
+        }
+    }
+
+    /// ✓ or ✗.
+    pub fn iff(holds: bool) -> Mark {
+        if holds {
+            Mark::Holds
+        } else {
+            Mark::Fails
+        }
+    }
+}
+
+/// The legend printed under every claims table: the rules of [`Mark`].
+pub const LEGEND: &str = "✓ the claim holds, ≈ it holds in part or in direction, ✗ it does not. A throughput the paper says is reached counts ✓ from 95 % of it and ≈ from 80 %; a value the paper states counts ✓ within 5 % and ≈ within 20 %; an ordering counts ✓ when it holds in every case the claim names and ≈ in some. Each row's rule is in `src/figures/claims/`.";
+
+/// One measured point of a load sweep, as the figure CSV records it.
+#[derive(Clone, Copy, Debug)]
+pub struct Point {
+    pub load: f64,
+    pub accepted: f64,
+    pub latency: f64,
+    pub hops: f64,
+    pub latency_minimal: f64,
+    pub latency_nonminimal: f64,
+    pub saturated: bool,
+}
+
+/// The CSV files of the figures, by figure name.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    tables: BTreeMap<String, (Vec<String>, Vec<Vec<String>>)>,
+}
+
+impl Figures {
+    /// Adds figure `name`'s CSV text (plain fields, no quoting: the figures write none).
+    pub fn add(&mut self, name: &str, csv: &str) -> Result<(), String> {
+        let mut lines = csv.lines();
+        let header: Vec<String> = lines.next().unwrap_or_default().split(',').map(str::to_string).collect();
+        let rows: Vec<Vec<String>> = lines.filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect();
+        if let Some(bad) = rows.iter().position(|r| r.len() != header.len()) {
+            return Err(format!("{name}.csv: row {} has {} fields, the header {}", bad + 2, rows[bad].len(), header.len()));
+        }
+        self.tables.insert(name.to_string(), (header, rows));
+        Ok(())
+    }
+
+    /// The rows of `figure` as maps from column name to value.
+    pub fn rows(&self, figure: &str) -> Result<Vec<BTreeMap<&str, &str>>, String> {
+        let (header, rows) = self.tables.get(figure).ok_or_else(|| format!("no data for {figure}"))?;
+        Ok(rows.iter().map(|r| header.iter().map(String::as_str).zip(r.iter().map(String::as_str)).collect()).collect())
+    }
+
+    /// The points of one series of a load-sweep figure, in load order.
+    pub fn points(&self, figure: &str, panel: &str, series: &str) -> Result<Vec<Point>, String> {
+        let num = |r: &BTreeMap<&str, &str>, c: &str| r.get(c).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        let mut out: Vec<Point> = self
+            .rows(figure)?
+            .iter()
+            .filter(|r| r.get("panel") == Some(&panel) && r.get("series") == Some(&series))
+            .map(|r| Point {
+                load: num(r, "load"),
+                accepted: num(r, "accepted"),
+                latency: num(r, "avg_latency"),
+                hops: num(r, "avg_hops"),
+                latency_minimal: num(r, "avg_latency_minimal"),
+                latency_nonminimal: num(r, "avg_latency_nonminimal"),
+                saturated: r.get("saturated") == Some(&"true"),
+            })
+            .collect();
+        if out.is_empty() {
+            return Err(format!("{figure}: no points for panel '{panel}', series '{series}'"));
+        }
+        out.sort_by(|a, b| a.load.total_cmp(&b.load));
+        Ok(out)
+    }
+
+    /// The saturation of one series' curve.
+    pub fn saturation(&self, figure: &str, panel: &str, series: &str) -> Result<CurveSaturation, String> {
+        Ok(CurveSaturation::of(self.points(figure, panel, series)?.iter().map(|p| (p.load, p.saturated, p.accepted))))
+    }
+
+    /// The highest accepted throughput of one series.
+    pub fn max_accepted(&self, figure: &str, panel: &str, series: &str) -> Result<f64, String> {
+        Ok(self.saturation(figure, panel, series)?.max_accepted)
+    }
+
+    /// The average latency of one series at `load`; `None` if not measured or saturated.
+    pub fn latency(&self, figure: &str, panel: &str, series: &str, load: f64) -> Result<Option<f64>, String> {
+        Ok(self.points(figure, panel, series)?.iter().find(|p| (p.load - load).abs() < 1e-9 && !p.saturated).map(|p| p.latency))
+    }
+
+    /// The point of one series at `load`.
+    pub fn point(&self, figure: &str, panel: &str, series: &str, load: f64) -> Result<Point, String> {
+        self.points(figure, panel, series)?.into_iter().find(|p| (p.load - load).abs() < 1e-9).ok_or_else(|| format!("{figure}: {panel} / {series} has no point at load {load}"))
+    }
+}
+
+/// `1.23` or `sat.`: a latency for a claims table.
+pub fn cycles(latency: Option<f64>) -> String {
+    latency.map_or("sat.".into(), |l| format!("{l:.1}"))
+}
+
+/// The measured text and mark of a claim, or why its data is missing.
+pub type Verdict = Result<(String, Mark), String>;
+
+/// A claim of a paper, checked against one figure's data.
+pub struct Claim {
+    /// The figure preset whose CSV it reads.
+    pub figure: &'static str,
+    /// The claim, with the paper's figure or section.
+    pub claim: &'static str,
+    /// What the paper says, in short.
+    pub paper: &'static str,
+    /// Reads the data: what was measured, and the mark.
+    pub check: fn(&Figures) -> Verdict,
+}
+
+/// Lines that open and close a generated claims table in a document.
+pub const BEGIN: &str = "<!-- claims table: generated by `hiradix claims --write`; do not edit by hand -->";
+pub const END: &str = "<!-- end of claims table -->";
+
+/// The Markdown claims table of `claims`, with links to the CSV files under `csv_dir`
+/// (relative to the document).
+pub fn table(claims: &[Claim], data: &Figures, csv_dir: &str) -> Result<String, String> {
+    let mut out = String::from("| claim (figure) | paper | measured | | data |\n|---|---|---|---|---|\n");
+    for c in claims {
+        let (measured, mark) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
+        let _ = writeln!(out, "| {} | {} | {measured} | {} | [{}.csv]({csv_dir}/{}.csv) |", c.claim, c.paper, mark.symbol(), c.figure, c.figure);
+    }
+    let _ = write!(out, "\n{LEGEND}\n");
+    Ok(out)
+}
+
+/// `document` with the text between [`BEGIN`] and [`END`] replaced by `table`.
+pub fn replace_table(document: &str, table: &str) -> Result<String, String> {
+    let start = document.find(BEGIN).ok_or("the document has no claims-table marker")? + BEGIN.len();
+    let end = document[start..].find(END).ok_or("the document's claims table has no end marker")? + start;
+    Ok(format!("{}\n{table}{}", &document[..start], &document[end..]))
+}
+
+/// The claims table of `document`, as it stands.
+pub fn current_table(document: &str) -> Option<&str> {
+    let start = document.find(BEGIN)? + BEGIN.len() + 1;
+    let end = document[start..].find(END)? + start;
+    Some(&document[start..end])
+}
+
+/// The documents with generated claims tables: (document, its figures' CSV directory
+/// relative to it, the claims).
+pub fn documents() -> Vec<(&'static str, &'static str, Vec<Claim>)> {
+    vec![("docs/dragonfly.md", "dragonfly", dragonfly::claims()), ("docs/hyperx.md", "hyperx", hyperx::claims())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_follow_their_rules() {
+        assert_eq!(Mark::reaches(0.96, 1.0), Mark::Holds);
+        assert_eq!(Mark::reaches(0.85, 1.0), Mark::Partly);
+        assert_eq!(Mark::reaches(0.5, 1.0), Mark::Fails);
+        assert_eq!(Mark::near(0.0312, 1.0 / 32.0), Mark::Holds);
+        assert_eq!(Mark::near(0.112, 0.125), Mark::Partly);
+        assert_eq!(Mark::share(2, 4), Mark::Partly);
+        let doc = format!("intro\n{BEGIN}\nold\n{END}\nrest\n");
+        let new = replace_table(&doc, "| t |\n").unwrap();
+        assert_eq!(new, format!("intro\n{BEGIN}\n| t |\n{END}\nrest\n"));
+        assert_eq!(current_table(&new), Some("| t |\n"));
+    }
+}
