@@ -86,7 +86,8 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
         const sel = app.selection ?? app.hover;
         const hl = sel ? { kind: sel.kind, index: sel.index } : null;
         app.trace.read();
-        app.panes.forEach((p, i) => p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i)));
+        const look = app.storyLook?.() ?? {};
+        app.panes.forEach((p, i) => p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i), look));
         app.trace.render();
         statusLine();
         app.perf.drawMs = 0.9 * app.perf.drawMs + 0.1 * (performance.now() - t0);
@@ -137,6 +138,7 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
     if (t - app.lastPlot > 300) {
       app.lastPlot = t;
       renderPlots(app);
+      app.renderKey?.();
       renderStatsTable($('stats-table'), app);
       if (app.selection) updateInspector();
     }

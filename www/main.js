@@ -11,7 +11,9 @@ import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExp
 import { clip, el, rich, setChildren } from './dom.js';
 import { PRESETS, presetExperiments } from './presets.js';
 import { Pane } from './pane.js';
-import { DENSE_CHANNELS, drawRamp } from './render.js';
+import { COLOURS, DENSE_CHANNELS, drawRamp } from './render.js';
+import { layoutStage, watchLayout } from './layout.js';
+import { renderKey } from './key-view.js';
 import { decodeExperiment, encodeExperiment } from './url-state.js';
 import { updateInspector as renderInspector, wireCanvasEvents } from './interaction.js';
 import { Sweep, parseLoads } from './sweep.js';
@@ -65,6 +67,8 @@ const app = {
   defaultConfig: DEFAULT_CONFIG,
   tab: 'sim', // or 'cost': the cost view (www/cost-view.js); the simulation idles meanwhile
   cost: null,
+  present: false, // present mode: picture and key plot fill the screen, large text
+  keyNumbers: null, // the class plot's numbers (www/key-view.js), for tests
 };
 
 // Exposed for tests, scripts/ and poking around in the console.
@@ -169,7 +173,7 @@ app.chain = Promise.resolve();
  * and resolves to true; on failure keeps them, shows every problem next to its control
  * (and in the JSON box when `source` is 'json') and resolves to false.
  */
-async function applyExperiment(exp, { source = 'controls', keepStats = false } = {}) {
+async function applyExperiment(exp, { source = 'controls', keepStats = false, run = true } = {}) {
   const variants = app.model.variants(exp);
   let reply;
   try {
@@ -201,6 +205,9 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false } =
   showControlsMessage(null);
   app.lastErrors = [];
   if (source === 'json') showConfigError(null);
+  // A message about the experiment being replaced (a refused link, a finished batch, a
+  // changed network type) has lost its cause.
+  notice(null);
   // Replace the panes.
   const old = app.panes;
   app.panes = [];
@@ -211,6 +218,8 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false } =
   const container = $('panes');
   container.className = `panes n${variants.length}`;
   reply.statics.forEach((data, i) => app.panes.push(new Pane(container, i, variants[i], new RemoteSim(app.sims, reply.gen, i, data, reply.panes[i]))));
+  const focusRule = PRESETS.find((p) => p.id === exp.preset)?.focus ?? null;
+  for (const p of app.panes) p.setFocus(focusRule);
   const configChanged = !app.experiment || !sameValue(app.experiment.config, exp.config) || !sameValue(app.experiment.compare, exp.compare);
   app.experiment = exp;
   app.crashed = false;
@@ -224,7 +233,8 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false } =
   for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
   syncUi();
   updateInspector();
-  setRunning(true);
+  layoutStage(app.panes.length);
+  setRunning(run);
   return true;
 }
 
@@ -269,7 +279,7 @@ function syncUi() {
 
 function writeUrl() {
   if (!app.experiment) return;
-  const q = encodeExperiment(app.model, app.experiment, { trace: app.trace?.link });
+  const q = encodeExperiment(app.model, app.experiment, { trace: app.trace?.link, present: app.present });
   const costQ = app.cost?.urlParams();
   const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -287,8 +297,17 @@ function showStory(id) {
   if (!p) return;
   $('story-title').textContent = p.title;
   $('story-paper').textContent = p.paper;
+  $('story-point').textContent = p.point;
   setChildren($('story-text'), rich(p.text));
   setChildren($('story-look'), p.look.map((l) => el('li', {}, rich(l))));
+  $('story-modified').hidden = !storyModified(app.experiment);
+}
+
+/** Whether an experiment that opened as a story has since been changed (config or panes). */
+function storyModified(exp) {
+  const entry = exp?.preset ? app.presets.get(exp.preset) : null;
+  if (!entry) return false;
+  return !sameValue(exp.config, entry.experiment.config) || !sameValue(exp.compare, entry.experiment.compare);
 }
 
 // A control changed one config path.
@@ -296,8 +315,8 @@ function onControlChange(path, value) {
   serial(() => {
     // A repeated change event (e.g. on blur) with the value in effect changes nothing.
     if (sameValue(getPath(app.experiment.config, path), value) && !app.lastErrors?.length) return null;
+    // The story stays (marked modified): its text still explains what was changed from.
     const exp = clone(app.experiment);
-    exp.preset = '';
     if (path === 'topology.type') return changeTopology(exp, value);
     setPath(exp.config, path, value);
     return applyExperiment(exp);
@@ -343,7 +362,7 @@ async function checks(exp) {
   }
 }
 
-function applyPreset(id) {
+function applyPreset(id, { run = true } = {}) {
   serial(async () => {
     const entry = app.presets.get(id);
     if (!entry) {
@@ -354,9 +373,8 @@ function applyPreset(id) {
       return;
     }
     const exp = clone(entry.experiment);
-    if (await applyExperiment(exp)) {
+    if (await applyExperiment(exp, { run })) {
       $('sweep-loads').value = entry.preset.sweep ?? $('sweep-loads').value;
-      notice(null);
     }
   });
 }
@@ -390,7 +408,6 @@ function onCompareParam() {
 
 function compareParam(param) {
   const exp = clone(app.experiment);
-  exp.preset = '';
   if (!param) {
     exp.compare = null;
     return applyExperiment(exp);
@@ -415,7 +432,6 @@ function onCompareValues() {
 function compareValues(raw) {
   if (!app.experiment.compare) return null;
   const exp = clone(app.experiment);
-  exp.preset = '';
   const values = raw.split('|').map((s) => s.trim()).filter(Boolean).map(parseValue);
   if (values.length < 2) {
     showCompareMessage('enter at least two values separated by |, e.g. ugal_l | ugal_g');
@@ -489,11 +505,79 @@ function syncMetric() {
   const dense = app.panes.some((p) => p.info.channels > DENSE_CHANNELS)
     ? `; in networks of over ${DENSE_CHANNELS.toLocaleString('en')} channels only those at least half full are coloured, the others stay grey`
     : '';
-  $('legend-metric').textContent = `${{
-    occupancy: "link colour: flits buffered where the channel arrives, over that input port's capacity (all VCs)",
-    utilization: 'link colour: flits sent on the channel per cycle (smoothed over ≈32 cycles)',
-  }[sel.value] ?? `link colour: flits in VC ${sel.value.slice(2)} where the channel arrives, over the VC's depth`}${dense}`;
+  const [, mid, hi] = rampLabels(sel.value);
+  const range = storyLook().range ?? 1;
+  $('legend-metric').textContent = `${legendMetricText(sel.value)}${range !== 1 ? `; full colour from ${hi.replace('≥ ', '')} on` : ''}${dense}`;
+  $('ramp-mid').textContent = mid;
+  $('ramp-hi').textContent = hi;
+  syncFocusLegend();
 }
+
+// How the story draws its picture: the value shown in full colour for the current metric
+// (`range`, e.g. a quarter full when the point is a queue building up) and how much the
+// channels outside its focus are dimmed (`dim`, their opacity).
+function storyLook() {
+  const p = PRESETS.find((x) => x.id === app.experiment?.preset);
+  if (!p) return {};
+  const look = {};
+  const range = p.ranges?.[app.experiment.view.metric];
+  if (range) look.range = range;
+  if (p.focus?.dim !== undefined) look.dim = p.focus.dim;
+  return look;
+}
+app.storyLook = storyLook;
+
+// The ramp's three labels (idle, middle, full colour) for a metric and the story's range.
+function rampLabels(metric) {
+  const r = storyLook().range ?? 1;
+  const num = (x) => String(Number(x.toFixed(3)));
+  const pct = (x) => `${Number((100 * x).toFixed(1))} %`;
+  const ge = r < 1 ? '≥ ' : '';
+  if (metric === 'utilization') return ['idle', num(r / 2), `${ge}${num(r)} flit/cycle`];
+  return ['idle', pct(r / 2), r < 1 ? `${ge}${pct(r)}` : 'full'];
+}
+
+function legendMetricText(metric) {
+  return (
+    {
+      occupancy: "link colour: flits buffered where the channel arrives, over that input port's capacity (all VCs)",
+      utilization: 'link colour: flits sent on the channel per cycle (smoothed over ≈32 cycles)',
+    }[metric] ?? `link colour: flits in VC ${metric.slice(2)} where the channel arrives, over the VC's depth`
+  );
+}
+
+// The legend's row for a story's focus channels (shown only while some pane has them).
+function syncFocusLegend() {
+  const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus;
+  const on = Boolean(rule && app.panes.some((p) => p.focus));
+  $('legend-focus-row').hidden = !on;
+  $('legend-focus').textContent = on ? `orange casing: ${rule.label}${rule.dim === 1 ? '' : '; the other channels are dimmed'}` : '';
+}
+
+// What the PNG export draws under the networks: the ramp and what it means.
+function exportLegend() {
+  const metric = app.experiment.view.metric;
+  const rule = PRESETS.find((p) => p.id === app.experiment.preset)?.focus;
+  return {
+    text: legendMetricText(metric),
+    labels: rampLabels(metric),
+    focus: rule && app.panes.some((p) => p.focus) ? `orange casing: ${rule.label}` : null,
+    focusColour: COLOURS.focus,
+    extra: 'router: white = idle, darker = fuller injection buffers · ring: packets waiting at the source',
+  };
+}
+
+function setPresent(on) {
+  app.present = Boolean(on);
+  document.documentElement.classList.toggle('present', app.present);
+  document.body.classList.toggle('present', app.present);
+  $('btn-present').setAttribute('aria-pressed', String(app.present));
+  if (app.present) window.scrollTo(0, 0);
+  layoutStage(app.panes.length);
+  app.lastPlot = 0;
+  writeUrlSoon();
+}
+app.setPresent = setPresent;
 
 function setView(zoom, cx, cy) {
   for (const p of app.panes) p.view.setView(zoom, cx, cy);
@@ -560,12 +644,20 @@ function wireControls() {
     setRunning(!app.running);
   });
   $('btn-step').addEventListener('click', step);
+  // Reset restarts from cycle 0 and keeps running or paused as it was (a paused class
+  // stays on the first cycle, to be stepped through).
   const reset = () => {
-    serial(() => app.experiment && applyExperiment(clone(app.experiment), { keepStats: true }));
+    const run = app.running || app.crashed || app.stopped;
+    serial(() => app.experiment && applyExperiment(clone(app.experiment), { keepStats: true, run }));
     notice(null);
   };
   $('btn-reset').addEventListener('click', reset);
   $('error-reset').addEventListener('click', reset);
+  $('story-restore').addEventListener('click', () => {
+    if (app.experiment?.preset) applyPreset(app.experiment.preset, { run: app.running });
+  });
+  $('btn-present').addEventListener('click', () => setPresent(!app.present));
+  $('btn-present-exit').addEventListener('click', () => setPresent(false));
   $('btn-apply').addEventListener('click', () => {
     let parsed;
     try {
@@ -587,7 +679,6 @@ function wireControls() {
     }
     serial(() => {
       const exp = clone(app.experiment);
-      exp.preset = '';
       exp.config = app.model.complete(parsed);
       return applyExperiment(exp, { source: 'json' });
     });
@@ -636,9 +727,13 @@ function wireControls() {
   $('btn-export-csv').addEventListener('click', () => downloadText('hiradix-stats.csv', statsCsv(app), 'text/csv'));
   $('btn-export-json').addEventListener('click', () => downloadText('hiradix-stats.json', JSON.stringify(statsJson(app), null, 2), 'application/json'));
   $('btn-export-png').addEventListener('click', async () => {
-    const blob = await canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })));
+    const blob = await canvasesToPng(
+      app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })),
+      exportLegend(),
+    );
     download('hiradix-network.png', blob);
   });
+  app.exportPng = () => canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })), exportLegend());
   app.trace = new PacketTrace(app, { notice });
   app.trace.onLinkChange = () => writeUrlSoon();
   $('btn-trace').addEventListener('click', () => app.trace.togglePicking());
@@ -654,6 +749,8 @@ function wireControls() {
   document.addEventListener('keydown', onKey);
   for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
+  app.relayout = watchLayout(() => app.panes.length);
+  app.renderKey = () => renderKey(app, PRESETS.find((p) => p.id === app.experiment?.preset), app.present);
   wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r) });
 }
 
@@ -668,17 +765,26 @@ function step() {
 function onKey(ev) {
   const tag = ev.target?.tagName;
   if (ev.key === 'Escape') {
+    if (app.present && !app.selection && !app.trace.picking) setPresent(false);
     if (app.trace.picking) app.trace.setPicking(false);
     app.selection = null;
     updateInspector();
     return;
   }
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || ev.ctrlKey || ev.metaKey || ev.altKey || app.tab !== 'sim') return;
+  // Space and Enter on a focused control are that control's (a button clicks, a summary
+  // folds): the page does not also toggle play.
+  const onControl = ev.target?.closest?.('button, a[href], summary, [role=tab], [contenteditable=true]');
+  if ((ev.key === ' ' || ev.key === 'Enter') && onControl) return;
   const speedIndex = Number($('speed-slider').value);
   switch (ev.key) {
     case ' ':
       ev.preventDefault();
       $('btn-run').click();
+      break;
+    case 'p':
+    case 'P':
+      setPresent(!app.present);
       break;
     case 'ArrowRight':
     case '.':
@@ -760,6 +866,7 @@ async function main() {
   }
   if (!ok) setState('error');
   if (decoded.paused) setRunning(false);
+  if (decoded.present) setPresent(true);
   if (costLink.open) showTab('cost');
   requestAnimationFrame(frame);
 }

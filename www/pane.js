@@ -5,6 +5,7 @@
 import { Geometry, NetworkView } from './render.js';
 import { StatsTracker } from './stats.js';
 import { formatValue } from './experiment.js';
+import { focusMask } from './story.js';
 
 export class Pane {
   constructor(container, index, variant, sim) {
@@ -40,25 +41,35 @@ export class Pane {
     else this.canvas.id = `network-${index}`;
     this.canvas.setAttribute('aria-label', `Network ${variant.name}: routers, links and queue occupancy`);
     this.canvas.dataset.pane = String(index);
+    this.canvas.tabIndex = 0;
     this.root.append(head, this.canvas);
     container.append(this.root);
 
+    this.groups = sim.routerGroups();
     const geometry = new Geometry({
       positions: structuralPositions(this.info, sim.routerPositions()),
       endpoints: sim.channelEndpoints(),
-      groups: sim.routerGroups(),
+      groups: this.groups,
       classes: sim.channelClasses(),
     });
+    this.focus = null; // the story's focus channels (a mask), see setFocus
     this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind, vcs: this.vcs });
     this.stats = new StatsTracker(this.info);
     this.stats.sample(sim);
+  }
+
+  /** The channels a story is about (www/story.js rule), or none. */
+  setFocus(rule) {
+    const g = this.view.geo;
+    this.focus = focusMask(rule, { info: this.info, config: this.config, src: g.src, dst: g.dst, groups: this.groups, classes: g.global });
   }
 
   get now() {
     return this.sim.now();
   }
 
-  frameData(metric) {
+  /** The snapshot's arrays; link values over `range` (the value drawn in full colour). */
+  frameData(metric, range = 1) {
     const sim = this.sim;
     const vc = sim.vcOccupancy();
     let links;
@@ -69,6 +80,13 @@ export class Pane {
       links = new Float32Array(n);
       for (let c = 0; c < n; c++) links[c] = vc[c * this.vcs + k] / this.depth;
     } else links = sim.channelOccupancy();
+    this.links = links; // what the picture draws, for the key plot
+    this.linksMetric = metric;
+    if (range !== 1) {
+      if (this.scaled?.length !== links.length) this.scaled = new Float32Array(links.length);
+      for (let c = 0; c < links.length; c++) this.scaled[c] = Math.min(1, links[c] / range);
+      links = this.scaled;
+    }
     return {
       links,
       vc,
@@ -83,12 +101,12 @@ export class Pane {
    * Draws the latest snapshot; skipped when neither it nor anything else the picture
    * shows (view, size, selection, trace, options) changed since the last drawing.
    */
-  draw(metric, selection, vcCells, trace = null) {
+  draw(metric, selection, vcCells, trace = null, { range = 1, dim = undefined } = {}) {
     const rect = this.canvas.getBoundingClientRect();
     const v = this.view;
-    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio]);
+    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim]);
     if (key === this.drawn) return false;
-    v.render(this.frameData(metric), selection, { vcCells, trace });
+    v.render(this.frameData(metric, range), selection, { vcCells, trace, focus: this.focus, dim });
     this.drawn = key;
     return true;
   }

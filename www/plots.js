@@ -2,6 +2,21 @@
 // the load–latency sweep), grouped bars (Fig. 9) and step histograms (Fig. 12).
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+// Text size of the charts (CSS px); withFontSize draws a chart with larger text (the key
+// plots beside the picture, present mode).
+let FS = 11;
+const fontPx = (delta = 0) => `${Math.max(8, FS + delta)}px ${FONT}`;
+
+/** Runs `fn` with the charts' text at `size` px (margins grow with it). */
+export function withFontSize(size, fn) {
+  const old = FS;
+  FS = size;
+  try {
+    return fn();
+  } finally {
+    FS = old;
+  }
+}
 const AXIS = '#5b6675';
 const GRID = '#e6e9ee';
 
@@ -37,13 +52,14 @@ function fmtTick(v, step) {
 
 // Axes, grid and labels; returns the data → pixel mapping.
 // xTicks: true (nice steps), false, or an array of x values; xFormat labels them.
-function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true, xFormat }) {
-  const m = { l: 46, r: 10, t: 8, b: 30 };
+function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true, xFormat, top = 8 }) {
+  const k = FS / 11;
+  const m = { l: Math.round(46 * k), r: 10, t: top, b: Math.round(30 * k) };
   const pw = Math.max(10, w - m.l - m.r);
   const ph = Math.max(10, h - m.t - m.b);
   const X = (x) => m.l + ((x - xMin) / (xMax - xMin || 1)) * pw;
   const Y = (y) => m.t + ph - ((y - yMin) / (yMax - yMin || 1)) * ph;
-  ctx.font = `11px ${FONT}`;
+  ctx.font = fontPx();
   ctx.lineWidth = 1;
   ctx.strokeStyle = GRID;
   ctx.fillStyle = AXIS;
@@ -83,7 +99,7 @@ function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true
   if (xLabel) ctx.fillText(xLabel, m.l + pw / 2, h - 1);
   if (yLabel) {
     ctx.save();
-    ctx.translate(11, m.t + ph / 2);
+    ctx.translate(FS, m.t + ph / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
     ctx.fillText(yLabel, 0, 0);
@@ -93,11 +109,11 @@ function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true
 }
 
 function legend(ctx, w, entries, m) {
-  ctx.font = `11px ${FONT}`;
+  ctx.font = fontPx();
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   let x = w - m.r - 4;
-  const y = m.t + 8;
+  const y = m.t + FS * 0.7;
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
     x -= ctx.measureText(e.label).width;
@@ -122,7 +138,7 @@ function legend(ctx, w, entries, m) {
 
 function empty(ctx, w, h, text) {
   ctx.fillStyle = '#8a94a3';
-  ctx.font = `12px ${FONT}`;
+  ctx.font = fontPx(1);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(text, w / 2, h / 2);
@@ -164,7 +180,7 @@ export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0
     ctx.stroke();
     ctx.setLineDash([]);
     if (markLabel) {
-      ctx.font = `10px ${FONT}`;
+      ctx.font = fontPx(-1);
       ctx.fillStyle = AXIS;
       ctx.textBaseline = 'bottom';
       const tw = ctx.measureText(markLabel).width;
@@ -230,7 +246,7 @@ export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyT
   }
   const top = yMax ?? Math.max(0.05, ...groups.flatMap((g) => g.values)) * 1.15;
   const { X, Y, m, ph } = axes(ctx, w, h, { xMin: 0, xMax: n, yMin: 0, yMax: top, xLabel, yLabel, xTicks: false });
-  ctx.font = `10px ${FONT}`;
+  ctx.font = fontPx(-1);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const c of classes) {
@@ -280,4 +296,72 @@ export function histogramChart(canvas, { series, xLabel, yLabel, xMax, emptyText
     ctx.setLineDash([]);
   }
   legend(ctx, w, legendEntries ?? [], m);
+}
+
+/**
+ * A story's channel classes: per pane, the mean value (the link colour's numbers) of the
+ * channels the story is about (drawn with the picture's orange casing) and of all the
+ * others. groups: [{label, colour, focus, rest}]; values printed on the bars.
+ */
+export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f28e2b', emptyText = 'waiting for data…' }) {
+  const { ctx, w, h } = prepare(canvas);
+  const live = groups.filter((g) => Number.isFinite(g.focus));
+  if (!live.length) {
+    axes(ctx, w, h, { xMin: 0, xMax: 1, yMin: 0, yMax, yLabel, xTicks: false, top: FS * 2 });
+    empty(ctx, w, h, emptyText);
+    return;
+  }
+  const { X, Y, m, pw, ph } = axes(ctx, w, h, { xMin: 0, xMax: groups.length, yMin: 0, yMax, yLabel, xTicks: false, top: FS * 2 });
+  const slot = pw / groups.length;
+  const bw = Math.min(slot * 0.32, 60);
+  ctx.textAlign = 'center';
+  groups.forEach((g, i) => {
+    const cx = X(i) + slot / 2;
+    const bars = [
+      [g.focus, cx - bw - 2, true],
+      [g.rest, cx + 2, false],
+    ];
+    for (const [v, x, isFocus] of bars) {
+      if (!Number.isFinite(v)) continue;
+      const y = Y(Math.min(v, yMax));
+      ctx.fillStyle = g.colour;
+      ctx.globalAlpha = isFocus ? 1 : 0.35;
+      ctx.fillRect(x, y, bw, Y(0) - y);
+      ctx.globalAlpha = 1;
+      if (isFocus) {
+        ctx.strokeStyle = focusColour;
+        ctx.lineWidth = 3;
+        ctx.strokeRect(x + 1.5, y + 1.5, bw - 3, Math.max(0, Y(0) - y - 3));
+      }
+      ctx.fillStyle = '#1c2430';
+      ctx.font = fontPx(-1);
+      ctx.textBaseline = 'bottom';
+      ctx.fillText(v.toFixed(2), x + bw / 2, Math.max(m.t + FS, y - 2));
+    }
+    ctx.font = fontPx();
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = '#1c2430';
+    ctx.fillText(g.label, cx, m.t + ph + 3);
+  });
+  // Which bar is which, at the top right.
+  ctx.font = fontPx(-1);
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const y = FS * 0.8;
+  const labels = ['orange-cased', 'the rest'];
+  let x = w - m.r - labels.reduce((s, l) => s + ctx.measureText(l).width + 22, 0);
+  labels.forEach((l, i) => {
+    ctx.fillStyle = '#8a94a3';
+    ctx.globalAlpha = i ? 0.35 : 1;
+    ctx.fillRect(x, y - 5, 12, 10);
+    ctx.globalAlpha = 1;
+    if (!i) {
+      ctx.strokeStyle = focusColour;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(x + 1, y - 4, 10, 8);
+    }
+    ctx.fillStyle = '#1c2430';
+    ctx.fillText(l, x + 15, y);
+    x += ctx.measureText(l).width + 22;
+  });
 }

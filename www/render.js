@@ -12,27 +12,33 @@
 
 export const RAMP_LEVELS = 16;
 
-// Sequential ramp, low → high (light blue-grey → green → yellow → orange → red).
-const RAMP_STOPS = [
-  [0.0, [200, 208, 218]],
-  [0.2, [120, 190, 120]],
-  [0.5, [235, 200, 60]],
-  [0.8, [240, 120, 40]],
-  [1.0, [200, 20, 30]],
+// Sequential ramp, low → high: a light neutral grey for idle, then viridis reversed (pale
+// yellow-green → teal → blue → dark purple), so busy is dark and saturated. Viridis is
+// perceptually uniform and its lightness falls monotonically, so the order of the colours
+// survives deuteranopia, protanopia and greyscale (a projector, a printout).
+const VIRIDIS = [
+  [68, 1, 84], [72, 36, 117], [65, 68, 135], [53, 95, 141], [42, 120, 142], [33, 145, 140],
+  [34, 168, 132], [68, 191, 112], [122, 209, 81], [189, 223, 38], [253, 231, 37],
 ];
+const IDLE_RGB = [214, 219, 226];
+const RAMP_STOPS = [[0.0, IDLE_RGB], ...VIRIDIS.slice(0, 10).reverse().map((c, i) => [0.1 + i * 0.1, c])];
 
-export function rampColour(t) {
+export function rampRgb(t) {
   t = Math.min(1, Math.max(0, t));
   for (let i = 1; i < RAMP_STOPS.length; i++) {
     const [t1, c1] = RAMP_STOPS[i];
-    if (t <= t1) {
+    if (t <= t1 + 1e-9) {
       const [t0, c0] = RAMP_STOPS[i - 1];
       const f = (t - t0) / (t1 - t0);
-      const c = c0.map((v, k) => Math.round(v + f * (c1[k] - v)));
-      return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+      return c0.map((v, k) => Math.round(v + f * (c1[k] - v)));
     }
   }
-  return 'rgb(200, 20, 30)';
+  return RAMP_STOPS.at(-1)[1];
+}
+
+export function rampColour(t) {
+  const c = rampRgb(t);
+  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 }
 
 export const BUCKET_COLOURS = Array.from({ length: RAMP_LEVELS }, (_, i) => rampColour(i / (RAMP_LEVELS - 1)));
@@ -59,18 +65,28 @@ export function drawRamp(canvas) {
 
 export const COLOURS = {
   background: '#ffffff',
-  group: '#eef2f7',
+  group: '#f1f3f6',
   groupEdge: '#c9d2de',
-  groupLabel: '#7a8696',
+  groupLabel: '#5b6675',
   idleLink: BUCKET_COLOURS[0],
   idleGlobal: 'rgba(190, 200, 212, 0.45)',
-  router: '#243447',
-  routerEdge: '#0f1720',
-  queueHalo: '#c0162b',
+  // An idle router is light (white with a dark edge; mid grey when too small for an edge):
+  // only busy ones are dark.
+  router: '#ffffff',
+  routerSmall: '#a3adba',
+  routerEdge: '#1c2430',
+  queueHalo: '#b2182b',
+  // The channels a story is about: a wide orange casing under their ramp colour, so they
+  // stand out by width (greyscale) as well as by hue.
+  focus: '#f28e2b',
   selection: '#2563eb',
   trace: '#c026d3',
   emptyCell: '#e4e8ee',
 };
+
+// Channels outside a story's focus are drawn at this opacity and width factor.
+const DIM_ALPHA = 0.28;
+const DIM_WIDTH = 0.75;
 
 /** Static geometry of a network in world coordinates, computed once per simulation. */
 export class Geometry {
@@ -410,7 +426,7 @@ export class NetworkView {
    * selection: {kind: 'router' | 'channel', index} or null. trace: a traced packet's
    * {channels, routers, current: {router} | {channel} | null, dst, armed} or null.
    */
-  render(frame, selection = null, { vcCells = true, trace = null } = {}) {
+  render(frame, selection = null, { vcCells = true, trace = null, focus = null, dim = DIM_ALPHA } = {}) {
     this.resize();
     if (this.staticDirty) this.drawStatic();
     const ctx = this.canvas.getContext('2d', { alpha: false });
@@ -419,6 +435,8 @@ export class NetworkView {
     ctx.drawImage(this.staticLayer, 0, 0);
     // Busy channels, batched by colour bucket, low buckets first so busy ones end on top.
     // Dragonfly global channels first and thinner, so the groups' local channels stay legible.
+    // With a story's focus (a mask over channels), the other channels are dimmed and
+    // thinner, and the focus channels drawn last, wide, over an orange casing.
     const order = this.sortByBucket(frame.links, g.channels);
     ctx.lineCap = 'butt';
     // Lines under 1.5 device pixels are drawn at 1: a software canvas (headless Chromium,
@@ -426,26 +444,30 @@ export class NetworkView {
     // and the dense views where this applies draw thousands of them every frame.
     const width = lineWidth < 1.5 ? 1 : lineWidth;
     const firstBucket = g.channels > DENSE_CHANNELS ? DENSE_FROM : 1;
+    const hasFocus = focus !== null && focus.length === g.channels;
+    const dimmed = hasFocus && dim < 1;
     for (const global of this.anyGlobal ? [1, 0] : [0]) {
-      ctx.lineWidth = global ? Math.max(dpr * 0.7, width * 0.7) : width;
+      const base = global ? Math.max(dpr * 0.7, width * 0.7) : width;
+      ctx.lineWidth = dimmed ? Math.max(1, base * DIM_WIDTH) : base;
       for (let b = firstBucket; b < RAMP_LEVELS; b++) {
         const from = this.counts[b];
         const to = this.counts[b + 1];
         if (from === to) continue;
         ctx.strokeStyle = BUCKET_COLOURS[b];
         // Lightly used global chords recede; the busy ones stand out.
-        ctx.globalAlpha = global && b < 5 ? 0.4 : 1;
+        ctx.globalAlpha = dimmed ? dim : global && b < 5 ? 0.4 : 1;
         ctx.beginPath();
         let any = false;
         for (let k = from; k < to; k++) {
           const c = order[k];
-          if (g.global[c] !== global) continue;
+          if (g.global[c] !== global || (hasFocus && focus[c])) continue;
           this.pathChannel(ctx, c);
           any = true;
         }
         if (any) ctx.stroke();
       }
     }
+    if (hasFocus) this.drawFocus(ctx, order, focus, width, dpr);
     ctx.globalAlpha = 1;
     // VC cells once zoomed in (at the fitted view they would only add noise).
     this.vcCellsShown = vcCells && frame.vc && this.zoom >= 1.5 ? this.drawVcCells(ctx, frame, radius, lineWidth) : false;
@@ -458,7 +480,7 @@ export class NetworkView {
       const from = this.counts[b];
       const to = this.counts[b + 1];
       if (from === to) continue;
-      ctx.fillStyle = b === 0 ? COLOURS.router : BUCKET_COLOURS[b];
+      ctx.fillStyle = b === 0 ? (radius >= 3 * dpr ? COLOURS.router : COLOURS.routerSmall) : BUCKET_COLOURS[b];
       ctx.beginPath();
       for (let k = from; k < to; k++) {
         const r = fill[k];
@@ -506,6 +528,36 @@ export class NetworkView {
     }
     if (trace) this.drawTrace(ctx, trace, radius, lineWidth, dpr);
     if (selection) this.drawSelection(ctx, selection, radius, lineWidth);
+  }
+
+  // The focus channels (a story's point): an orange casing, then each in its ramp colour
+  // (idle ones in the idle colour), wider than the rest.
+  drawFocus(ctx, order, focus, width, dpr) {
+    const g = this.geo;
+    const w = Math.max(2 * dpr, width * 1.8);
+    ctx.globalAlpha = 0.9;
+    ctx.strokeStyle = COLOURS.focus;
+    ctx.lineWidth = w + 2.5 * dpr;
+    ctx.beginPath();
+    for (let c = 0; c < g.channels; c++) if (focus[c]) this.pathChannel(ctx, c);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = w;
+    for (let b = 0; b < RAMP_LEVELS; b++) {
+      const from = this.counts[b];
+      const to = this.counts[b + 1];
+      if (from === to) continue;
+      ctx.strokeStyle = BUCKET_COLOURS[b];
+      ctx.beginPath();
+      let any = false;
+      for (let k = from; k < to; k++) {
+        const c = order[k];
+        if (!focus[c]) continue;
+        this.pathChannel(ctx, c);
+        any = true;
+      }
+      if (any) ctx.stroke();
+    }
   }
 
   // A traced packet: the channels it took, the routers it visited, a ring where it is now

@@ -5,6 +5,7 @@
 //   &speed=5&metric=occupancy&cells=0&zoom=2&center=0.41,0.52&paused=1      speed and view
 //   &trace=12@340                                                          packet trace
 //   &preset=ugal-l-misjudges                                               the story shown
+//   &present=1                                                             present mode
 //
 // Only config fields that differ from the defaults are written, as `path=value` exactly as
 // the CLI's `--set path=value` takes them. A link with only `preset=…` loads that preset.
@@ -14,12 +15,12 @@
 import { MAX_SPEED, MAX_VARIANTS, MIN_SPEED, formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
 import { clip } from './dom.js';
 
-const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace']);
+const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace', 'present']);
 
 const round = (x, digits) => Number(Number(x).toFixed(digits));
 
 /** The query string (without '?') of an experiment (and of the packet trace `trace`, {router, cycle}). */
-export function encodeExperiment(model, exp, { paused = false, trace = null } = {}) {
+export function encodeExperiment(model, exp, { paused = false, trace = null, present = false } = {}) {
   const q = new URLSearchParams();
   if (exp.preset) q.set('preset', exp.preset);
   for (const [path, value] of model.diff(exp.config)) q.set(path, formatValue(value));
@@ -38,6 +39,7 @@ export function encodeExperiment(model, exp, { paused = false, trace = null } = 
   }
   if (trace) q.set('trace', `${trace.router}@${trace.cycle}`);
   if (paused) q.set('paused', '1');
+  if (present) q.set('present', '1');
   return q.toString();
 }
 
@@ -49,7 +51,7 @@ const MAX_QUERY_CHARS = 20_000;
 
 /**
  * Reads an experiment from a query string. Never throws: returns {experiment, problems,
- * paused, trace}, where `problems` lists what could not be used (one sentence each, with
+ * paused, present, trace}, where `problems` lists what could not be used (one sentence each, with
  * any text from the link shortened) and the experiment holds everything that could (null
  * for an empty query). `presets` maps preset ids to {experiment}.
  *
@@ -106,7 +108,9 @@ export function decodeExperiment(model, search, presets) {
   }
   const paused = get('paused') === '1';
   if (has('paused') && !['0', '1'].includes(get('paused'))) problems.push(`paused: '${clip(get('paused'), 60)}' is not 0 or 1; ignored`);
-  return { experiment: exp, problems, paused, trace };
+  const present = get('present') === '1';
+  if (has('present') && !['0', '1'].includes(get('present'))) problems.push(`present: '${clip(get('present'), 60)}' is not 0 or 1; ignored`);
+  return { experiment: exp, problems, paused, present, trace };
 }
 
 // A link's key in a message.

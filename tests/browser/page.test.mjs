@@ -48,7 +48,9 @@ test('run / pause / step / reset with buttons and keys; fractional speed', { tim
   await page.click('#btn-step');
   await settle(page);
   assert.equal(await now(page), t0 + 1);
-  // Keyboard: → steps, space runs, space pauses, r resets.
+  // Keyboard: → steps, space runs, space pauses, r resets. (Space on a focused button is
+  // the button's: nothing has focus here.)
+  await page.evaluate(() => document.activeElement?.blur());
   await page.locator('body').press('ArrowRight');
   await settle(page);
   assert.equal(await now(page), t0 + 2);
@@ -57,7 +59,13 @@ test('run / pause / step / reset with buttons and keys; fractional speed', { tim
   await advanceBy(page, 5);
   await page.locator('body').press(' ');
   await page.waitForSelector('body[data-state="paused"]');
+  // r resets to cycle 0 and keeps the simulation paused (a class steps through from the start).
   await page.locator('body').press('r');
+  await page.waitForFunction(() => window.hiradix.sim.now() === 0);
+  await page.waitForTimeout(300);
+  assert.equal(await now(page), 0, 'reset while paused ran on');
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'paused');
+  await page.locator('body').press(' ');
   await page.waitForSelector('body[data-state="running"]');
   // + steps the speed up (1 → 2 cycles per frame), − back down.
   await page.fill('#cycles-per-frame', '1');

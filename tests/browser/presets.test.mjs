@@ -21,6 +21,7 @@ test('each preset loads, explains itself and animates every pane', { timeout: 60
     await page.waitForFunction((id) => window.hiradix.experiment.preset === id && window.hiradix.panes.length > 0, id);
     assert.equal(await page.isVisible('#story'), true, `${id}: no explanation`);
     assert.ok((await page.textContent('#story-text')).length > 200, `${id}: explanation too short`);
+    assert.ok((await page.textContent('#story-point')).length > 60, `${id}: no one-sentence point`);
     const exp = await page.evaluate(() => window.hiradix.experiment);
     const panes = await page.evaluate(() => window.hiradix.panes.length);
     assert.equal(panes, exp.compare.values.length, `${id}: one pane per compared value`);
@@ -46,18 +47,21 @@ test('each preset loads, explains itself and animates every pane', { timeout: 60
   await page.close();
 });
 
-test('a story\'s explanation folds away and leaves its room to the networks', { timeout: 120_000 }, async () => {
+test('a story shows its point in one sentence; its explanation folds out over the page without moving the picture', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open('?preset=min-worst-case');
   await page.waitForFunction(() => window.hiradix.panes.length > 0);
-  assert.equal(await page.isVisible('#story-text'), true);
-  const top = () => page.$eval('canvas.net', (c) => c.getBoundingClientRect().top);
-  const open = await top();
-  await page.click('#story summary');
-  assert.equal(await page.isVisible('#story-text'), false, 'explanation still shown');
-  assert.equal(await page.isVisible('#story-title'), true, 'title hidden too');
-  assert.ok((await top()) < open - 40, `canvas did not move up: ${open} → ${await top()}`);
-  await page.click('#story summary');
-  assert.equal(await page.isVisible('#story-text'), true, 'explanation not shown again');
+  assert.equal(await page.isVisible('#story-point'), true);
+  assert.match(await page.textContent('#story-point'), /orange-cased channels i → i\+1/);
+  assert.equal(await page.isVisible('#story-text'), false, 'the long explanation is folded at first');
+  const box = () => page.$eval('canvas.net', (c) => JSON.stringify(c.getBoundingClientRect()));
+  const closed = await box();
+  await page.click('#story-more summary');
+  assert.equal(await page.isVisible('#story-text'), true, 'explanation not shown');
+  assert.ok((await page.textContent('#story-text')).length > 200);
+  assert.equal(await box(), closed, 'opening the explanation moved the picture');
+  await page.click('#story-more summary');
+  assert.equal(await page.isVisible('#story-text'), false, 'explanation not folded again');
+  assert.equal(await box(), closed);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,0 +1,72 @@
+// The stage's geometry: the network canvases and the key column (key plots and legend)
+// sized to the window, so the picture fills what the screen has below the toolbar and stays
+// above the fold. The key column goes beside the panes or under them, whichever leaves the
+// networks (drawn to fit a square) more room: beside for one or two panes on a laptop or a
+// projector, under three panes on a wide screen. Recomputed when the window, the stage's
+// width or the panes change (ResizeObserver), never on hover or a key press.
+
+const $ = (id) => document.getElementById(id);
+const GAP = 8;
+const PANE_HEAD = 24;
+const MIN_NET = 240;
+
+let last = '';
+
+/** Lays the stage out for `panes` panes; returns what it chose (for tests). */
+export function layoutStage(panes = 1) {
+  const stage = $('stage');
+  if (!stage || stage.offsetParent === null) return null;
+  const n = Math.max(1, panes);
+  const present = document.body.classList.contains('present');
+  const rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 15;
+  const vh = window.innerHeight;
+  const top = stage.getBoundingClientRect().top + window.scrollY;
+  const status = present ? 0 : (document.querySelector('.status')?.offsetHeight ?? 28) + 4;
+  const avail = Math.max(MIN_NET + PANE_HEAD, Math.floor(vh - top - status - 6));
+  const W = stage.clientWidth;
+  const keyW = Math.round(Math.min(Math.max(W * (present ? 0.3 : 0.26), 17 * rootPx), 30 * rootPx));
+  const legend = $('legend');
+  const legendH = legend?.offsetHeight ?? 120;
+  // Beside: the panes share the width left of the key column and take the full height.
+  const besideSide = Math.min((W - keyW - GAP - (n - 1) * GAP) / n, avail - PANE_HEAD);
+  // Under: a row of key plots (about 12 rem) under square canvases.
+  const keyRow = Math.max(legendH, 13 * rootPx);
+  const underSide = Math.min((W - (n - 1) * GAP) / n, avail - PANE_HEAD - keyRow - GAP);
+  const below = W < 40 * rootPx || underSide > besideSide * 1.08;
+  const netHeight = below ? Math.max(MIN_NET, Math.floor(underSide)) : Math.max(MIN_NET, avail - PANE_HEAD);
+  let plotH;
+  if (below) plotH = Math.max(100, Math.floor(keyRow - 3 * rootPx));
+  else {
+    const caps = [...document.querySelectorAll('#key figcaption')].reduce((s, c) => s + c.offsetHeight, 0);
+    plotH = Math.max(90, Math.floor((avail - legendH - caps - 2 * 14 - 2 * 0.4 * rootPx) / 2));
+  }
+  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present]);
+  if (key !== last) {
+    last = key;
+    stage.classList.toggle('key-below', below);
+    stage.style.setProperty('--key-width', `${keyW}px`);
+    stage.style.setProperty('--net-height', `${netHeight}px`);
+    stage.style.setProperty('--key-plot-height', `${plotH}px`);
+  }
+  return { below, keyW, netHeight, plotH, avail };
+}
+
+/** Re-lays the stage out whenever the window or the page above the stage changes size. */
+export function watchLayout(panesCount) {
+  let queued = false;
+  const again = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      layoutStage(panesCount());
+    });
+  };
+  const ro = new ResizeObserver(again);
+  ro.observe(document.documentElement);
+  for (const id of ['story', 'stage', 'legend']) if ($(id)) ro.observe($(id));
+  const toolbar = document.querySelector('.toolbar');
+  if (toolbar) ro.observe(toolbar);
+  window.addEventListener('resize', again);
+  return again;
+}
