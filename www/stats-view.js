@@ -5,6 +5,7 @@ import { barChart, histogramChart, lineChart } from './plots.js';
 import { CSV_HEADER, HIST_BINS } from './stats.js';
 import { encodeExperiment } from './url-state.js';
 import { el, setChildren, swatch } from './dom.js';
+import { curveSaturation } from './sweep.js';
 
 const $ = (id) => document.getElementById(id);
 const DASH_MIN = [7, 4];
@@ -157,7 +158,9 @@ export function renderStatsTable(table, app) {
   }
   const sat = app.sweep?.series ?? [];
   if (sat.some((s) => s.points.length)) {
-    extra.push(['sweep: saturates at', sat.map((s) => (Number.isFinite(s.saturatedAt) ? `≤ ${s.saturatedAt}` : `> ${s.points.at(-1)?.load ?? '–'}`))]);
+    const curves = sat.map((s) => curveSaturation(s.points));
+    extra.push(['sweep: saturation starts at load', curves.map((c) => c.text)]);
+    extra.push(['  saturation throughput', curves.map((c) => f(c.maxAccepted))]);
   }
   const head = el(
     'thead',

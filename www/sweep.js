@@ -22,6 +22,27 @@ export function parseLoads(text) {
   return { loads };
 }
 
+/**
+ * A curve's saturation, as `hiradix sweep` reports it (src/saturation.rs,
+ * CurveSaturation): where it starts — between the last unsaturated and the first saturated
+ * load — and the saturation throughput, the highest accepted throughput. Each point's
+ * `saturated` flag comes from the engine's one rule (labeled packets not drained, a source
+ * queue full, or accepted below offered beyond its statistical tolerance).
+ */
+export function curveSaturation(points) {
+  const sorted = [...points].sort((a, b) => a.load - b.load);
+  const first = sorted.findIndex((p) => p.saturated);
+  const onset = first >= 0 ? sorted[first].load : null;
+  const below = first >= 0 ? sorted.slice(0, first) : sorted;
+  const lastUnsaturated = below.length ? below.at(-1).load : 0;
+  const maxAccepted = sorted.reduce((m, p) => Math.max(m, Number.isFinite(p.accepted) ? p.accepted : 0), 0);
+  let text;
+  if (onset === null) text = `> ${lastUnsaturated}`;
+  else if (!below.length) text = `≤ ${onset}`;
+  else text = `${lastUnsaturated}–${onset}`;
+  return { onset, lastUnsaturated, maxAccepted, text };
+}
+
 export class Sweep {
   constructor(onUpdate) {
     this.onUpdate = onUpdate;

@@ -102,6 +102,28 @@ test('the load–latency sweep runs in a worker, the page keeps animating, point
   await page.close();
 });
 
+// The page's sweep applies the CLI's saturation rule (src/saturation.rs, in the same wasm
+// engine): on the 72-node dragonfly under group shift MIN's capacity is 1/(ah) = 0.125; at
+// 0.13 it accepts 0.125 while its labeled packets drain — saturated, as `hiradix run` says
+// (tests/cli.rs, run_and_sweep_agree_on_saturation) — and the table reports where the
+// curve saturates and its saturation throughput.
+test('the sweep marks accepted-below-offered points saturated, as the CLI does', { timeout: 240_000 }, async () => {
+  const { page, errors } = await env.open('?topology.type=dragonfly&routing.algorithm=min&traffic.pattern=group_shift&traffic.load=0.1&router.vcs=3&speed=5');
+  await page.fill('#sweep-loads', '0.1, 0.13');
+  await page.click('#btn-sweep');
+  await page.waitForFunction(() => window.hiradix.sweep.series[0]?.points.length === 2 && !window.hiradix.sweep.running, null, { timeout: 200_000 });
+  const points = await page.evaluate(() => window.hiradix.sweep.series[0].points);
+  assert.equal(points[0].saturated, false, JSON.stringify(points[0]));
+  assert.equal(points[1].saturated, true, JSON.stringify(points[1]));
+  assert.equal(points[1].saturation, 'backlog_grew', JSON.stringify(points[1]));
+  assert.ok(Math.abs(points[1].accepted - 0.125) < 0.003, JSON.stringify(points[1]));
+  const table = await page.textContent('#stats-table');
+  assert.match(table, /saturation starts at load\s*0\.1–0\.13/);
+  assert.match(table, /saturation throughput\s*0\.12\d/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('export: statistics as CSV and JSON, the canvas as PNG', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open(SMALL_DF);
   await page.waitForFunction(() => window.hiradix.panes[0].stats.samples.length > 5);
