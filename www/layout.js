@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 const GAP = 8;
 const PANE_HEAD = 24;
 const MIN_NET = 240;
+const MIN_PANE = 260;
 
 let last = '';
 
@@ -25,30 +26,39 @@ export function layoutStage(panes = 1) {
   const avail = Math.max(MIN_NET + PANE_HEAD, Math.floor(vh - top - status - 6));
   const W = stage.clientWidth;
   const keyW = Math.round(Math.min(Math.max(W * (present ? 0.3 : 0.26), 17 * rootPx), 30 * rootPx));
+  // Panes per row: side by side unless that leaves a pane narrower than MIN_PANE (a small
+  // window, or the page zoomed in), then wrapped.
+  const narrow = W < 56 * rootPx;
+  const paneArea = narrow ? W : W - keyW - GAP;
+  const perRow = Math.max(1, Math.min(n, Math.floor((paneArea + GAP) / (MIN_PANE + GAP))));
   const legend = $('legend');
   const legendH = legend?.offsetHeight ?? 120;
   // Beside: the panes share the width left of the key column and take the full height.
-  const besideSide = Math.min((W - keyW - GAP - (n - 1) * GAP) / n, avail - PANE_HEAD);
+  const besideSide = Math.min((W - keyW - GAP - (perRow - 1) * GAP) / perRow, avail - PANE_HEAD);
   // Under: a row of key plots (about 12 rem) under square canvases.
   const keyRow = Math.max(legendH, 13 * rootPx);
-  const underSide = Math.min((W - (n - 1) * GAP) / n, avail - PANE_HEAD - keyRow - GAP);
-  const below = W < 40 * rootPx || underSide > besideSide * 1.08;
-  const netHeight = below ? Math.max(MIN_NET, Math.floor(underSide)) : Math.max(MIN_NET, avail - PANE_HEAD);
+  const underSide = Math.min((W - (perRow - 1) * GAP) / perRow, avail - PANE_HEAD - keyRow - GAP);
+  const below = narrow || underSide > besideSide * 1.08;
+  const basis = Math.floor(((below ? W : W - keyW - GAP) - (perRow - 1) * GAP) / perRow) - 1;
+  const netHeight = below || perRow < n ? Math.max(MIN_NET, Math.floor(below ? underSide : besideSide)) : Math.max(MIN_NET, avail - PANE_HEAD);
   let plotH;
   if (below) plotH = Math.max(100, Math.floor(keyRow - 3 * rootPx));
   else {
-    const caps = [...document.querySelectorAll('#key figcaption')].reduce((s, c) => s + c.offsetHeight, 0);
-    plotH = Math.max(90, Math.floor((avail - legendH - caps - 2 * 14 - 2 * 0.4 * rootPx) / 2));
+    const figs = [...document.querySelectorAll('#key .key-plot')].filter((f) => f.offsetParent !== null);
+    const caps = figs.reduce((s, f) => s + (f.querySelector('figcaption')?.offsetHeight ?? 0), 0);
+    const k = Math.max(1, figs.length);
+    plotH = Math.max(90, Math.floor((avail - legendH - caps - k * 14 - k * 0.4 * rootPx) / k));
   }
-  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present]);
+  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present, basis]);
   if (key !== last) {
     last = key;
     stage.classList.toggle('key-below', below);
     stage.style.setProperty('--key-width', `${keyW}px`);
     stage.style.setProperty('--net-height', `${netHeight}px`);
     stage.style.setProperty('--key-plot-height', `${plotH}px`);
+    stage.style.setProperty('--pane-basis', `${basis}px`);
   }
-  return { below, keyW, netHeight, plotH, avail };
+  return { below, keyW, netHeight, plotH, avail, perRow };
 }
 
 /** Re-lays the stage out whenever the window or the page above the stage changes size. */

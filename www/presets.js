@@ -20,7 +20,7 @@ export const PRESETS = [
       seed: 1,
     },
     compare: { param: 'routing.algorithm', values: ['ugal_l', 'ugal_l_cr', 'ugal_g'] },
-    speed: 4,
+    speed: 8,
     view: { metric: 'occupancy' },
     // The point is a queue building up: full colour at a quarter full.
     ranges: { occupancy: 0.25, vc0: 0.25, vc1: 0.25, vc2: 0.25 },
@@ -144,7 +144,7 @@ export const PRESETS = [
     speed: 0.25,
     view: { metric: 'utilization' },
     sweep: '0.05:0.6:0.05',
-    point: 'In the first cycles greedy UGAL sends far more of the batch onto the orange-cased minimal channels than UGAL-S and CLOS AD, and finishes its batch last.',
+    point: 'Greedy UGAL sends too much of its batch minimally at once: its orange-cased minimal channels stay busy (dark) long after those of UGAL-S and CLOS AD have cleared, and it finishes its batch last.',
     focus: { kind: 'router-shift', pattern: 'router_shift', label: 'channels router i → i+1 (the minimal ones)' },
     keyPlots: ['classes', 'batch'],
     text: [
@@ -157,7 +157,7 @@ export const PRESETS = [
       ' also picks the intermediate router adaptively. Slow motion: one cycle every 4 frames.',
     ],
     look: [
-      'UGAL: the orange-cased minimal channels (to the neighbouring router on the ring) turn dark in the first cycles while the others stay light.',
+      'All three panes first fill the orange-cased minimal channels (to the neighbouring router on the ring); UGAL puts less on the other channels meanwhile, and from about cycle 30 its minimal channels are still busy (dark) while those of UGAL-S and CLOS AD lighten.',
       'Pane headers: batch time per packet, UGAL ≈ 7 cycles vs UGAL-S ≈ 4.6 and CLOS AD ≈ 3.5.',
     ],
   },

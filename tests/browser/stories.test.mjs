@@ -1,0 +1,154 @@
+// Every story shows its point where the class is looking: opened at 1366×768 (a projector),
+// the picture and the key plot beside it are above the fold, the links are coloured by the
+// story's metric, its focus channels are marked, and the numbers the picture draws (the
+// mean link value of the focus channels against the rest, per pane: window.hiradix.
+// keyNumbers, recomputed here from each pane's drawn arrays) show the point by a stated
+// margin within the cycles the story reaches in about 10 s.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, startServer } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser({ width: 1366, height: 768 });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Opens a story and waits until it reached `cycles`; returns per pane {algorithm, focus,
+ * rest, count, accepted, batch} and checks the layout at the same time.
+ */
+async function openStory(id, cycles, { paused = false } = {}) {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=${id}`);
+  await page.waitForFunction((n) => window.hiradix.panes.length > 0 && window.hiradix.sim.now() >= n, cycles, { timeout: 120_000 });
+  if (paused) {
+    await page.click('#btn-run');
+    await page.waitForSelector('body[data-state="paused"]');
+  }
+  // The key plot is drawn every 300 ms: wait for one drawn from this snapshot.
+  await page.waitForTimeout(700);
+  const numbers = await page.evaluate(() => {
+    const app = window.hiradix;
+    // The same numbers, recomputed from what each pane's picture drew.
+    const mean = (p, inFocus) => {
+      let s = 0;
+      let n = 0;
+      p.links.forEach((v, c) => {
+        if (Boolean(p.focus[c]) === inFocus) {
+          s += v;
+          n++;
+        }
+      });
+      return s / n;
+    };
+    return app.panes.map((p, i) => ({
+      algorithm: p.config.routing.algorithm,
+      focus: mean(p, true),
+      rest: mean(p, false),
+      count: p.focus.reduce((a, b) => a + b, 0),
+      key: app.keyNumbers?.panes[i] ?? null,
+      metric: p.linksMetric,
+      accepted: p.stats.recent(10)?.accepted,
+      batch: p.stats.batchDone?.cycles ?? null,
+    }));
+  });
+  for (const n of numbers) {
+    if (!n.key) continue;
+    // The key plot shows the numbers the picture draws (up to a snapshot in between).
+    assert.ok(Math.abs(n.key.focus - n.focus) < 0.15 && Math.abs(n.key.rest - n.rest) < 0.15, `${id}: key plot ${JSON.stringify(n.key)} vs picture ${JSON.stringify(n)}`);
+  }
+  const layout = await page.evaluate(() => {
+    const box = (e) => e.getBoundingClientRect().toJSON();
+    const covered = (e) => {
+      const r = e.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== e;
+    };
+    const key = document.getElementById('key-plot-0');
+    return {
+      vh: window.innerHeight,
+      vw: window.innerWidth,
+      nets: [...document.querySelectorAll('canvas.net')].map(box),
+      key: box(key),
+      keyCovered: covered(key),
+      point: document.getElementById('story-point').textContent,
+      pointVisible: document.getElementById('story-point').offsetParent !== null,
+      focusLegend: document.getElementById('legend-focus-row').hidden ? null : document.getElementById('legend-focus').textContent,
+      legend: box(document.getElementById('legend')),
+    };
+  });
+  assert.ok(layout.pointVisible && layout.point.length > 60, `${id}: no one-sentence point`);
+  for (const r of layout.nets) {
+    assert.ok(r.top >= 0 && r.bottom <= layout.vh + 1, `${id}: a network canvas is not above the fold: ${JSON.stringify(r)}`);
+    assert.ok(r.height >= 240 && r.width >= 240, `${id}: network canvas too small: ${JSON.stringify(r)}`);
+  }
+  assert.ok(layout.key.bottom <= layout.vh + 1 && layout.key.height >= 80 && !layout.keyCovered, `${id}: key plot not visible beside the picture: ${JSON.stringify(layout.key)}`);
+  assert.ok(layout.legend.bottom <= layout.vh + 1, `${id}: legend below the fold`);
+  assert.ok(layout.focusLegend, `${id}: the legend does not say what the orange casing marks`);
+  assert.deepEqual(errors, []);
+  await page.close();
+  return numbers;
+}
+
+const fmt = (ns) => ns.map((n) => `${n.algorithm}: focus ${n.focus.toFixed(3)} rest ${n.rest.toFixed(3)}`).join('; ');
+
+test('min-worst-case: under MIN only the cased channels i → i+1 are busy; under VAL they are like the rest', { timeout: 180_000 }, async () => {
+  const [min, val] = await openStory('min-worst-case', 400);
+  assert.equal(min.metric, 'utilization');
+  assert.equal(min.count, 16, 'one focus channel per router');
+  assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
+  const r = val.focus / val.rest;
+  assert.ok(r > 0.75 && r < 1.33, `VAL spreads: ${fmt([val])}`);
+  assert.ok(val.rest > 0.4, `VAL: the other channels are busy too: ${fmt([val])}`);
+  assert.ok(min.accepted < 0.07 && val.accepted > 0.27, `accepted ${min.accepted} vs ${val.accepted}`);
+});
+
+test('dal-swap2: MIN loads only the cased Swap2 channels; DAL spreads onto the others and carries 0.8', { timeout: 180_000 }, async () => {
+  const [dal, clos, min] = await openStory('dal-swap2', 1200);
+  assert.equal(dal.metric, 'utilization', 'the story opens on utilization');
+  assert.equal(min.count, 128, 'one minimal channel per switch in each of two dimensions');
+  assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
+  assert.ok(dal.rest >= 0.25 && dal.rest > 5 * min.rest, `DAL spreads: ${fmt([dal, min])}`);
+  assert.ok(clos.rest > min.rest, `CLOS AD in between: ${fmt([clos, min])}`);
+  assert.ok(dal.accepted > 0.75 && min.accepted < 0.55, `accepted DAL ${dal.accepted}, MIN ${min.accepted}`);
+});
+
+test('ugal-l-misjudges: UGAL-L keeps the minimal global channels\' queues far fuller than UGAL-G', { timeout: 180_000 }, async () => {
+  const [ugalL, cr, ugalG] = await openStory('ugal-l-misjudges', 2000);
+  assert.equal(ugalL.metric, 'occupancy');
+  assert.equal(ugalL.count, 33, 'one minimal global channel per group');
+  assert.ok(ugalL.focus >= 4 * ugalG.focus, `UGAL-L vs UGAL-G: ${fmt([ugalL, cr, ugalG])}`);
+  assert.ok(ugalL.focus >= 5 * ugalL.rest, `UGAL-L: the minimal channels stand out: ${fmt([ugalL])}`);
+  assert.ok(cr.focus > ugalG.focus, `UGAL-L_CR between: ${fmt([cr, ugalG])}`);
+});
+
+test('greedy-vs-sequential: greedy UGAL\'s cased minimal channels stay busy after the others have cleared', { timeout: 180_000 }, async () => {
+  const [ugal, ugalS, clos] = await openStory('greedy-vs-sequential', 44, { paused: true });
+  assert.equal(ugal.count, 32);
+  assert.ok(ugal.focus >= 1.5 * ugalS.focus && ugal.focus >= 2 * clos.focus, `focus: ${fmt([ugal, ugalS, clos])}`);
+  assert.ok(ugal.focus >= 2.5 * ugal.rest, `UGAL: ${fmt([ugal])}`);
+});
+
+test('greedy-vs-sequential: batch times in the order the story states', { timeout: 180_000 }, async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=greedy-vs-sequential&speed=5`);
+  await page.waitForFunction(() => window.hiradix.panes.length === 3 && window.hiradix.panes.every((p) => p.stats.batchDone), null, { timeout: 120_000 });
+  const t = await page.evaluate(() => window.hiradix.panes.map((p) => p.stats.batchDone.perPacket));
+  // The story's look list: UGAL ≈ 7, UGAL-S ≈ 4.6, CLOS AD ≈ 3.5 cycles per packet.
+  assert.ok(t[0] > t[1] && t[1] > t[2], `batch times ${t}`);
+  assert.ok(Math.abs(t[0] - 7) < 0.8 && Math.abs(t[1] - 4.6) < 0.6 && Math.abs(t[2] - 3.5) < 0.5, `batch times ${t} vs the story's 7, 4.6, 3.5`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('2dfb-adaptive: minimal routing loads only the two cased links; adaptive overflows and carries 0.8', { timeout: 180_000 }, async () => {
+  const [adaptive, min] = await openStory('2dfb-adaptive', 1200);
+  assert.equal(min.count, 16, 'two parallel links per switch');
+  assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
+  assert.ok(adaptive.rest >= 0.1, `adaptive overflows: ${fmt([adaptive])}`);
+  assert.ok(adaptive.accepted > 0.75 && min.accepted < 0.55, `accepted ${adaptive.accepted} vs ${min.accepted}`);
+});
