@@ -217,7 +217,7 @@ fn params() -> Vec<Param> {
         int("router.terminal_period", "terminal period", 1.0, 16.0, "cycles per flit on terminal channels (2 = 2DFB paper's half-speed terminals)"),
         int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing").when("routing.algorithm", &["adaptive_2dfb"]),
         int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)").when("routing.algorithm", &["ugal_l_cr"]),
-        choice("routing.intermediate_group", "intermediate group", &["any", "other"], "dragonfly VAL and UGAL's non-minimal paths: any group (the paper's random group; drawing the source or destination group means a minimal path), or only groups other than both").when("topology.type", &["dragonfly"]),
+        choice("routing.intermediate_group", "intermediate group", &["other", "any"], "dragonfly VAL and UGAL's non-minimal paths: a random group other than the source and destination group, or any group (drawing the source or destination group means a minimal path)").when("topology.type", &["dragonfly"]),
         int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G").when("routing.algorithm", &["ugal_l_cr"]),
         int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
         int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),
@@ -373,7 +373,7 @@ mod tests {
             ("routing.cr_granularity", json!(4), vec![("topology", dragonfly.clone()), ("routing.algorithm", json!("ugal_l_cr")), ("router.vcs", json!(3)), ("traffic.pattern", json!("group_shift")), ("traffic.load", json!(0.3))]),
             ("router.islip_iterations", json!(1), vec![("router.switch_allocator", json!("islip")), ("traffic.load", json!(0.9))]),
             ("router.global_latency", json!(10), vec![("topology", dragonfly.clone()), ("router.vcs", json!(2))]),
-            ("routing.intermediate_group", json!("other"), vec![("topology", dragonfly.clone()), ("routing.algorithm", json!("val")), ("router.vcs", json!(3)), ("traffic.load", json!(0.3))]),
+            ("routing.intermediate_group", json!("any"), vec![("topology", dragonfly.clone()), ("routing.algorithm", json!("val")), ("router.vcs", json!(3)), ("traffic.load", json!(0.3))]),
         ];
         let c = catalog();
         for p in c.params.iter().filter(|p| p.used_when.is_some()) {

@@ -179,7 +179,7 @@ fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
 
 fn setup_text(quick: bool) -> String {
     let net = if quick { "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)" } else { "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)" };
-    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among all g groups (`routing.intermediate_group = any`; drawing the source or destination group means a minimal path) unless a series says \"other groups\" (`other`: never the source or destination group). Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
+    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`) unless a series says \"any group\" (`any`: among all g groups; drawing the source or destination group means a minimal path). Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
 }
 
 /// Runs a figure preset. `opts.quick` uses the 72-node network and fewer loads;
@@ -194,7 +194,7 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
         format!("unknown dragonfly figure '{name}'; one of: {}", names.join(", "))
     })?;
     let mut fig = match name {
-        "df-fig8" => fig_compare(opts, progress, &["min", "val", "ugal_l", "ugal_g"], &["val", "ugal_g"], 16, PAPER_FIG8)?,
+        "df-fig8" => fig_compare(opts, progress, &["min", "val", "ugal_l", "ugal_g"], &["val", "ugal_l", "ugal_g"], 16, PAPER_FIG8)?,
         "df-fig10" => fig_compare(opts, progress, &["ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch"], &[], 16, PAPER_FIG10)?,
         "df-fig16" => fig16(opts, progress)?,
         "df-fig9" => fig9(opts, progress)?,
@@ -212,29 +212,29 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
 const PAPER_FIG8: &str = "Paper (Fig. 8): on UR, MIN reaches ≈ 100 % and VAL ≈ 50 %; UGAL-L and UGAL-G approach MIN's throughput with slightly higher latency near saturation. On WC, MIN is limited to 1/(ah) = 1/32 ≈ 3 %, VAL reaches slightly under 50 %, UGAL-G about the same as VAL, while UGAL-L has lower throughput and a high average latency at intermediate load.";
 const PAPER_FIG10: &str = "Paper (Fig. 10): UGAL-L_VC matches UGAL-G's throughput on WC but loses ≈ 30 % of throughput on UR; UGAL-L_VCH keeps the WC throughput and matches UGAL-G's throughput on UR, with ≈ 2× higher latency than UGAL-G near saturation (load 0.8), and still a higher intermediate latency than UGAL-G on WC.";
 
-/// Series name of an algorithm run with `routing.intermediate_group = other`.
-pub fn other_groups_label(algorithm: &str) -> String {
-    format!("{} (other groups)", label(algorithm))
+/// Series name of an algorithm run with `routing.intermediate_group = any`.
+pub fn any_group_label(algorithm: &str) -> String {
+    format!("{} (any group)", label(algorithm))
 }
 
 /// Figs. 8 and 10: a set of algorithms on UR and WC (with the default intermediate-group
-/// rule, `any`), and `other_too` again with intermediate groups other than the source and
-/// destination group (`routing.intermediate_group = other`).
-fn fig_compare(opts: &FigureOptions, progress: &dyn Fn(usize, usize), algorithms: &[&str], other_too: &[&str], depth: u32, paper: &str) -> Result<Figure, String> {
+/// rule, `other`), and `any_too` again with intermediate groups drawn among all groups
+/// (`routing.intermediate_group = any`).
+fn fig_compare(opts: &FigureOptions, progress: &dyn Fn(usize, usize), algorithms: &[&str], any_too: &[&str], depth: u32, paper: &str) -> Result<Figure, String> {
     let quick = opts.quick;
     let (mut specs, mut other_specs) = (Vec::new(), Vec::new());
-    let other_names: Vec<String> = other_too.iter().map(|a| other_groups_label(a)).collect();
+    let other_names: Vec<String> = any_too.iter().map(|a| any_group_label(a)).collect();
     for (panel, pattern) in [("UR", "uniform"), ("WC", "group_shift")] {
         for &a in algorithms {
             specs.push((panel, label(a), a, pattern, depth));
         }
-        for (&a, name) in other_too.iter().zip(&other_names) {
+        for (&a, name) in any_too.iter().zip(&other_names) {
             other_specs.push((panel, name.as_str(), a, pattern, depth));
         }
     }
     let mut jobs = sweeps(quick, &specs);
     for mut j in sweeps(quick, &other_specs) {
-        j.cfg.routing.intermediate_group = IntermediateGroup::Other;
+        j.cfg.routing.intermediate_group = IntermediateGroup::Any;
         jobs.push(j);
     }
     let results = execute(&jobs, opts, progress)?;

@@ -6,12 +6,13 @@
 //! global hop, (3) a local hop to the destination router. A non-minimal (Valiant) packet
 //! does the same towards a random *intermediate group* first, then minimally to its
 //! destination (steps 1–5, at most two global channels). The intermediate group is drawn
-//! at the source router per `routing.intermediate_group`: uniformly among all `g` groups
-//! (`any`, the default: the paper's "randomly selected intermediate group"; a packet that
-//! draws its own source or destination group then travels minimally, so VAL's uniform
-//! throughput slightly exceeds the 50 % bound of footnote 7), or among the groups other
-//! than the source and the destination group (`other`: every non-minimal path crosses two
-//! global channels, exactly the 2-global-hop load balancer of the 50 % bound). UGAL's
+//! at the source router per `routing.intermediate_group`: among the groups other than the
+//! source and the destination group (`other`, the default: every non-minimal path crosses
+//! two global channels, exactly the 2-global-hop load balancer of footnote 7's 50 % bound;
+//! the paper's figures are reproduced under this reading), or uniformly among all `g`
+//! groups (`any`: a packet that draws its own source or destination group travels
+//! minimally; on group shift that crowds 2 in `g` of UGAL's packets onto the minimal
+//! channel, docs/faithfulness.md). UGAL's
 //! non-minimal candidate is drawn by the same rule; a candidate that coincides with the
 //! minimal path is taken without a comparison. Packets whose source and destination share
 //! a group also travel through an intermediate group under VAL. When
@@ -219,7 +220,7 @@ impl DragonflyRouting {
     pub fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
         let cr = (alg == DfAlgorithm::UgalLCr).then_some(cr);
         let classes = if alg == DfAlgorithm::Min { 2 } else { 3 };
-        DragonflyRouting { df: df.clone(), alg, threshold, cr, intermediate: IntermediateGroup::Any, classes, table: ExitTable::new(df) }
+        DragonflyRouting { df: df.clone(), alg, threshold, cr, intermediate: IntermediateGroup::Other, classes, table: ExitTable::new(df) }
     }
 
     /// The same routing with the intermediate group drawn by `rule`.

@@ -23,7 +23,7 @@
 //! to group `G + d` with offsets `d = +1, −1, +2, −2, …` in that order and, when `rem` is
 //! odd, finally `d = g/2` (then `g` must be even; `g·a·h` odd cannot be wired at all and is
 //! rejected). Every pair of groups is thus joined by `q` or `q + 1` channels, at least
-//! `⌊ah/(g−1)⌋` as SPEC.md §2 asks (the paper's `⌈(ah+1)/g⌉` is never more).
+//! `⌊ah/(g−1)⌋` as SPEC.md §2 asks (the paper's floor `⌊(ah+1)/g⌋` is never more).
 //!
 //! **Drawing.** Groups sit on a circle, the routers of each group on a small circle around
 //! the group's centre, all inside the unit square.

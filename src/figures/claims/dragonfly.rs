@@ -3,18 +3,18 @@
 
 use super::{cycles, Claim, Figures, Mark, Verdict};
 
-const OTHER: &str = " (other groups)";
+const ANY: &str = " (any group)";
 
 fn fig8_val_ur(d: &Figures) -> Verdict {
-    let (any, other) = (d.max_accepted("df-fig8", "UR", "VAL")?, d.max_accepted("df-fig8", "UR", &format!("VAL{OTHER}"))?);
-    Ok((format!("{any:.3} (intermediate among all groups); {other:.3} among the groups other than source and destination"), Mark::reaches(any, 0.5)))
+    let (other, any) = (d.max_accepted("df-fig8", "UR", "VAL")?, d.max_accepted("df-fig8", "UR", &format!("VAL{ANY}"))?);
+    Ok((format!("{other:.3} (intermediate group other than source and destination); {any:.3} (any group)"), Mark::reaches(other, 0.5)))
 }
 
 fn fig8_val_wc(d: &Figures) -> Verdict {
-    let (any, other) = (d.max_accepted("df-fig8", "WC", "VAL")?, d.max_accepted("df-fig8", "WC", &format!("VAL{OTHER}"))?);
-    // "Slightly under 50 %": at most 0.5, and reaching 80 % of it.
-    let mark = if any <= 0.5 { Mark::reaches(any, 0.5) } else { Mark::Partly };
-    Ok((format!("{any:.3} (all groups); {other:.3} (other groups; bound 31/64 = 0.484)"), mark))
+    let (other, any) = (d.max_accepted("df-fig8", "WC", "VAL")?, d.max_accepted("df-fig8", "WC", &format!("VAL{ANY}"))?);
+    // "Slightly under 50 %": at most 0.5, and reaching 95 % of it.
+    let mark = if other <= 0.5 { Mark::reaches(other, 0.5) } else { Mark::Partly };
+    Ok((format!("{other:.3} (other groups; bound 31/64 = 0.484); {any:.3} (any group; bound 33/64)"), mark))
 }
 
 fn fig8_min_ur(d: &Figures) -> Verdict {
@@ -34,8 +34,8 @@ fn fig8_min_wc(d: &Figures) -> Verdict {
 
 fn fig8_ugal_g_wc(d: &Figures) -> Verdict {
     let (g, v) = (d.max_accepted("df-fig8", "WC", "UGAL-G")?, d.max_accepted("df-fig8", "WC", "VAL")?);
-    let (go, vo) = (d.max_accepted("df-fig8", "WC", &format!("UGAL-G{OTHER}"))?, d.max_accepted("df-fig8", "WC", &format!("VAL{OTHER}"))?);
-    Ok((format!("UGAL-G {g:.3} vs VAL {v:.3} (other groups: {go:.3} vs {vo:.3})"), Mark::near(g, v)))
+    let (ga, va) = (d.max_accepted("df-fig8", "WC", &format!("UGAL-G{ANY}"))?, d.max_accepted("df-fig8", "WC", &format!("VAL{ANY}"))?);
+    Ok((format!("UGAL-G {g:.3} vs VAL {v:.3} (any group: {ga:.3} vs {va:.3})"), Mark::near(g, v)))
 }
 
 fn fig8_ugal_l_wc(d: &Figures) -> Verdict {
@@ -178,9 +178,9 @@ fn fig16_below_g(d: &Figures) -> Verdict {
 
 /// The dragonfly paper's claims, in the order of its figures.
 pub fn claims() -> Vec<Claim> {
-    let c = |figure, claim, paper, check| Claim { figure, claim, paper, check };
+    let c = Claim::new;
     vec![
-        c("df-fig8", "UR: MIN throughput (8a)", "≈ 100 %", fig8_min_ur as fn(&Figures) -> Verdict),
+        c("df-fig8", "UR: MIN throughput (8a)", "≈ 100 %", fig8_min_ur),
         c("df-fig8", "UR: VAL throughput (8a; footnote 7)", "≈ 50 %", fig8_val_ur),
         c("df-fig8", "UR: UGAL-L and UGAL-G approach MIN's throughput (8a)", "near MIN", fig8_ugal_ur),
         c("df-fig8", "WC: MIN limited to 1/(ah) (8b)", "1/32 = 0.031", fig8_min_wc),

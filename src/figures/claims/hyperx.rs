@@ -378,9 +378,9 @@ fn dfb7_adversarial_highest(d: &Figures) -> Verdict {
 
 /// The claims of the three papers, in the order of their figures.
 pub fn claims() -> Vec<Claim> {
-    let c = |figure, claim, paper, check| Claim { figure, claim, paper, check };
+    let c = Claim::new;
     vec![
-        c("fb-fig4", "FB, UR: every algorithm but VAL reaches 100 % (4a)", "100 %", fb4_ur as fn(&Figures) -> Verdict),
+        c("fb-fig4", "FB, UR: every algorithm but VAL reaches 100 % (4a)", "100 %", fb4_ur),
         c("fb-fig4", "FB, UR: VAL reaches 50 % (4a)", "50 %", fb4_val_ur),
         c("fb-fig4", "FB, WC: MIN limited to 1/32 (4b)", "≈ 3 %", fb4_min_wc),
         c("fb-fig4", "FB, WC: every non-minimal algorithm reaches 50 % (4b)", "50 %", fb4_nonmin_wc),

@@ -184,6 +184,21 @@ pub struct Claim {
     pub paper: &'static str,
     /// Reads the data: what was measured, and the mark.
     pub check: fn(&Figures) -> Verdict,
+    /// Why the measurement differs from the paper, for a claim that does not fully hold
+    /// (docs/faithfulness.md); empty if it holds.
+    pub reason: &'static str,
+}
+
+impl Claim {
+    pub fn new(figure: &'static str, claim: &'static str, paper: &'static str, check: fn(&Figures) -> Verdict) -> Claim {
+        Claim { figure, claim, paper, check, reason: "" }
+    }
+
+    /// The same claim with the reason it does not fully hold.
+    pub fn because(mut self, reason: &'static str) -> Claim {
+        self.reason = reason;
+        self
+    }
 }
 
 /// Lines that open and close a generated claims table in a document.
@@ -202,6 +217,35 @@ pub fn table(claims: &[Claim], data: &Figures, csv_dir: &str) -> Result<String, 
     Ok(out)
 }
 
+/// Stands for the reason of a claim that does not fully hold and gives none
+/// ([`Claim::because`]); `tests/docs_claims.rs` fails on it.
+pub const NO_REASON: &str = "(reason not stated)";
+
+/// The disagreements with the papers (docs/faithfulness.md): every claim of `documents`
+/// (with each document's data) marked ≈ or ✗, with what was measured and why (a claim
+/// that does not fully hold must give its reason: [`NO_REASON`] otherwise).
+pub fn disagreements(documents: &[(&str, &str, Vec<Claim>, Figures)]) -> Result<String, String> {
+    let mut out = String::new();
+    for (doc, dir, claims, data) in documents {
+        let name = doc.trim_start_matches("docs/");
+        let _ = writeln!(out, "### From [{name}]({name})\n");
+        let mut any = false;
+        for c in claims {
+            let (measured, mark) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
+            if mark == Mark::Holds {
+                continue;
+            }
+            any = true;
+            let reason = if c.reason.is_empty() { NO_REASON } else { c.reason };
+            let _ = writeln!(out, "- {} **{}** — paper: {}; measured: {measured} ([{}.csv]({dir}/{}.csv)). {reason}\n", mark.symbol(), c.claim, c.paper, c.figure, c.figure);
+        }
+        if !any {
+            out += "Every claim holds.\n\n";
+        }
+    }
+    Ok(out)
+}
+
 /// `document` with the text between [`BEGIN`] and [`END`] replaced by `table`.
 pub fn replace_table(document: &str, table: &str) -> Result<String, String> {
     let start = document.find(BEGIN).ok_or("the document has no claims-table marker")? + BEGIN.len();
@@ -209,11 +253,67 @@ pub fn replace_table(document: &str, table: &str) -> Result<String, String> {
     Ok(format!("{}\n{table}{}", &document[..start], &document[end..]))
 }
 
+/// Opens a figure's report included in a document: `<!-- figure NAME -->`, up to
+/// [`FIGURE_END`].
+const FIGURE_BEGIN: &str = "<!-- figure ";
+pub const FIGURE_END: &str = "<!-- end of figure -->";
+
+/// `document` with each included figure report (between `<!-- figure NAME -->` and
+/// [`FIGURE_END`]) replaced by `docs/<dir>/NAME.md` without its title line, so the
+/// documents show the figures' generated tables, never stale copies.
+pub fn include_figures(document: &str, dir: &str, read: &dyn Fn(&str) -> Result<String, String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = document;
+    while let Some(at) = rest.find(FIGURE_BEGIN) {
+        let open_end = rest[at..].find("-->").ok_or("an unclosed figure marker")? + at + 3;
+        let name = rest[at + FIGURE_BEGIN.len()..open_end - 3].trim();
+        let close = rest[open_end..].find(FIGURE_END).ok_or_else(|| format!("figure {name}: no end marker"))? + open_end;
+        let report = read(&format!("docs/{dir}/{name}.md"))?;
+        let body = report.split_once('\n').map_or("", |(_, b)| b).trim_start_matches('\n');
+        out += &rest[..open_end];
+        out += "\n";
+        out += body;
+        if !body.ends_with('\n') {
+            out += "\n";
+        }
+        rest = &rest[close..];
+    }
+    out += rest;
+    Ok(out)
+}
+
 /// The claims table of `document`, as it stands.
 pub fn current_table(document: &str) -> Option<&str> {
     let start = document.find(BEGIN)? + BEGIN.len() + 1;
     let end = document[start..].find(END)? + start;
     Some(&document[start..end])
+}
+
+/// The document listing the claims that do not fully hold.
+pub const FAITHFULNESS: &str = "docs/faithfulness.md";
+
+/// Every document with generated claims, as the data says it should read: the claims
+/// tables of [`documents`] and the disagreements of [`FAITHFULNESS`]. `read` gives a file
+/// of the project by its path from the project's root. Returns (path, text) pairs.
+pub fn regenerate(read: &dyn Fn(&str) -> Result<String, String>) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut all = Vec::new();
+    for (doc, dir, list) in documents() {
+        let mut data = Figures::default();
+        for c in &list {
+            if data.tables.contains_key(c.figure) {
+                continue;
+            }
+            data.add(c.figure, &read(&format!("docs/{dir}/{}.csv", c.figure))?)?;
+        }
+        let table = table(&list, &data, dir).map_err(|e| format!("{doc}: {e}"))?;
+        let text = replace_table(&read(doc)?, &table).map_err(|e| format!("{doc}: {e}"))?;
+        out.push((doc.to_string(), include_figures(&text, dir, read).map_err(|e| format!("{doc}: {e}"))?));
+        all.push((doc, dir, list, data));
+    }
+    let section = disagreements(&all)?;
+    out.push((FAITHFULNESS.to_string(), replace_table(&read(FAITHFULNESS)?, &section).map_err(|e| format!("{FAITHFULNESS}: {e}"))?));
+    Ok(out)
 }
 
 /// The documents with generated claims tables: (document, its figures' CSV directory
@@ -238,5 +338,8 @@ mod tests {
         let new = replace_table(&doc, "| t |\n").unwrap();
         assert_eq!(new, format!("intro\n{BEGIN}\n| t |\n{END}\nrest\n"));
         assert_eq!(current_table(&new), Some("| t |\n"));
+        let doc = format!("a\n<!-- figure f1 -->\nstale\n{FIGURE_END}\nb\n");
+        let read = |p: &str| if p == "docs/d/f1.md" { Ok("### Title\n\nfresh table\n".to_string()) } else { Err(p.to_string()) };
+        assert_eq!(include_figures(&doc, "d", &read).unwrap(), format!("a\n<!-- figure f1 -->\nfresh table\n{FIGURE_END}\nb\n"));
     }
 }
