@@ -83,8 +83,8 @@ function dalDecision(d) {
   const rows = n.per_dim.map((x, dim) => {
     const chosen = dim === n.dim;
     if (!x.offset) return el('tr', { class: 'aligned' }, td(dim), td('aligned with the destination', { colspan: 4, class: 'muted' }));
-    const minState = x.min_free >= n.need_uncongested ? 'unblocked' : x.min_free >= n.need_free ? 'congested' : 'blocked';
-    const minLabel = { unblocked: 'uncongested', congested: 'unblocked but congested', blocked: 'blocked' }[minState];
+    const minState = x.min_free >= n.need_uncongested ? 'uncongested' : x.min_free >= n.need_free ? 'congested' : 'blocked';
+    const minLabel = { uncongested: 'uncongested', congested: 'unblocked but congested', blocked: 'blocked' }[minState];
     const derOk = x.has_deroute && x.deroutable && x.der_free >= n.need_uncongested;
     const derText = !x.has_deroute ? muted('none') : !x.deroutable ? muted('already derouted') : [cell(x.der_free, x.der_queue), ' ', mark(derOk)];
     return el('tr', { class: chosen ? 'chosen' : '' }, td(`${dim}${chosen ? ' ◂' : ''}`), td([cell(x.min_free, x.min_queue), ` ${minLabel}`], { class: `dal-${minState}` }), td(derText));
@@ -115,7 +115,8 @@ function dalDecision(d) {
   );
 }
 
-// DAL (HyperX §3.3): which outputs pass the unblocked test right now.
+// DAL (HyperX §3.3): which outputs pass the uncongested test right now (uncongested:
+// room beyond the queue threshold; congested: unblocked, room for a packet only; blocked).
 function dalCell(d, cfg, port) {
   if (port.class === 'terminal') return td('');
   const r = cfg.routing;
@@ -124,7 +125,7 @@ function dalCell(d, cfg, port) {
   for (let v = 0; v < d.vcs; v += 2) free = Math.max(free, d.depth - port.out.queue[v]);
   const need = Math.max(r.dal_unblocked_credits, size, d.depth - r.dal_queue_threshold);
   const flowing = Math.max(r.dal_unblocked_credits, size);
-  const state = free >= need ? 'unblocked' : free >= flowing ? 'congested' : 'blocked';
+  const state = free >= need ? 'uncongested' : free >= flowing ? 'congested' : 'blocked';
   return td(`${free} ${state}`, { class: `dal-${state}`, title: 'free, unpromised slots in the best adaptive VC' });
 }
 
@@ -169,8 +170,8 @@ export function routerNodes(d, cfg, info) {
       el(
         'p',
         { class: 'muted' },
-        'DAL takes an aligning output that is ', el('i', {}, 'unblocked'),
-        ` (≥ ${need} free slots in its best adaptive VC), else deroutes once per dimension, else takes a merely flowing aligning output, else the escape VC. The DAL column shows each output's state now.`,
+        'DAL takes an aligning output that is ', el('i', {}, 'uncongested'),
+        ` (≥ ${need} free slots in its best adaptive VC), else deroutes once per dimension, else takes a merely unblocked aligning output (room for a packet), else the escape VC. The DAL column shows each output's state now.`,
       ),
     );
   }

@@ -776,6 +776,18 @@ function onKey(ev) {
   // folds): the page does not also toggle play.
   const onControl = ev.target?.closest?.('button, a[href], summary, [role=tab], [contenteditable=true]');
   if ((ev.key === ' ' || ev.key === 'Enter') && onControl) return;
+  // On a focused network canvas, ↑ / ↓ walk its routers: the inspector follows (pinned).
+  if ((ev.key === 'ArrowUp' || ev.key === 'ArrowDown') && ev.target?.classList?.contains('net')) {
+    const pane = app.panes[Number(ev.target.dataset.pane)];
+    if (!pane) return;
+    ev.preventDefault();
+    const n = pane.info.routers;
+    const cur = app.selection?.kind === 'router' && app.selection.pane === pane.index ? app.selection.index : -1;
+    const next = ev.key === 'ArrowDown' ? (cur + 1) % n : (cur - 1 + n) % n;
+    app.selection = { pane: pane.index, kind: 'router', index: next };
+    updateInspector();
+    return;
+  }
   const speedIndex = Number($('speed-slider').value);
   switch (ev.key) {
     case ' ':

@@ -139,6 +139,24 @@ test('Space on a focused button is the button\'s: it does not also toggle play',
   await page.close();
 });
 
+test('keyboard: a network canvas takes focus and ↑ ↓ walk its routers with the inspector following', { timeout: 60_000 }, async () => {
+  const { page, errors } = await open('?preset=min-worst-case');
+  await page.focus('#network');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => window.hiradix.selection?.kind === 'router' && window.hiradix.selection.index === 0);
+  await page.waitForFunction(() => /Router 0\b/.test(document.getElementById('inspector-body').textContent), null, { timeout: 10_000 });
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => window.hiradix.selection.index === 2);
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => /Router 1\b/.test(document.getElementById('inspector-body').textContent), null, { timeout: 10_000 });
+  assert.equal(await page.isVisible('#inspector'), true);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#inspector', { state: 'hidden' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('every control of the toolbar and the story has a name a screen reader can say', { timeout: 60_000 }, async () => {
   const { page, errors } = await open('?preset=min-worst-case');
   const unnamed = await page.evaluate(() =>
