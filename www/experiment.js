@@ -7,7 +7,9 @@
 // on the command line.
 
 export const MAX_VARIANTS = 3;
-export const VARIANT_COLOURS = ['#2563eb', '#e2720b', '#159447'];
+// Okabe–Ito blue, orange and bluish green: three hues a deuteranope or protanope still tells
+// apart (blue, yellow, grey), at three different lightnesses.
+export const VARIANT_COLOURS = ['#0072b2', '#e69f00', '#009e73'];
 export const VARIANT_NAMES = ['A', 'B', 'C'];
 
 export const clone = (x) => (x === undefined ? undefined : JSON.parse(JSON.stringify(x)));

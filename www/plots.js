@@ -329,9 +329,13 @@ export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f2
       ctx.fillRect(x, y, bw, Y(0) - y);
       ctx.globalAlpha = 1;
       if (isFocus) {
+        // The picture's orange casing, edged in black so it shows on any pane colour.
+        ctx.strokeStyle = '#1c2430';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x + 0.5, y + 0.5, bw - 1, Math.max(0, Y(0) - y - 1));
         ctx.strokeStyle = focusColour;
         ctx.lineWidth = 3;
-        ctx.strokeRect(x + 1.5, y + 1.5, bw - 3, Math.max(0, Y(0) - y - 3));
+        ctx.strokeRect(x + 2.5, y + 2.5, bw - 5, Math.max(0, Y(0) - y - 5));
       }
       ctx.fillStyle = '#1c2430';
       ctx.font = fontPx(-1);

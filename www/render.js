@@ -672,11 +672,15 @@ export class NetworkView {
       ctx.arc(x, y, radius + 5, 0, 2 * Math.PI);
       ctx.stroke();
     } else if (sel.kind === 'channel' && sel.index < g.channels) {
-      ctx.lineWidth = lineWidth * 2.5;
-      ctx.globalAlpha = 0.55;
+      // Wide and dashed, so the selected channel stands out without its hue (greyscale).
+      const dpr = window.devicePixelRatio || 1;
+      ctx.lineWidth = Math.max(3 * dpr, lineWidth * 2.5);
+      ctx.globalAlpha = 0.85;
+      ctx.setLineDash([6 * dpr, 4 * dpr]);
       ctx.beginPath();
       this.pathChannel(ctx, sel.index);
       ctx.stroke();
+      ctx.setLineDash([]);
       ctx.globalAlpha = 1;
     }
   }
