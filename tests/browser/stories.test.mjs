@@ -104,8 +104,9 @@ test('min-worst-case: under MIN only the cased channels i → i+1 are busy; unde
   assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
   const r = val.focus / val.rest;
   assert.ok(r > 0.75 && r < 1.33, `VAL spreads: ${fmt([val])}`);
-  assert.ok(val.rest > 0.4, `VAL: the other channels are busy too: ${fmt([val])}`);
-  assert.ok(min.accepted < 0.07 && val.accepted > 0.27, `accepted ${min.accepted} vs ${val.accepted}`);
+  // The look list: "every channel busy at about 0.6 flits/cycle"; MIN "flat at 0.0625".
+  assert.ok(Math.abs(val.rest - 0.6) < 0.1 && Math.abs(val.focus - 0.6) < 0.12, `VAL: every channel at about 0.6: ${fmt([val])}`);
+  assert.ok(Math.abs(min.accepted - 0.0625) < 0.006 && Math.abs(val.accepted - 0.3) < 0.03, `accepted ${min.accepted} vs ${val.accepted}`);
 });
 
 test('dal-swap2: MIN loads only the cased Swap2 channels; DAL spreads onto the others and carries 0.8', { timeout: 180_000 }, async () => {
@@ -115,7 +116,9 @@ test('dal-swap2: MIN loads only the cased Swap2 channels; DAL spreads onto the o
   assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
   assert.ok(dal.rest >= 0.25 && dal.rest > 5 * min.rest, `DAL spreads: ${fmt([dal, min])}`);
   assert.ok(clos.rest > min.rest, `CLOS AD in between: ${fmt([clos, min])}`);
-  assert.ok(dal.accepted > 0.75 && min.accepted < 0.55, `accepted DAL ${dal.accepted}, MIN ${min.accepted}`);
+  // The text: MIN saturates at 0.5, DAL carries the offered 0.8, CLOS AD in between.
+  assert.ok(Math.abs(dal.accepted - 0.8) < 0.04 && Math.abs(min.accepted - 0.5) < 0.03, `accepted DAL ${dal.accepted}, MIN ${min.accepted}`);
+  assert.ok(clos.accepted > min.accepted + 0.05 && clos.accepted < dal.accepted - 0.03, `CLOS AD ${clos.accepted} not in between`);
 });
 
 test('ugal-l-misjudges: UGAL-L keeps the minimal global channels\' queues far fuller than UGAL-G', { timeout: 180_000 }, async () => {
@@ -150,5 +153,6 @@ test('2dfb-adaptive: minimal routing loads only the two cased links; adaptive ov
   assert.equal(min.count, 16, 'two parallel links per switch');
   assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
   assert.ok(adaptive.rest >= 0.1, `adaptive overflows: ${fmt([adaptive])}`);
-  assert.ok(adaptive.accepted > 0.75 && min.accepted < 0.55, `accepted ${adaptive.accepted} vs ${min.accepted}`);
+  // The text: Minimal saturates at 50 %, adaptive follows the offered 0.8.
+  assert.ok(Math.abs(adaptive.accepted - 0.8) < 0.04 && Math.abs(min.accepted - 0.5) < 0.03, `accepted ${adaptive.accepted} vs ${min.accepted}`);
 });
