@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the pkg/ freshness check, the native Rust tests (release: the simulation
+# Runs every test: the pkg/ freshness check, rustfmt and clippy (warnings are errors), the
+# native Rust tests (release: the simulation
 # tests are heavy) and the browser tests (headless Debian Chromium via playwright-core).
 # Installs what it needs on a bare Debian machine, idempotently: Debian packages (Chromium,
 # Node.js, the Rust "web" toolchain for the wasm build), the wasm-bindgen CLI, and the npm
@@ -46,6 +47,18 @@ install_deps() {
     fi
 }
 
+formatting() {
+    local cargo=cargo
+    command -v cargo >/dev/null || cargo=/usr/bin/cargo
+    "$cargo" fmt --check
+}
+
+lints() {
+    local cargo=cargo
+    command -v cargo >/dev/null || cargo=/usr/bin/cargo
+    "$cargo" clippy --release --all-targets -- -D warnings
+}
+
 native_tests() {
     local cargo=cargo
     command -v cargo >/dev/null || cargo=/usr/bin/cargo
@@ -64,6 +77,8 @@ browser_tests() {
 
 stage "install dependencies" install_deps
 stage "pkg/ freshness check" scripts/check-pkg.sh
+stage "formatting (cargo fmt --check)" formatting
+stage "lints (cargo clippy --all-targets -D warnings)" lints
 stage "native tests (cargo test --release)" native_tests
 stage "engine tests with debug assertions (cargo test --profile checked)" checked_tests
 stage "browser tests (node --test)" browser_tests

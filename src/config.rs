@@ -347,9 +347,14 @@ pub const MAX_CONFIG_BYTES: usize = 1 << 20;
 /// which no object repeats a key (serde_json would silently keep the last one).
 pub fn parse_config_document(text: &str) -> Result<serde_json::Value, ConfigError> {
     if text.len() > MAX_CONFIG_BYTES {
-        return Err(ConfigError::new("(json)", format!("{} bytes; a configuration has at most {MAX_CONFIG_BYTES}", text.len())));
+        return Err(ConfigError::new(
+            "(json)",
+            format!("{} bytes; a configuration has at most {MAX_CONFIG_BYTES}", text.len()),
+        ));
     }
-    let value = serde_json::from_str::<strict_json::Strict>(text).map_err(|e| ConfigError::new("(json)", format!("not valid JSON: {e}")))?.0;
+    let value = serde_json::from_str::<strict_json::Strict>(text)
+        .map_err(|e| ConfigError::new("(json)", format!("not valid JSON: {e}")))?
+        .0;
     if !value.is_object() {
         return Err(ConfigError::new("(json)", "a configuration is a JSON object ({ ... })"));
     }
@@ -459,30 +464,80 @@ impl SimConfig {
             if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" },
             format!("gives {} flits per VC; must be 1..=4096", r.depth_per_vc()),
         );
-        check((1..=64).contains(&r.pipeline_delay), "router.pipeline_delay", format!("must be 1..=64 cycles, got {}", r.pipeline_delay));
+        check(
+            (1..=64).contains(&r.pipeline_delay),
+            "router.pipeline_delay",
+            format!("must be 1..=64 cycles, got {}", r.pipeline_delay),
+        );
         check((1..=8).contains(&r.speedup), "router.speedup", format!("must be 1..=8, got {}", r.speedup));
-        check((1..=8).contains(&r.islip_iterations), "router.islip_iterations", format!("must be 1..=8, got {}", r.islip_iterations));
-        for (name, v) in [("terminal_latency", r.terminal_latency), ("local_latency", r.local_latency), ("global_latency", r.global_latency)] {
+        check(
+            (1..=8).contains(&r.islip_iterations),
+            "router.islip_iterations",
+            format!("must be 1..=8, got {}", r.islip_iterations),
+        );
+        for (name, v) in [
+            ("terminal_latency", r.terminal_latency),
+            ("local_latency", r.local_latency),
+            ("global_latency", r.global_latency),
+        ] {
             check((1..=1000).contains(&v), &format!("router.{name}"), format!("must be 1..=1000 cycles, got {v}"));
         }
-        check((1..=16).contains(&r.terminal_period), "router.terminal_period", format!("must be 1..=16 cycles per flit, got {}", r.terminal_period));
+        check(
+            (1..=16).contains(&r.terminal_period),
+            "router.terminal_period",
+            format!("must be 1..=16 cycles per flit, got {}", r.terminal_period),
+        );
         if let Some(q) = r.output_queue {
             check((1..=65535).contains(&q), "router.output_queue", format!("must be 1..=65535 packets, got {q}"));
         }
         let t = &self.traffic;
-        check(t.load.is_finite() && (0.0..=1.0).contains(&t.load), "traffic.load", format!("must be between 0 and 1 flits/cycle/terminal, got {}", t.load));
-        check((1..=64).contains(&t.packet_size), "traffic.packet_size", format!("must be 1..=64 flits, got {}", t.packet_size));
-        check(t.packet_size <= r.depth_per_vc(), "traffic.packet_size", format!("{} flits do not fit a {}-flit VC buffer (virtual cut-through needs the whole packet)", t.packet_size, r.depth_per_vc()));
-        check((1..=1_000_000).contains(&t.batch_size), "traffic.batch_size", format!("must be 1..=1000000, got {}", t.batch_size));
-        check((1..=1_000_000).contains(&t.source_queue_cap), "traffic.source_queue_cap", format!("must be 1..=1000000, got {}", t.source_queue_cap));
+        check(
+            t.load.is_finite() && (0.0..=1.0).contains(&t.load),
+            "traffic.load",
+            format!("must be between 0 and 1 flits/cycle/terminal, got {}", t.load),
+        );
+        check(
+            (1..=64).contains(&t.packet_size),
+            "traffic.packet_size",
+            format!("must be 1..=64 flits, got {}", t.packet_size),
+        );
+        check(
+            t.packet_size <= r.depth_per_vc(),
+            "traffic.packet_size",
+            format!(
+                "{} flits do not fit a {}-flit VC buffer (virtual cut-through needs the whole packet)",
+                t.packet_size,
+                r.depth_per_vc()
+            ),
+        );
+        check(
+            (1..=1_000_000).contains(&t.batch_size),
+            "traffic.batch_size",
+            format!("must be 1..=1000000, got {}", t.batch_size),
+        );
+        check(
+            (1..=1_000_000).contains(&t.source_queue_cap),
+            "traffic.source_queue_cap",
+            format!("must be 1..=1000000, got {}", t.source_queue_cap),
+        );
         let m = &self.measurement;
         check(m.measure >= 1, "measurement.measure", "must be at least 1 cycle".into());
         check(m.watchdog >= 10, "measurement.watchdog", format!("must be at least 10 cycles, got {}", m.watchdog));
-        for (name, v) in [("warmup", m.warmup), ("measure", m.measure), ("drain_limit", m.drain_limit), ("watchdog", m.watchdog)] {
-            check(v <= MAX_RUN_CYCLES, &format!("measurement.{name}"), format!("must be at most {MAX_RUN_CYCLES} cycles, got {v}"));
+        for (name, v) in
+            [("warmup", m.warmup), ("measure", m.measure), ("drain_limit", m.drain_limit), ("watchdog", m.watchdog)]
+        {
+            check(
+                v <= MAX_RUN_CYCLES,
+                &format!("measurement.{name}"),
+                format!("must be at most {MAX_RUN_CYCLES} cycles, got {v}"),
+            );
         }
         let total = m.warmup.checked_add(m.measure).and_then(|t| t.checked_add(m.drain_limit));
-        check(total.is_some_and(|t| t <= MAX_RUN_CYCLES), "measurement", format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"));
+        check(
+            total.is_some_and(|t| t <= MAX_RUN_CYCLES),
+            "measurement",
+            format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"),
+        );
         if self.routing.cr_granularity == 0 {
             errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
         }
@@ -493,7 +548,11 @@ impl SimConfig {
                 errs.push(e);
             }
         }
-        if errs.is_empty() { Ok(()) } else { Err(ConfigErrors(errs)) }
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigErrors(errs))
+        }
     }
 }
 
@@ -537,7 +596,13 @@ fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
     // serde reports missing fields and unknown variants at the enclosing object.
     let named = msg.split('`').nth(1).filter(|_| msg.starts_with("missing field"));
     match named {
-        Some(field) => if p.is_empty() { field.to_string() } else { format!("{p}.{field}") },
+        Some(field) => {
+            if p.is_empty() {
+                field.to_string()
+            } else {
+                format!("{p}.{field}")
+            }
+        }
         None if msg.starts_with("unknown variant") && !p.ends_with("type") => format!("{p}.type"),
         None if p.is_empty() => "(config)".into(),
         None => p,
@@ -548,9 +613,7 @@ fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
 /// The value is parsed as JSON when it can be (numbers, arrays, booleans), else taken as
 /// a string.
 pub fn apply_override(root: &mut serde_json::Value, assignment: &str) -> Result<(), ConfigError> {
-    let (path, raw) = assignment
-        .split_once('=')
-        .ok_or_else(|| ConfigError::new(assignment, "expected key=value"))?;
+    let (path, raw) = assignment.split_once('=').ok_or_else(|| ConfigError::new(assignment, "expected key=value"))?;
     let path = path.trim();
     if path.is_empty() {
         return Err(ConfigError::new(assignment, "empty key"));

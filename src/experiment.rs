@@ -99,7 +99,12 @@ pub fn run_sim(sim: &mut Simulation) -> Result<RunResult, RunError> {
 
 /// Advances `sim` by `cycles` in slices, reporting `phase` after each (the slices do not
 /// change the result: advancing is cycle by cycle).
-fn advance_reporting(sim: &mut Simulation, cycles: u64, phase: Phase, progress: &mut dyn FnMut(Phase, u64)) -> Result<(), RunError> {
+fn advance_reporting(
+    sim: &mut Simulation,
+    cycles: u64,
+    phase: Phase,
+    progress: &mut dyn FnMut(Phase, u64),
+) -> Result<(), RunError> {
     const SLICE: u64 = 256;
     let end = sim.now() + cycles;
     while sim.now() < end {
@@ -112,7 +117,11 @@ fn advance_reporting(sim: &mut Simulation, cycles: u64, phase: Phase, progress: 
 /// Advances `sim` through the measurement window of `cycles`, sampling the backlog
 /// (packets generated, not dropped, not yet delivered) about 256 times for the saturation
 /// rule's tolerance ([`saturation`]).
-fn measure_window(sim: &mut Simulation, cycles: u64, progress: &mut dyn FnMut(Phase, u64)) -> Result<BacklogSamples, RunError> {
+fn measure_window(
+    sim: &mut Simulation,
+    cycles: u64,
+    progress: &mut dyn FnMut(Phase, u64),
+) -> Result<BacklogSamples, RunError> {
     let stride = (cycles / 256).max(1);
     let end = sim.now() + cycles;
     let mut samples = Vec::with_capacity((cycles / stride + 1) as usize);
@@ -189,12 +198,17 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
         saturation,
         cycles: sim.now(),
     };
-    let channel_utilization = sent_after.iter().zip(&sent_before).map(|(a, b)| ((a - b) as f64 / window) as f32).collect();
+    let channel_utilization =
+        sent_after.iter().zip(&sent_before).map(|(a, b)| ((a - b) as f64 / window) as f32).collect();
     let latency_histogram = lat.hist.iter().enumerate().filter(|(_, &n)| n > 0).map(|(l, &n)| (l as u64, n)).collect();
     Ok(RunResult { summary, channel_utilization, latency_histogram, batch_normalized_latency: None })
 }
 
-fn run_batch(sim: &mut Simulation, cfg: &SimConfig, progress: &mut dyn FnMut(Phase, u64)) -> Result<RunResult, RunError> {
+fn run_batch(
+    sim: &mut Simulation,
+    cfg: &SimConfig,
+    progress: &mut dyn FnMut(Phase, u64),
+) -> Result<RunResult, RunError> {
     let limit = cfg.measurement.drain_limit.max(cfg.traffic.batch_size as u64 * 64);
     // Label the whole run so latency statistics cover every batch packet.
     sim.stats_mut().label_start = 0;
@@ -208,7 +222,8 @@ fn run_batch(sim: &mut Simulation, cfg: &SimConfig, progress: &mut dyn FnMut(Pha
     let s = sim.stats();
     let done = !sim.batch_pending();
     let cycles = s.last_delivery + 1;
-    let accepted = s.delivered_flits as f64 * cfg.router.terminal_period as f64 / (sim.network().terminals() as f64 * cycles as f64);
+    let accepted = s.delivered_flits as f64 * cfg.router.terminal_period as f64
+        / (sim.network().terminals() as f64 * cycles as f64);
     let summary = Summary {
         offered_load: 1.0,
         offered_measured: accepted,

@@ -215,9 +215,15 @@ impl Plot {
             if s.markers {
                 for (i, &(x, y)) in s.points.iter().enumerate().filter(|(_, &p)| self.usable(p)) {
                     if s.hollow.get(i).copied().unwrap_or(false) {
-                        let _ = writeln!(out, r#"<circle cx="{:.2}" cy="{:.2}" r="3.2" fill="white" stroke="{color}" stroke-width="1.6"/>"#, px(x), py(y));
+                        let _ = writeln!(
+                            out,
+                            r#"<circle cx="{:.2}" cy="{:.2}" r="3.2" fill="white" stroke="{color}" stroke-width="1.6"/>"#,
+                            px(x),
+                            py(y)
+                        );
                     } else {
-                        let _ = writeln!(out, r#"<circle cx="{:.2}" cy="{:.2}" r="2.6" fill="{color}"/>"#, px(x), py(y));
+                        let _ =
+                            writeln!(out, r#"<circle cx="{:.2}" cy="{:.2}" r="2.6" fill="{color}"/>"#, px(x), py(y));
                     }
                 }
             }
@@ -290,7 +296,8 @@ impl Axis {
         let step = nice_step((hi - lo) / 6.0);
         let (nlo, nhi) = ((lo / step).floor() * step, (hi / step).ceil() * step);
         let n = ((nhi - nlo) / step).round() as i64;
-        let ticks = (0..=n).map(|i| nlo + step * i as f64).map(|t| if t.abs() < step * 1e-9 { 0.0 } else { t }).collect();
+        let ticks =
+            (0..=n).map(|i| nlo + step * i as f64).map(|t| if t.abs() < step * 1e-9 { 0.0 } else { t }).collect();
         Axis { lo: nlo, hi: nhi, log: false, log_base: 0.0, ticks }
     }
 

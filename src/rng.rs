@@ -71,7 +71,8 @@ impl RngCore for Mcg128 {
     fn next_u64(&mut self) -> u64 {
         // state ← state · MUL (mod 2¹²⁸)
         let (lo, carry) = widening_mul(self.lo, Self::MUL_LO);
-        let hi = carry.wrapping_add(self.lo.wrapping_mul(Self::MUL_HI)).wrapping_add(self.hi.wrapping_mul(Self::MUL_LO));
+        let hi =
+            carry.wrapping_add(self.lo.wrapping_mul(Self::MUL_HI)).wrapping_add(self.hi.wrapping_mul(Self::MUL_LO));
         (self.lo, self.hi) = (lo, hi);
         // XSL RR: the xor of the halves, rotated by the top 6 bits.
         (hi ^ lo).rotate_right((hi >> 58) as u32)
@@ -245,7 +246,9 @@ mod tests {
 
     #[test]
     fn prepared_chances_draw_like_chance() {
-        for (i, p) in [0.0, 1e-9, 0.001, 0.1, 0.3, 1.0 / 3.0, 0.5, 0.75, 0.999_999, 1.0, 1.5, -0.1].into_iter().enumerate() {
+        for (i, p) in
+            [0.0, 1e-9, 0.001, 0.1, 0.3, 1.0 / 3.0, 0.5, 0.75, 0.999_999, 1.0, 1.5, -0.1].into_iter().enumerate()
+        {
             let (mut a, mut b) = (SimRng::new(i as u64, TRAFFIC), SimRng::new(i as u64, TRAFFIC));
             let c = Chance::new(p);
             for _ in 0..20_000 {

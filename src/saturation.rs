@@ -198,14 +198,24 @@ mod tests {
     use super::*;
 
     fn window(offered: u64, accepted: u64, latency: f64) -> WindowCounts {
-        WindowCounts { drained: true, dropped: 0, offered_flits: offered, accepted_flits: accepted, window: 2000, packet_size: 1, mean_latency: latency, backlog_variance: 0.0 }
+        WindowCounts {
+            drained: true,
+            dropped: 0,
+            offered_flits: offered,
+            accepted_flits: accepted,
+            window: 2000,
+            packet_size: 1,
+            mean_latency: latency,
+            backlog_variance: 0.0,
+        }
     }
 
     #[test]
     fn the_backlog_variance_leaves_out_the_trend() {
         // A pure ramp has no variance about its line; alternating ±1 about a ramp has ≈ 1.
         assert!(BacklogSamples((0..100).map(|i| 3.0 * i as f64).collect()).detrended_variance() < 1e-9);
-        let v = BacklogSamples((0..100).map(|i| 3.0 * i as f64 + if i % 2 == 0 { 1.0 } else { -1.0 }).collect()).detrended_variance();
+        let v = BacklogSamples((0..100).map(|i| 3.0 * i as f64 + if i % 2 == 0 { 1.0 } else { -1.0 }).collect())
+            .detrended_variance();
         assert!((v - 1.0).abs() < 0.05, "{v}");
         assert_eq!(BacklogSamples(vec![1.0, 5.0]).detrended_variance(), 0.0);
         // A measured variance above the Poisson floor widens the tolerance.

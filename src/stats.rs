@@ -31,7 +31,11 @@ impl LatencyStats {
         self.hist[(latency as usize).min(HISTOGRAM_BINS - 1)] += 1;
     }
     pub fn mean(&self) -> f64 {
-        if self.count == 0 { f64::NAN } else { self.sum as f64 / self.count as f64 }
+        if self.count == 0 {
+            f64::NAN
+        } else {
+            self.sum as f64 / self.count as f64
+        }
     }
     /// The smallest latency at or below which a fraction `p` of packets fall.
     pub fn percentile(&self, p: f64) -> u64 {

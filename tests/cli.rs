@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// A small, quick experiment: an 4-ary 2-flat, short measurement.
-const SMALL: [&str; 6] = ["--set", "topology.k=4", "--set", "measurement.warmup=200", "--set", "measurement.measure=300"];
+const SMALL: [&str; 6] =
+    ["--set", "topology.k=4", "--set", "measurement.warmup=200", "--set", "measurement.measure=300"];
 
 fn hiradix(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hiradix")).args(args).output().expect("the hiradix binary runs")
@@ -57,7 +58,20 @@ fn bad_input_names_the_field_and_exits_with_status_2() {
     rejects(&["run", "--set", "topology.type=torus"], "topology.type");
     rejects(&["run", "--set", "routing.algorithm=ugal_l"], "routing.algorithm");
     rejects(&["run", "--set", "router.vcz=2"], "router.vcz");
-    rejects(&["run", "--set", "topology.k=32", "--set", "topology.n=3", "--set", "router.vcs=16", "--set", "router.buffer_depth=4096"], "router.buffer_depth");
+    rejects(
+        &[
+            "run",
+            "--set",
+            "topology.k=32",
+            "--set",
+            "topology.n=3",
+            "--set",
+            "router.vcs=16",
+            "--set",
+            "router.buffer_depth=4096",
+        ],
+        "router.buffer_depth",
+    );
     rejects(&["run", "--set", "traffic.load"], "--set traffic.load");
     rejects(&["sweep", "--loads", "0:1:0"], "--loads");
     rejects(&["sweep", "--vary", "routing.algorithm"], "--vary");
@@ -123,7 +137,17 @@ fn run_prints_the_summary_and_writes_json() {
 fn sweep_writes_one_csv_row_per_load_and_series() {
     let dir = Scratch::new("sweep");
     let csv = dir.join("sweep.csv");
-    let mut args = vec!["sweep", "--loads", "0.1,0.3", "--vary", "routing.algorithm=min,val", "--csv", csv.to_str().unwrap(), "-j", "1"];
+    let mut args = vec![
+        "sweep",
+        "--loads",
+        "0.1,0.3",
+        "--vary",
+        "routing.algorithm=min,val",
+        "--csv",
+        csv.to_str().unwrap(),
+        "-j",
+        "1",
+    ];
     args.extend(SMALL);
     let o = hiradix(&args);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -141,7 +165,16 @@ fn sweep_writes_one_csv_row_per_load_and_series() {
 fn run_and_sweep_agree_on_saturation() {
     let dir = Scratch::new("saturation");
     let (json, csv) = (dir.join("run.json"), dir.join("sweep.csv"));
-    let df = ["--set", "topology.type=dragonfly", "--set", "router.vcs=3", "--set", "traffic.pattern=group_shift", "--set", "routing.algorithm=min"];
+    let df = [
+        "--set",
+        "topology.type=dragonfly",
+        "--set",
+        "router.vcs=3",
+        "--set",
+        "traffic.pattern=group_shift",
+        "--set",
+        "routing.algorithm=min",
+    ];
     let mut args = vec!["run", "--set", "traffic.load=0.13", "--json", json.to_str().unwrap()];
     args.extend(df);
     let o = hiradix(&args);
@@ -153,7 +186,11 @@ fn run_and_sweep_agree_on_saturation() {
     args.extend(df);
     let o = hiradix(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("saturation: starts at offered load 0.1–0.13, saturation throughput 0.12"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("saturation: starts at offered load 0.1–0.13, saturation throughput 0.12"),
+        "{}",
+        stdout(&o)
+    );
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<_> = text.lines().collect();
     assert!(rows[1].ends_with(",false,") && rows[2].ends_with(",true,backlog_grew"), "{text}");
@@ -168,9 +205,21 @@ fn a_setting_the_configuration_does_not_read_is_noted_not_refused() {
     args.extend(SMALL);
     let o = hiradix(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("note: routing.crt0: has no effect unless routing.algorithm is ugal_l_cr"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("note: routing.crt0: has no effect unless routing.algorithm is ugal_l_cr"),
+        "{}",
+        stderr(&o)
+    );
     // Where it is read, no note.
-    let o = hiradix(&["config", "--set", "topology.type=dragonfly", "--set", "routing.algorithm=ugal_l_cr", "--set", "routing.crt0=5"]);
+    let o = hiradix(&[
+        "config",
+        "--set",
+        "topology.type=dragonfly",
+        "--set",
+        "routing.algorithm=ugal_l_cr",
+        "--set",
+        "routing.crt0=5",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
 }
@@ -178,21 +227,44 @@ fn a_setting_the_configuration_does_not_read_is_noted_not_refused() {
 /// Issue 15's reproductions: each exits with status 2 naming the field, before any run.
 #[test]
 fn hostile_inputs_are_refused_up_front() {
-    let folded_clos_of_one = ["run", "--set", "topology.type=folded_clos", "--set", "topology.down=[1]", "--set", "topology.up=[]", "--set", "routing.algorithm=updown_ad", "--set", "traffic.load=0.3"];
+    let folded_clos_of_one = [
+        "run",
+        "--set",
+        "topology.type=folded_clos",
+        "--set",
+        "topology.down=[1]",
+        "--set",
+        "topology.up=[]",
+        "--set",
+        "routing.algorithm=updown_ad",
+        "--set",
+        "traffic.load=0.3",
+    ];
     rejects(&folded_clos_of_one, "traffic needs at least two");
     rejects(&["run", "--set", "measurement.warmup=18446744073709551615"], "measurement.warmup");
     rejects(&["run", "--set", "topology.type=hypercube", "--set", "topology.n=4294967295"], "topology.n");
-    rejects(&["run", "--set", "routing.algorithm=ugal", "--set", "routing.ugal_threshold=1000000000000"], "routing.ugal_threshold");
+    rejects(
+        &["run", "--set", "routing.algorithm=ugal", "--set", "routing.ugal_threshold=1000000000000"],
+        "routing.ugal_threshold",
+    );
     rejects(&["run", "--set", "traffic.source_queue_cap=1e6"], "traffic.source_queue_cap");
     rejects(&["run", "--set", "traffic.pattern=router_shift", "--set", "traffic.shift=8"], "traffic.shift");
     rejects(&["sweep", "--loads", "0.1:inf:0.1"], "--loads");
     rejects(&["sweep", "--loads", "0:1:1e-9"], "more than 1000 loads");
     rejects(&["sweep", "--loads", "0.1,0.2", "-j", "100000"], "-j 100000");
     rejects(&["sweep", "--loads", "0.1", "--csv", "/nonexistent-dir/x.csv"], "cannot write /nonexistent-dir/x.csv");
-    rejects(&["sweep", "--loads", "0.1", "--svg", "/nonexistent-dir/x.svg"], "cannot write /nonexistent-dir/x-latency.svg");
+    rejects(
+        &["sweep", "--loads", "0.1", "--svg", "/nonexistent-dir/x.svg"],
+        "cannot write /nonexistent-dir/x-latency.svg",
+    );
     rejects(&["run", "--json", "/nonexistent-dir/x.json"], "cannot write /nonexistent-dir/x.json");
     let dir = Scratch::new("hostile");
-    for (name, text, what) in [("list.json", "[]".to_string(), "a configuration is a JSON object"), ("dup.json", r#"{"seed": 1, "seed": 2}"#.to_string(), "duplicate key 'seed'"), ("nested-dup.json", r#"{"router": {"vcs": 2, "vcs": 3}}"#.to_string(), "duplicate key 'vcs'"), ("big.json", format!("{{\"seed\": 1{}}}", " ".repeat(2 << 20)), "bytes; a configuration has at most")] {
+    for (name, text, what) in [
+        ("list.json", "[]".to_string(), "a configuration is a JSON object"),
+        ("dup.json", r#"{"seed": 1, "seed": 2}"#.to_string(), "duplicate key 'seed'"),
+        ("nested-dup.json", r#"{"router": {"vcs": 2, "vcs": 3}}"#.to_string(), "duplicate key 'vcs'"),
+        ("big.json", format!("{{\"seed\": 1{}}}", " ".repeat(2 << 20)), "bytes; a configuration has at most"),
+    ] {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         rejects(&["run", path.to_str().unwrap()], what);

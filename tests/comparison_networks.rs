@@ -38,7 +38,13 @@ fn at(name: &str, pattern: &str, load: f64) -> Summary {
     c.traffic.pattern = pattern.into();
     c.traffic.load = load;
     let s = run(&c).unwrap().summary;
-    eprintln!("{name:>10} {pattern:>12} offered {load:.2}: accepted {:.3}, latency {:.1}, hops {:.2}{}", s.accepted, s.avg_latency, s.avg_hops, if s.saturated { " (saturated)" } else { "" });
+    eprintln!(
+        "{name:>10} {pattern:>12} offered {load:.2}: accepted {:.3}, latency {:.1}, hops {:.2}{}",
+        s.accepted,
+        s.avg_latency,
+        s.avg_hops,
+        if s.saturated { " (saturated)" } else { "" }
+    );
     s
 }
 

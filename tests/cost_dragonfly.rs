@@ -13,7 +13,9 @@ fn figure_2_cable_lines() {
     assert!(o.fixed_per_gbps > a && o.per_m_per_gbps < b);
     assert!((crossover_m(&t, &o).unwrap() - 10.0).abs() < 1e-9);
     let curve = cable_cost_curve(&t, &o, 30.0, 1.0);
-    assert!(curve.iter().all(|p| (p.length_m < 10.0) == (p.electrical_per_gbps < p.optical_per_gbps - 1e-12) || p.length_m == 10.0));
+    assert!(curve
+        .iter()
+        .all(|p| (p.length_m < 10.0) == (p.electrical_per_gbps < p.optical_per_gbps - 1e-12) || p.length_m == 10.0));
     // §5 pricing switches to optical at 8 m.
     let pr = CablePricing::dragonfly(&t);
     assert!(!pr.is_optical(7.9) && pr.is_optical(8.0));
@@ -29,13 +31,17 @@ fn up_to_1k_the_dragonfly_is_the_1d_flattened_butterfly() {
     assert_eq!(df.config, "p = 16, a = 32, h = 16, g = 128");
     // Fig. 18(c): the dragonfly uses 25% of its router ports for global channels, the
     // flattened butterfly 50% (30 of its 61).
-    let ports = |inv: &Inventory, label: &str| inv.groups.iter().filter(|g| g.label.starts_with(label)).map(|g| g.channels).sum::<f64>() / inv.routers;
+    let ports = |inv: &Inventory, label: &str| {
+        inv.groups.iter().filter(|g| g.label.starts_with(label)).map(|g| g.channels).sum::<f64>() / inv.routers
+    };
     assert_eq!(ports(&df, "global"), 16.0);
     assert!((16.0_f64 / 63.0 - 0.25).abs() < 0.01);
     let fb = DfPaperTopology::FlattenedButterfly.inventory(&t, 65536);
     assert_eq!(ports(&fb, "dimension 2") + ports(&fb, "dimension 3"), 30.0);
     // "the dragonfly requires only half the number of global cables compared to the FB".
-    let global = |inv: &Inventory| inv.groups.iter().filter(|g| g.placement == Placement::Global).map(|g| g.channels).sum::<f64>();
+    let global = |inv: &Inventory| {
+        inv.groups.iter().filter(|g| g.placement == Placement::Global).map(|g| g.channels).sum::<f64>()
+    };
     assert!((global(&df) / global(&fb) - 16.0 / 30.0).abs() < 1e-9);
 }
 
@@ -115,7 +121,11 @@ fn up_to_4k_the_dragonfly_costs_more_than_the_fb_under_any_pricing() {
         assert_eq!((c.df_local, c.fb_backplane), (31.0 / 16.0, 15.0 / 16.0));
         // Checked under three unrelated pricings: the paper's, all electrical, optical ×10.
         let dear_optical = OpticalCable { fixed_per_gbps: 10.0, per_m_per_gbps: 0.2 };
-        for pricing in [CablePricing::dragonfly(&t), CablePricing::ElectricalWithRepeaters, CablePricing::OpticalBeyond { threshold_m: 0.0, optical: dear_optical }] {
+        for pricing in [
+            CablePricing::dragonfly(&t),
+            CablePricing::ElectricalWithRepeaters,
+            CablePricing::OpticalBeyond { threshold_m: 0.0, optical: dear_optical },
+        ] {
             let df = dragonfly(&t, n).cost(&t, &pricing).per_node();
             let fb = DfPaperTopology::FlattenedButterfly.inventory(&t, n).cost(&t, &pricing).per_node();
             assert!(df > fb, "N = {n}, {pricing:?}: {df} ≤ {fb}");
@@ -165,9 +175,18 @@ fn figure_19_values_as_modelled() {
     // are the model's values, pinned as a regression.
     let t = Technology::default();
     let pinned = [
-        (DfPaperTopology::FlattenedButterfly, [(2048, -0.614), (4096, -0.595), (8192, -0.382), (16384, -0.214), (32768, -0.053), (65536, -0.033)]),
-        (DfPaperTopology::FoldedClos, [(2048, 0.195), (4096, 0.201), (8192, 0.194), (16384, 0.242), (32768, 0.298), (65536, 0.570)]),
-        (DfPaperTopology::Torus3D, [(2048, 0.404), (4096, 0.487), (8192, 0.573), (16384, 0.645), (32768, 0.701), (65536, 0.757)]),
+        (
+            DfPaperTopology::FlattenedButterfly,
+            [(2048, -0.614), (4096, -0.595), (8192, -0.382), (16384, -0.214), (32768, -0.053), (65536, -0.033)],
+        ),
+        (
+            DfPaperTopology::FoldedClos,
+            [(2048, 0.195), (4096, 0.201), (8192, 0.194), (16384, 0.242), (32768, 0.298), (65536, 0.570)],
+        ),
+        (
+            DfPaperTopology::Torus3D,
+            [(2048, 0.404), (4096, 0.487), (8192, 0.573), (16384, 0.645), (32768, 0.701), (65536, 0.757)],
+        ),
     ];
     for (other, values) in pinned {
         for (n, expect) in values {
@@ -177,7 +196,8 @@ fn figure_19_values_as_modelled() {
     }
     // With each group on one backplane (a packaging the paper does not describe) the
     // saving over the FB would be within the tolerance of ≈ 20% at 32K–64K, not at 16K.
-    let on_backplane = |n| dragonfly_reduction_packaged(&t, n, DfPaperTopology::FlattenedButterfly, GroupPackaging::OneBackplane);
+    let on_backplane =
+        |n| dragonfly_reduction_packaged(&t, n, DfPaperTopology::FlattenedButterfly, GroupPackaging::OneBackplane);
     for n in [32768, 65536] {
         assert!((on_backplane(n) - 0.20).abs() < PLOT_TOLERANCE, "N = {n}: {}", on_backplane(n));
     }

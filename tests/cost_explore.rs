@@ -2,8 +2,8 @@
 //! HyperX search it shows, for every radix and size the view accepts.
 
 use hiradix::cost::explore::*;
-use hiradix::cost::{dragonfly, fb};
 use hiradix::cost::Technology;
+use hiradix::cost::{dragonfly, fb};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -42,7 +42,10 @@ fn bad_inputs_name_their_field() {
     assert!(fields("4096", "64", "1.5")[0].1.contains("at most 1"));
     assert!(fields("4096", "64", "x")[0].1.contains("not a number"));
     assert!(fields("4096", "64", "1/0")[0].1.contains("not a number"));
-    assert_eq!(errors_text(&CostQuery::parse("x", "64", "1").unwrap_err()).lines().next().unwrap().split(':').next(), Some("nodes"));
+    assert_eq!(
+        errors_text(&CostQuery::parse("x", "64", "1").unwrap_err()).lines().next().unwrap().split(':').next(),
+        Some("nodes")
+    );
 }
 
 fn plot<'a>(v: &'a Value, id: &str) -> &'a Value {
@@ -50,7 +53,12 @@ fn plot<'a>(v: &'a Value, id: &str) -> &'a Value {
 }
 
 fn y_at(p: &Value, series: &str, x: f64) -> Option<f64> {
-    let s = p["series"].as_array().unwrap().iter().find(|s| s["name"] == series).unwrap_or_else(|| panic!("no series {series}"));
+    let s = p["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == series)
+        .unwrap_or_else(|| panic!("no series {series}"));
     s["points"].as_array().unwrap().iter().find(|pt| pt[0].as_f64() == Some(x)).and_then(|pt| pt[1].as_f64())
 }
 

@@ -115,7 +115,8 @@ fn figure_11_orderings_and_steps() {
     // 1K → 2K: the folded Clos gains a stage (paper ≈ $60/node), the flattened butterfly a
     // dimension (paper ≈ $40/node); the Clos step is the larger.
     let clos_step = per_node(FbPaperTopology::FoldedClos, 2048) - per_node(FbPaperTopology::FoldedClos, 1024);
-    let fb_step = per_node(FbPaperTopology::FlattenedButterfly, 2048) - per_node(FbPaperTopology::FlattenedButterfly, 1024);
+    let fb_step =
+        per_node(FbPaperTopology::FlattenedButterfly, 2048) - per_node(FbPaperTopology::FlattenedButterfly, 1024);
     assert!((clos_step - 60.0).abs() < 15.0, "Clos step {clos_step}");
     assert!(fb_step > 0.0 && fb_step < clos_step, "FB step {fb_step}");
 }

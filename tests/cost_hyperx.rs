@@ -20,20 +20,33 @@ fn table1_is_reproduced() {
         check_row(&computed.general, &published.general, &p);
         // T: the search reports the smallest feasible T. The paper agrees everywhere but in
         // the general B = 0.125 cell, where it prints the largest feasible T.
-        assert_eq!(computed.regular.terminals_per_switch, published.regular.terminals_per_switch, "regular T, B = {}", published.beta);
+        assert_eq!(
+            computed.regular.terminals_per_switch, published.regular.terminals_per_switch,
+            "regular T, B = {}",
+            published.beta
+        );
         if published.beta == 0.125 {
             assert_eq!(computed.general.terminals_per_switch, 73);
             assert_eq!(published.general.terminals_per_switch, 76);
             assert_eq!(computed.general.feasible_t_range(&p), Some((73, 76)));
         } else {
-            assert_eq!(computed.general.terminals_per_switch, published.general.terminals_per_switch, "general T, B = {}", published.beta);
+            assert_eq!(
+                computed.general.terminals_per_switch, published.general.terminals_per_switch,
+                "general T, B = {}",
+                published.beta
+            );
         }
     }
 }
 
 #[test]
 fn table1_switch_counts_and_t_ranges() {
-    let expect = [(0.125, 2401, 1805, (55, 56)), (0.25, 2744, 2430, (48, 50)), (0.5, 4096, 3780, (32, 32)), (1.0, 10000, 7220, (14, 15))];
+    let expect = [
+        (0.125, 2401, 1805, (55, 56)),
+        (0.25, 2744, 2430, (48, 50)),
+        (0.5, 4096, 3780, (32, 32)),
+        (1.0, 10000, 7220, (14, 15)),
+    ];
     for (beta, reg, gen, t_range) in expect {
         let p = table1_problem(beta);
         let r = best_design(&p, DesignClass::Regular).unwrap();

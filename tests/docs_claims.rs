@@ -15,6 +15,9 @@ fn the_documents_claims_are_what_their_data_gives() {
     for (path, expected) in documents {
         let current = read(&path).unwrap();
         assert!(current == expected, "{path} differs from its data; run `hiradix claims --write` (and read the diff)");
-        assert!(!current.contains(hiradix::figures::claims::NO_REASON), "{path}: a claim that does not fully hold gives no reason (Claim::because)");
+        assert!(
+            !current.contains(hiradix::figures::claims::NO_REASON),
+            "{path}: a claim that does not fully hold gives no reason (Claim::because)"
+        );
     }
 }

@@ -83,8 +83,16 @@ fn the_intermediate_group_rule_is_what_it_says() {
     any.routing.intermediate_group = IntermediateGroup::Any;
     let (a, o) = (run(&any).unwrap().summary, go("val", "uniform", 0.3).summary);
     let (any_share, other_share) = (496.0 / 639.0, 70.0 / 71.0);
-    assert!((a.nonminimal_fraction - any_share).abs() < 0.02, "any: non-minimal {} vs {any_share}", a.nonminimal_fraction);
-    assert!((o.nonminimal_fraction - other_share).abs() < 0.005, "other: non-minimal {} vs {other_share}", o.nonminimal_fraction);
+    assert!(
+        (a.nonminimal_fraction - any_share).abs() < 0.02,
+        "any: non-minimal {} vs {any_share}",
+        a.nonminimal_fraction
+    );
+    assert!(
+        (o.nonminimal_fraction - other_share).abs() < 0.005,
+        "other: non-minimal {} vs {other_share}",
+        o.nonminimal_fraction
+    );
     assert!(a.avg_hops + 0.3 < o.avg_hops, "hops: any {}, other {}", a.avg_hops, o.avg_hops);
 }
 
@@ -102,7 +110,11 @@ fn ugal_g_is_near_val_on_wc_and_near_min_on_ur() {
 /// UGAL-L_VC matches it on WC but loses throughput on UR.
 #[test]
 fn ugal_l_loses_wc_throughput_that_vch_recovers() {
-    let (l, vch, vc) = (accepted("ugal_l", "group_shift", 0.8), accepted("ugal_l_vch", "group_shift", 0.8), accepted("ugal_l_vc", "group_shift", 0.8));
+    let (l, vch, vc) = (
+        accepted("ugal_l", "group_shift", 0.8),
+        accepted("ugal_l_vch", "group_shift", 0.8),
+        accepted("ugal_l_vc", "group_shift", 0.8),
+    );
     assert!(l + 0.015 < vch, "WC at overload: UGAL-L {l}, UGAL-L_VCH {vch}");
     assert!(vc > l + 0.015, "WC at overload: UGAL-L_VC {vc}, UGAL-L {l}");
     assert!(go("ugal_l", "group_shift", 0.5).summary.saturated);
@@ -130,9 +142,15 @@ fn fig9_skew_for_ugal_l_and_not_for_ugal_g() {
 #[test]
 fn ugal_l_cr_cuts_intermediate_wc_latency() {
     let s = run(&cfg("ugal_l", "group_shift", 0.4, 16)).unwrap().summary;
-    assert!(s.avg_latency_minimal > 1.5 * s.avg_latency_nonminimal, "UGAL-L minimal {} vs non-minimal {}", s.avg_latency_minimal, s.avg_latency_nonminimal);
+    assert!(
+        s.avg_latency_minimal > 1.5 * s.avg_latency_nonminimal,
+        "UGAL-L minimal {} vs non-minimal {}",
+        s.avg_latency_minimal,
+        s.avg_latency_nonminimal
+    );
     for depth in [16, 256] {
-        let (l, cr, g) = (latency("ugal_l", 0.4, depth), latency("ugal_l_cr", 0.4, depth), latency("ugal_g", 0.4, depth));
+        let (l, cr, g) =
+            (latency("ugal_l", 0.4, depth), latency("ugal_l_cr", 0.4, depth), latency("ugal_g", 0.4, depth));
         let bound = if depth == 16 { 0.8 } else { 0.4 };
         assert!(cr < bound * l, "{depth}-flit buffers: UGAL-L_CR {cr} vs UGAL-L {l}");
         assert!(cr < 1.25 * g, "{depth}-flit buffers: UGAL-L_CR {cr} vs UGAL-G {g}");

@@ -104,7 +104,9 @@ fn sequential_allocation_applies() {
 /// channels), the minimum VC counts and tiny buffers, and more VCs than needed.
 #[test]
 fn smaller_networks_minimum_vcs_and_spare_vcs() {
-    for (g, arrangement) in [(6, GlobalArrangement::Absolute), (4, GlobalArrangement::Palmtree), (2, GlobalArrangement::Absolute)] {
+    for (g, arrangement) in
+        [(6, GlobalArrangement::Absolute), (4, GlobalArrangement::Palmtree), (2, GlobalArrangement::Absolute)]
+    {
         for algorithm in ALGORITHMS {
             let vcs = if algorithm == "min" { 2 } else { 3 };
             walk(dragonfly(1, 4, 2, g, arrangement), algorithm, "group_shift", vcs, 2, IntermediateGroup::Any);
@@ -115,7 +117,9 @@ fn smaller_networks_minimum_vcs_and_spare_vcs() {
 
 #[test]
 fn too_few_vcs_and_wrong_family_are_errors() {
-    for (algorithm, need) in [("min", 2), ("val", 3), ("ugal_l", 3), ("ugal_g", 3), ("ugal_l_vc", 3), ("ugal_l_vch", 3), ("ugal_l_cr", 3)] {
+    for (algorithm, need) in
+        [("min", 2), ("val", 3), ("ugal_l", 3), ("ugal_g", 3), ("ugal_l_vc", 3), ("ugal_l_vch", 3), ("ugal_l_cr", 3)]
+    {
         let mut c = small(algorithm, "uniform", 0.1);
         c.router.vcs = need - 1;
         let e = Simulation::new(&c).err().unwrap_or_else(|| panic!("{algorithm} accepted {} VCs", need - 1));
@@ -150,7 +154,9 @@ fn deterministic_and_same_traffic_for_every_algorithm() {
 /// channel + ejection channel = 2·hops + 3 cycles with the default 1-cycle timing.
 #[test]
 fn zero_load_latency_is_analytic() {
-    for (algorithm, rule) in [("min", IntermediateGroup::Any), ("val", IntermediateGroup::Any), ("val", IntermediateGroup::Other)] {
+    for (algorithm, rule) in
+        [("min", IntermediateGroup::Any), ("val", IntermediateGroup::Any), ("val", IntermediateGroup::Other)]
+    {
         let mut c = small(algorithm, "uniform", 0.004);
         c.routing.intermediate_group = rule;
         let r = run(&c).unwrap();
@@ -176,16 +182,26 @@ fn zero_load_latency_is_analytic() {
 /// its group none when it draws its own group (1 in 9), else two: (6 + 64)·16/9 / 71.
 #[test]
 fn min_crosses_one_global_channel_and_val_two() {
-    let cases = [("min", IntermediateGroup::Any, 64.0 / 71.0), ("val", IntermediateGroup::Other, 2.0 * 70.0 / 71.0), ("val", IntermediateGroup::Any, 70.0 * 16.0 / 9.0 / 71.0)];
+    let cases = [
+        ("min", IntermediateGroup::Any, 64.0 / 71.0),
+        ("val", IntermediateGroup::Other, 2.0 * 70.0 / 71.0),
+        ("val", IntermediateGroup::Any, 70.0 * 16.0 / 9.0 / 71.0),
+    ];
     for (algorithm, rule, expected) in cases {
         let mut c = small(algorithm, "uniform", 0.3);
         c.routing.intermediate_group = rule;
         c.measurement.measure = 3000;
         let r = run(&c).unwrap();
         let net = Simulation::new(&c).unwrap().network().clone();
-        let global: f64 = (0..net.total_ports()).filter(|&p| net.port_by_id(p).class == LinkClass::Global).map(|p| r.channel_utilization[p] as f64).sum();
+        let global: f64 = (0..net.total_ports())
+            .filter(|&p| net.port_by_id(p).class == LinkClass::Global)
+            .map(|p| r.channel_utilization[p] as f64)
+            .sum();
         let per_packet = global / (r.summary.accepted * net.terminals() as f64);
-        assert!((per_packet / expected - 1.0).abs() < 0.03, "{algorithm} {rule:?}: {per_packet} global hops per packet, expected {expected}");
+        assert!(
+            (per_packet / expected - 1.0).abs() < 0.03,
+            "{algorithm} {rule:?}: {per_packet} global hops per packet, expected {expected}"
+        );
     }
 }
 

@@ -45,7 +45,11 @@ fn zero_load_latency_is_analytic() {
             }
             let hops = hx.distance(src / 4, dst / 4) as u64;
             let expected = 2 * terminal as u64 + (hops + 1) * delay as u64 + hops * local as u64 + size as u64 - 1;
-            assert_eq!(sim.stats().latency_sum - before, expected, "{src}→{dst}, {hops} hops, D={delay} Lc={local} Lt={terminal} size={size}");
+            assert_eq!(
+                sim.stats().latency_sum - before,
+                expected,
+                "{src}→{dst}, {hops} hops, D={delay} Lc={local} Lt={terminal} size={size}"
+            );
         }
     }
 }
@@ -74,7 +78,9 @@ fn low_load_latency_matches_the_uniform_average() {
 fn invariants_hold_every_cycle() {
     for routing in ["min", "min_ad", "val"] {
         for (pattern, load) in [("uniform", 0.95), ("router_shift", 0.6)] {
-            for (size, speedup, alloc) in [(1, 2, SwitchAllocator::Separable), (1, 1, SwitchAllocator::Islip), (3, 2, SwitchAllocator::Islip)] {
+            for (size, speedup, alloc) in
+                [(1, 2, SwitchAllocator::Separable), (1, 1, SwitchAllocator::Islip), (3, 2, SwitchAllocator::Islip)]
+            {
                 let mut cfg = fb(4, 3, routing, pattern, load);
                 cfg.traffic.packet_size = size;
                 cfg.router.speedup = speedup;

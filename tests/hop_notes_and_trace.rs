@@ -58,15 +58,24 @@ fn dal_notes_explain_the_decision() {
             match n.rule {
                 "minimal" => assert!(d.min_free >= n.need_uncongested, "{n:?}"),
                 "deroute" => {
-                    assert!(offset.iter().all(|d| d.min_free < n.need_uncongested), "a minimal output was uncongested: {n:?}");
+                    assert!(
+                        offset.iter().all(|d| d.min_free < n.need_uncongested),
+                        "a minimal output was uncongested: {n:?}"
+                    );
                     assert!(d.deroutable && d.has_deroute && d.der_free >= n.need_uncongested, "{n:?}");
                 }
                 "minimal_congested" => {
-                    assert!(offset.iter().all(|d| d.min_free < n.need_uncongested) && !deroute_ok(n.need_uncongested), "{n:?}");
+                    assert!(
+                        offset.iter().all(|d| d.min_free < n.need_uncongested) && !deroute_ok(n.need_uncongested),
+                        "{n:?}"
+                    );
                     assert!(d.min_free >= n.need_free, "{n:?}");
                 }
                 "escape" => {
-                    assert!(offset.iter().all(|d| d.min_free < n.need_free) && !deroute_ok(n.need_uncongested), "{n:?}");
+                    assert!(
+                        offset.iter().all(|d| d.min_free < n.need_free) && !deroute_ok(n.need_uncongested),
+                        "{n:?}"
+                    );
                 }
                 "in_escape" => {}
                 other => panic!("unknown rule {other}"),
@@ -98,7 +107,9 @@ fn a_trace_follows_one_packet_to_its_destination() {
     assert!(t.delivered);
     assert_eq!(sim.trace_armed_at(), None);
     let net = sim.network();
-    let TraceEvent::Injected { router, arrives, .. } = t.events[0] else { panic!("starts with its injection: {:?}", t.events) };
+    let TraceEvent::Injected { router, arrives, .. } = t.events[0] else {
+        panic!("starts with its injection: {:?}", t.events)
+    };
     assert_eq!((router, t.src_router), (9, 9));
     let (mut at, mut ready) = (router, arrives);
     for (i, e) in t.events[1..].iter().enumerate() {
@@ -118,7 +129,9 @@ fn a_trace_follows_one_packet_to_its_destination() {
     sim.clear_trace();
     assert!(sim.trace().is_none());
     let vcs = sim.vcs();
-    let found = (0..sim.network().total_ports()).flat_map(|p| (0..vcs).map(move |v| (p, v))).find(|&(p, v)| sim.input_occupancy(p, v) > 0);
+    let found = (0..sim.network().total_ports())
+        .flat_map(|p| (0..vcs).map(move |v| (p, v)))
+        .find(|&(p, v)| sim.input_occupancy(p, v) > 0);
     let (p, v) = found.expect("a loaded network buffers packets");
     assert!(sim.trace_queue_head(p, v));
     assert!(matches!(sim.trace().unwrap().events[0], TraceEvent::Found { .. }));

@@ -34,7 +34,13 @@ fn at(c: &SimConfig, algorithm: &str, pattern: &str, load: f64) -> Summary {
     c.traffic.pattern = pattern.into();
     c.traffic.load = load;
     let s = run(&c).unwrap_or_else(|e| panic!("{algorithm} {pattern} {load}: {e}")).summary;
-    eprintln!("{algorithm:>14} {pattern:>18} offered {load:.2}: accepted {:.3}, latency {:.1}, hops {:.2}{}", s.accepted, s.avg_latency, s.avg_hops, if s.saturated { " (saturated)" } else { "" });
+    eprintln!(
+        "{algorithm:>14} {pattern:>18} offered {load:.2}: accepted {:.3}, latency {:.1}, hops {:.2}{}",
+        s.accepted,
+        s.avg_latency,
+        s.avg_hops,
+        if s.saturated { " (saturated)" } else { "" }
+    );
     s
 }
 
@@ -58,7 +64,12 @@ fn fb_router_shift_min_one_over_k_nonminimal_half() {
     }
     // CLOS AD's latency near 0.45 is far below UGAL-S's (FB §3.2: "nearly half").
     let (clos, ugal_s) = (at(&c, "clos_ad", "router_shift", 0.45), at(&c, "ugal_s", "router_shift", 0.45));
-    assert!(clos.avg_latency < 0.75 * ugal_s.avg_latency, "CLOS AD {} vs UGAL-S {}", clos.avg_latency, ugal_s.avg_latency);
+    assert!(
+        clos.avg_latency < 0.75 * ugal_s.avg_latency,
+        "CLOS AD {} vs UGAL-S {}",
+        clos.avg_latency,
+        ugal_s.avg_latency
+    );
 }
 
 /// On UR every algorithm but VAL carries far more than VAL's 50 %. At k = 8 the UGAL
@@ -97,7 +108,8 @@ fn fb_batch_greedy_ugal_worst_clos_ad_best_on_small_batches() {
         total / 4.0
     };
     for batch in [2, 4, 8] {
-        let v: Vec<(&str, f64)> = ["val", "ugal", "ugal_s", "clos_ad"].iter().map(|&a| (a, normalized(a, batch))).collect();
+        let v: Vec<(&str, f64)> =
+            ["val", "ugal", "ugal_s", "clos_ad"].iter().map(|&a| (a, normalized(a, batch))).collect();
         eprintln!("batch {batch}: {v:?}");
         let get = |name: &str| v.iter().find(|x| x.0 == name).unwrap().1;
         for (name, l) in &v {
@@ -105,7 +117,11 @@ fn fb_batch_greedy_ugal_worst_clos_ad_best_on_small_batches() {
                 assert!(get("ugal") > *l, "batch {batch}: greedy UGAL ({}) not worse than {name} ({l})", get("ugal"));
             }
             if *name != "clos_ad" {
-                assert!(get("clos_ad") < *l, "batch {batch}: CLOS AD ({}) not better than {name} ({l})", get("clos_ad"));
+                assert!(
+                    get("clos_ad") < *l,
+                    "batch {batch}: CLOS AD ({}) not better than {name} ({l})",
+                    get("clos_ad")
+                );
             }
         }
     }
@@ -182,7 +198,12 @@ fn dfb_adaptive_latency_below_adaptive_clos() {
         for load in [0.3, 0.6] {
             let a = at(&dfb, "adaptive_2dfb", pattern, load);
             let b = at(&clos, "updown_ad", pattern, load);
-            assert!(a.avg_latency < b.avg_latency, "{pattern} at {load}: adaptive 2DFB {} vs adaptive Clos {}", a.avg_latency, b.avg_latency);
+            assert!(
+                a.avg_latency < b.avg_latency,
+                "{pattern} at {load}: adaptive 2DFB {} vs adaptive Clos {}",
+                a.avg_latency,
+                b.avg_latency
+            );
         }
     }
 }

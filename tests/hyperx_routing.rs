@@ -49,7 +49,9 @@ fn vc_requirements_are_enforced() {
     for (algo, topo, need) in cases {
         assert!(Simulation::new(&cfg(topo.clone(), algo, "uniform", 0.1, *need, 4)).is_ok(), "{algo} with {need} VCs");
         if *need > 1 {
-            let e = Simulation::new(&cfg(topo.clone(), algo, "uniform", 0.1, need - 1, 4)).err().unwrap_or_else(|| panic!("{algo} accepted {} VCs", need - 1));
+            let e = Simulation::new(&cfg(topo.clone(), algo, "uniform", 0.1, need - 1, 4))
+                .err()
+                .unwrap_or_else(|| panic!("{algo} accepted {} VCs", need - 1));
             assert_eq!(e.0[0].path, "router.vcs", "{algo}: {e}");
             assert!(e.to_string().contains(&format!("at least {need} VCs")), "{e}");
         }
@@ -76,9 +78,20 @@ fn bad_combinations_are_errors_with_paths() {
         assert_eq!(e.0[0].path, "routing.algorithm", "{algo}: {e}");
     }
     // Topology parameters.
-    let e = Simulation::new(&cfg(TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![] }, "updown_ad", "uniform", 0.1, 1, 4)).err().unwrap();
+    let e = Simulation::new(&cfg(
+        TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![] },
+        "updown_ad",
+        "uniform",
+        0.1,
+        1,
+        4,
+    ))
+    .err()
+    .unwrap();
     assert_eq!(e.0[0].path, "topology.up");
-    let e = Simulation::new(&cfg(TopologyConfig::Butterfly { k: 1, n: 2 }, "dest_tag", "uniform", 0.1, 1, 4)).err().unwrap();
+    let e = Simulation::new(&cfg(TopologyConfig::Butterfly { k: 1, n: 2 }, "dest_tag", "uniform", 0.1, 1, 4))
+        .err()
+        .unwrap();
     assert_eq!(e.0[0].path, "topology.k");
     let mut c = cfg(fb(4, 2), "min", "uniform", 0.1, 1, 4);
     c.router.terminal_period = 0;
@@ -103,7 +116,12 @@ fn deadlock_free_beyond_saturation_with_minimum_vcs() {
         ("adaptive_2dfb", dfb(4, 3), 4, vec!["uniform", "adversarial", "benign", "bit_complement"]),
         ("adaptive_2dfb", dfb(8, 2), 2, vec!["uniform", "adversarial", "random_permutation"]),
         ("ecube", TopologyConfig::Hypercube { n: 5 }, 1, vec!["uniform", "bit_complement", "router_shift"]),
-        ("updown_ad", TopologyConfig::FoldedClos { down: vec![4, 4, 2], up: vec![2, 4] }, 1, vec!["uniform", "router_shift", "bit_complement"]),
+        (
+            "updown_ad",
+            TopologyConfig::FoldedClos { down: vec![4, 4, 2], up: vec![2, 4] },
+            1,
+            vec!["uniform", "router_shift", "bit_complement"],
+        ),
         ("dest_tag", TopologyConfig::Butterfly { k: 2, n: 5 }, 1, vec!["uniform", "router_shift", "bit_complement"]),
     ];
     for (algo, topo, vcs, patterns) in cases {
@@ -158,12 +176,26 @@ fn hop_counts_respect_the_algorithms() {
         let h = avg_hops(&cfg(hx(&[4, 4, 4], &[1], 4), algo, "bit_complement", 0.6, 6, 8));
         assert!(h >= 3.0 && h <= 2.0 * dims, "{algo}: {h} hops on bit complement (minimal 3, at most 6)");
     }
-    let h = avg_hops(&cfg(TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, "adaptive_2dfb", "adversarial", 1.0, 4, 4));
+    let h = avg_hops(&cfg(
+        TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 },
+        "adaptive_2dfb",
+        "adversarial",
+        1.0,
+        4,
+        4,
+    ));
     assert!((1.0..=4.0).contains(&h), "adaptive 2DFB: {h}");
     let h = avg_hops(&cfg(TopologyConfig::Butterfly { k: 4, n: 3 }, "dest_tag", "uniform", 0.3, 1, 8));
     assert!((h - 2.0).abs() < 1e-9, "butterfly: {h}");
     // Folded Clos with 3 levels: 2 hops within a level-2 subtree, 4 otherwise.
-    let h = avg_hops(&cfg(TopologyConfig::FoldedClos { down: vec![4, 4, 4], up: vec![4, 4] }, "updown_ad", "router_shift", 0.3, 1, 8));
+    let h = avg_hops(&cfg(
+        TopologyConfig::FoldedClos { down: vec![4, 4, 4], up: vec![4, 4] },
+        "updown_ad",
+        "router_shift",
+        0.3,
+        1,
+        8,
+    ));
     assert!((2.0..=4.0).contains(&h), "folded Clos: {h}");
     // e-cube on the hypercube is minimal: bit complement crosses every dimension.
     let h = avg_hops(&cfg(TopologyConfig::Hypercube { n: 5 }, "ecube", "bit_complement", 0.1, 1, 8));

@@ -21,11 +21,28 @@ fn configs() -> Vec<(&'static str, serde_json::Value)> {
                "measurement": {"warmup": 600, "measure": 600, "drain_limit": 400}})
     };
     vec![
-        ("flattened butterfly", overload(json!({"type": "flattened_butterfly", "k": 16, "n": 3}), "min", "router_shift", 2)),
-        ("dragonfly", overload(json!({"type": "dragonfly", "p": 4, "a": 8, "h": 4, "g": 33}), "ugal_l_cr", "group_shift", 3)),
+        (
+            "flattened butterfly",
+            overload(json!({"type": "flattened_butterfly", "k": 16, "n": 3}), "min", "router_shift", 2),
+        ),
+        (
+            "dragonfly",
+            overload(json!({"type": "dragonfly", "p": 4, "a": 8, "h": 4, "g": 33}), "ugal_l_cr", "group_shift", 3),
+        ),
         ("hyperx", overload(json!({"type": "hyperx", "s": [8, 8, 8], "k": [1], "t": 8}), "dal", "swap2", 6)),
-        ("2DFB", overload(json!({"type": "dilated_flattened_butterfly", "k": 16, "n": 3}), "adaptive_2dfb", "adversarial", 4)),
-        ("folded Clos", overload(json!({"type": "folded_clos", "down": [16, 16, 8], "up": [8, 8]}), "updown_ad", "uniform", 2)),
+        (
+            "2DFB",
+            overload(
+                json!({"type": "dilated_flattened_butterfly", "k": 16, "n": 3}),
+                "adaptive_2dfb",
+                "adversarial",
+                4,
+            ),
+        ),
+        (
+            "folded Clos",
+            overload(json!({"type": "folded_clos", "down": [16, 16, 8], "up": [8, 8]}), "updown_ad", "uniform", 2),
+        ),
         ("butterfly", overload(json!({"type": "butterfly", "k": 8, "n": 4}), "dest_tag", "uniform", 1)),
         ("hypercube", overload(json!({"type": "hypercube", "n": 12}), "ecube", "bit_complement", 1)),
     ]
@@ -49,13 +66,31 @@ fn peak_memory_stays_within_the_estimate() {
     }
     for (name, _) in configs() {
         let exe = std::env::current_exe().unwrap();
-        let out = std::process::Command::new(exe).args(["--exact", "peak_memory_stays_within_the_estimate", "--nocapture"]).env("HIRADIX_MEMORY_CHILD", name).output().unwrap();
+        let out = std::process::Command::new(exe)
+            .args(["--exact", "peak_memory_stays_within_the_estimate", "--nocapture"])
+            .env("HIRADIX_MEMORY_CHILD", name)
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
-        let line = text.lines().find_map(|l| l.split_once("MEMORY ")).map(|(_, rest)| rest.to_string()).unwrap_or_else(|| panic!("{name}: the child printed no measurement: {text} {}", String::from_utf8_lossy(&out.stderr)));
-        let [baseline, peak, estimate]: [u64; 3] = line.split_whitespace().map(|x| x.parse().unwrap()).collect::<Vec<_>>().try_into().unwrap();
+        let line =
+            text.lines().find_map(|l| l.split_once("MEMORY ")).map(|(_, rest)| rest.to_string()).unwrap_or_else(|| {
+                panic!("{name}: the child printed no measurement: {text} {}", String::from_utf8_lossy(&out.stderr))
+            });
+        let [baseline, peak, estimate]: [u64; 3] =
+            line.split_whitespace().map(|x| x.parse().unwrap()).collect::<Vec<_>>().try_into().unwrap();
         let used = peak.saturating_sub(baseline);
         let mib = |b: u64| b as f64 / (1 << 20) as f64;
-        eprintln!("{name}: peak {:.1} MiB above a baseline of {:.1} MiB, estimate {:.1} MiB", mib(used), mib(baseline), mib(estimate));
-        assert!(used as f64 <= 1.1 * estimate as f64, "{name}: {:.1} MiB used, over the estimate of {:.1} MiB", mib(used), mib(estimate));
+        eprintln!(
+            "{name}: peak {:.1} MiB above a baseline of {:.1} MiB, estimate {:.1} MiB",
+            mib(used),
+            mib(baseline),
+            mib(estimate)
+        );
+        assert!(
+            used as f64 <= 1.1 * estimate as f64,
+            "{name}: {:.1} MiB used, over the estimate of {:.1} MiB",
+            mib(used),
+            mib(estimate)
+        );
     }
 }

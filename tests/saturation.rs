@@ -90,7 +90,10 @@ fn points_well_below_capacity_are_not_flagged() {
                 let s = summary(&build(algorithm, pattern, load, seed));
                 points += 1;
                 if s.saturated {
-                    flagged.push(format!("{algorithm} {pattern} {load} seed {seed}: {:?} accepted {} of {}", s.saturation, s.accepted, s.offered_measured));
+                    flagged.push(format!(
+                        "{algorithm} {pattern} {load} seed {seed}: {:?} accepted {} of {}",
+                        s.saturation, s.accepted, s.offered_measured
+                    ));
                 }
             }
         }

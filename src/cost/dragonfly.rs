@@ -63,8 +63,12 @@ pub enum DfPaperTopology {
 }
 
 impl DfPaperTopology {
-    pub const ALL: [DfPaperTopology; 4] =
-        [DfPaperTopology::Dragonfly, DfPaperTopology::FlattenedButterfly, DfPaperTopology::FoldedClos, DfPaperTopology::Torus3D];
+    pub const ALL: [DfPaperTopology; 4] = [
+        DfPaperTopology::Dragonfly,
+        DfPaperTopology::FlattenedButterfly,
+        DfPaperTopology::FoldedClos,
+        DfPaperTopology::Torus3D,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -80,7 +84,9 @@ impl DfPaperTopology {
     pub fn inventory(self, tech: &Technology, nodes: u64) -> Inventory {
         match self {
             DfPaperTopology::Dragonfly => dragonfly(tech, nodes),
-            DfPaperTopology::FlattenedButterfly => dragonfly_paper_fb(tech, nodes).unwrap_or_else(|| flattened_butterfly(tech, nodes)),
+            DfPaperTopology::FlattenedButterfly => {
+                dragonfly_paper_fb(tech, nodes).unwrap_or_else(|| flattened_butterfly(tech, nodes))
+            }
             DfPaperTopology::FoldedClos => folded_clos(tech, nodes),
             DfPaperTopology::Torus3D => torus3d(tech, nodes),
         }
@@ -125,8 +131,16 @@ pub fn dragonfly_packaged(tech: &Technology, nodes: u64, packaging: GroupPackagi
     let n = nodes as f64;
     let local_channels = (routers * (df_a - 1)) as f64;
     let local = match packaging {
-        GroupPackaging::CabinetRow => ChannelGroup::new("local (intra-group)", Placement::LocalCable, local_channels, 1.0, tech.edge_length(group_nodes) / 3.0),
-        GroupPackaging::OneBackplane => ChannelGroup::new("local (intra-group)", Placement::Backplane, local_channels, 1.0, 0.0),
+        GroupPackaging::CabinetRow => ChannelGroup::new(
+            "local (intra-group)",
+            Placement::LocalCable,
+            local_channels,
+            1.0,
+            tech.edge_length(group_nodes) / 3.0,
+        ),
+        GroupPackaging::OneBackplane => {
+            ChannelGroup::new("local (intra-group)", Placement::Backplane, local_channels, 1.0, 0.0)
+        }
     };
     let inv_groups = vec![
         ChannelGroup::new("terminal", Placement::Terminal, 2.0 * n, 1.0, 0.0),
@@ -220,7 +234,11 @@ pub fn fig19(tech: &Technology, sizes: &[u64]) -> Vec<DfCostPoint> {
     sizes
         .iter()
         .flat_map(|&n| {
-            DfPaperTopology::ALL.into_iter().map(move |t| DfCostPoint { nodes: n, topology: t, cost: t.inventory(tech, n).cost(tech, &pricing) })
+            DfPaperTopology::ALL.into_iter().map(move |t| DfCostPoint {
+                nodes: n,
+                topology: t,
+                cost: t.inventory(tech, n).cost(tech, &pricing),
+            })
         })
         .collect()
 }
@@ -231,7 +249,12 @@ pub fn dragonfly_reduction(tech: &Technology, nodes: u64, other: DfPaperTopology
 }
 
 /// [`dragonfly_reduction`] with the dragonfly's groups packaged as `packaging` says.
-pub fn dragonfly_reduction_packaged(tech: &Technology, nodes: u64, other: DfPaperTopology, packaging: GroupPackaging) -> f64 {
+pub fn dragonfly_reduction_packaged(
+    tech: &Technology,
+    nodes: u64,
+    other: DfPaperTopology,
+    packaging: GroupPackaging,
+) -> f64 {
     let pricing = CablePricing::dragonfly(tech);
     let df = dragonfly_packaged(tech, nodes, packaging).cost(tech, &pricing).per_node();
     let o = other.inventory(tech, nodes).cost(tech, &pricing).per_node();
@@ -286,7 +309,10 @@ impl DfFbChannels {
     /// whose cables cost more with length and never less than a backplane channel (Table 2:
     /// the cheapest cable, $3.72 per signal, is dearer than a backplane's $1.95).
     pub fn dragonfly_dearer_under_any_pricing(&self) -> bool {
-        self.df_routers >= self.fb_routers && self.df_global >= self.fb_global && self.df_global_m >= self.fb_global_m && self.df_local >= self.fb_backplane
+        self.df_routers >= self.fb_routers
+            && self.df_global >= self.fb_global
+            && self.df_global_m >= self.fb_global_m
+            && self.df_local >= self.fb_backplane
     }
 }
 
@@ -315,8 +341,20 @@ pub struct Table2Row {
 /// both axes of the layout (`√2·E` if cabled diagonally).
 pub fn table2() -> [Table2Row; 2] {
     [
-        Table2Row { topology: "flattened butterfly", minimal: (1, 2), nonminimal: (2, 4), avg_cable_e: 1.0 / 3.0, max_cable_e: 1.0 },
-        Table2Row { topology: "dragonfly", minimal: (2, 1), nonminimal: (3, 2), avg_cable_e: 2.0 / 3.0, max_cable_e: 2.0 },
+        Table2Row {
+            topology: "flattened butterfly",
+            minimal: (1, 2),
+            nonminimal: (2, 4),
+            avg_cable_e: 1.0 / 3.0,
+            max_cable_e: 1.0,
+        },
+        Table2Row {
+            topology: "dragonfly",
+            minimal: (2, 1),
+            nonminimal: (3, 2),
+            avg_cable_e: 2.0 / 3.0,
+            max_cable_e: 2.0,
+        },
     ]
 }
 

@@ -240,9 +240,8 @@ fn fb_inventory(tech: &Technology, t: FbPaperTopology, nodes: u64) -> Option<Inv
 fn df_inventory(tech: &Technology, t: DfPaperTopology, nodes: u64) -> Option<Inventory> {
     match t {
         // As in `DfPaperTopology::inventory`: the FB paper's design where §5's does not fit.
-        DfPaperTopology::FlattenedButterfly => {
-            dragonfly::dragonfly_paper_fb(tech, nodes).or_else(|| fb_inventory(tech, FbPaperTopology::FlattenedButterfly, nodes))
-        }
+        DfPaperTopology::FlattenedButterfly => dragonfly::dragonfly_paper_fb(tech, nodes)
+            .or_else(|| fb_inventory(tech, FbPaperTopology::FlattenedButterfly, nodes)),
         DfPaperTopology::Dragonfly => {
             let ok = nodes <= dragonfly::dragonfly_max_nodes(tech.router_radix)
                 && (nodes > dragonfly::dragonfly_flat_limit(tech.router_radix) || fb_buildable(tech, nodes));
@@ -264,7 +263,11 @@ pub fn figures(q: &CostQuery) -> Value {
     let df_pricing = CablePricing::dragonfly(&tech);
     let pp = PowerParams::default();
     let sizes = size_axis(q.nodes, 7, 16);
-    let radix_note = if q.radix == 64 { "radix-64 routers as in the paper".to_string() } else { format!("radix-{} routers (the paper's: 64), still priced $390 each", q.radix) };
+    let radix_note = if q.radix == 64 {
+        "radix-64 routers as in the paper".to_string()
+    } else {
+        format!("radix-{} routers (the paper's: 64), still priced $390 each", q.radix)
+    };
 
     // FB paper Figs. 10, 11, 15: one inventory per (topology, size).
     let fb_invs: Vec<(FbPaperTopology, Vec<Option<Inventory>>)> =
@@ -272,30 +275,58 @@ pub fn figures(q: &CostQuery) -> Value {
     let fb_plot = |id, title: &str, y: &str, f: &dyn Fn(&Inventory) -> f64| {
         let mut p = PlotData::vs_n(id, title, y, q.nodes);
         for (t, invs) in &fb_invs {
-            let points = sizes.iter().zip(invs).map(|(&n, inv)| (n as f64, inv.as_ref().and_then(|i| finite(f(i))))).collect();
+            let points =
+                sizes.iter().zip(invs).map(|(&n, inv)| (n as f64, inv.as_ref().and_then(|i| finite(f(i))))).collect();
             p.series.push(PlotSeries { name: t.name().into(), dashed: false, points });
         }
         p.note = format!("{radix_note}; Table 2 prices, electrical cables with repeaters.");
         p
     };
     let mut plots = Vec::new();
-    plots.push(fb_plot("fb-fig11", "FB paper Fig. 11: cost per node", "$ per node", &|i| i.cost(&tech, &fb_pricing).per_node()));
-    let mut f10a = fb_plot("fb-fig10a", "FB paper Fig. 10(a): link cost / total cost", "link cost ratio", &|i| i.cost(&tech, &fb_pricing).link_fraction());
+    plots.push(fb_plot("fb-fig11", "FB paper Fig. 11: cost per node", "$ per node", &|i| {
+        i.cost(&tech, &fb_pricing).per_node()
+    }));
+    let mut f10a = fb_plot("fb-fig10a", "FB paper Fig. 10(a): link cost / total cost", "link cost ratio", &|i| {
+        i.cost(&tech, &fb_pricing).link_fraction()
+    });
     f10a.y_max = Some(1.0);
     plots.push(f10a);
-    plots.push(fb_plot("fb-fig10b", "FB paper Fig. 10(b): average global cable length", "metres (no overhead)", &|i| i.cost(&tech, &fb_pricing).avg_global_cable_m));
-    let mut f15 = fb_plot("fb-fig15", "FB paper Fig. 15: network power per node", "W per node", &|i| i.power(&tech, &pp).per_node_w());
+    plots.push(fb_plot(
+        "fb-fig10b",
+        "FB paper Fig. 10(b): average global cable length",
+        "metres (no overhead)",
+        &|i| i.cost(&tech, &fb_pricing).avg_global_cable_m,
+    ));
+    let mut f15 = fb_plot("fb-fig15", "FB paper Fig. 15: network power per node", "W per node", &|i| {
+        i.power(&tech, &pp).per_node_w()
+    });
     f15.note = format!("{radix_note}; Table 5: 40 W per router, 200/160/40 mW per SerDes.");
     plots.push(f15);
 
     // Fig. 13 at N.
-    let mut f13 = PlotData::new("fb-fig13", format!("FB paper Fig. 13: N = {} as k-ary n-flats", nodes_label(q.nodes)), "n' (dimensions)", "$ per node / per channel");
+    let mut f13 = PlotData::new(
+        "fb-fig13",
+        format!("FB paper Fig. 13: N = {} as k-ary n-flats", nodes_label(q.nodes)),
+        "n' (dimensions)",
+        "$ per node / per channel",
+    );
     let pts = fb::fig13(&tech, q.nodes);
     if pts.is_empty() {
-        f13.empty = Some(format!("N = {} is not k^n (k ≥ 2, n ≥ 2): no k-ary n-flat has exactly N terminals; try 4096", q.nodes));
+        f13.empty = Some(format!(
+            "N = {} is not k^n (k ≥ 2, n ≥ 2): no k-ary n-flat has exactly N terminals; try 4096",
+            q.nodes
+        ));
     } else {
-        f13.series.push(PlotSeries { name: "cost per node".into(), dashed: false, points: pts.iter().map(|p| (p.config.n_prime as f64, finite(p.cost.per_node()))).collect() });
-        f13.series.push(PlotSeries { name: "cost per channel".into(), dashed: true, points: pts.iter().map(|p| (p.config.n_prime as f64, finite(p.cost_per_channel))).collect() });
+        f13.series.push(PlotSeries {
+            name: "cost per node".into(),
+            dashed: false,
+            points: pts.iter().map(|p| (p.config.n_prime as f64, finite(p.cost.per_node()))).collect(),
+        });
+        f13.series.push(PlotSeries {
+            name: "cost per channel".into(),
+            dashed: true,
+            points: pts.iter().map(|p| (p.config.n_prime as f64, finite(p.cost_per_channel))).collect(),
+        });
     }
     f13.note = "Table 4: k' = n(k − 1) + 1 ports per router, every router priced $390 whatever k'.".into();
     plots.push(f13);
@@ -303,7 +334,10 @@ pub fn figures(q: &CostQuery) -> Value {
     // Dragonfly paper Fig. 19.
     let mut f19 = PlotData::vs_n("df-fig19", "Dragonfly paper Fig. 19: cost per node", "$ per node", q.nodes);
     for &t in &DfPaperTopology::ALL {
-        let points = sizes.iter().map(|&n| (n as f64, df_inventory(&tech, t, n).and_then(|i| finite(i.cost(&tech, &df_pricing).per_node())))).collect();
+        let points = sizes
+            .iter()
+            .map(|&n| (n as f64, df_inventory(&tech, t, n).and_then(|i| finite(i.cost(&tech, &df_pricing).per_node()))))
+            .collect();
         f19.series.push(PlotSeries { name: t.name().into(), dashed: false, points });
     }
     let (p, a, h) = dragonfly::group_params(q.radix);
@@ -316,12 +350,24 @@ pub fn figures(q: &CostQuery) -> Value {
     // Dragonfly paper Fig. 2, with the dragonfly's average global cable at N.
     let optical = OpticalCable::dragonfly_fig2(&tech);
     let df_at_n = df_inventory(&tech, DfPaperTopology::Dragonfly, q.nodes);
-    let cable_at_n = df_at_n.as_ref().map(|i| i.cost(&tech, &df_pricing)).filter(|c| c.global_channels > 0.0).map(|c| c.avg_global_cable_m + tech.cable_overhead_m);
+    let cable_at_n = df_at_n
+        .as_ref()
+        .map(|i| i.cost(&tech, &df_pricing))
+        .filter(|c| c.global_channels > 0.0)
+        .map(|c| c.avg_global_cable_m + tech.cable_overhead_m);
     let max_m = cable_at_n.map_or(40.0, |m| (m * 1.25).max(40.0).ceil());
     let curve = cable_cost_curve(&tech, &optical, max_m, max_m / 80.0);
     let mut f2 = PlotData::new("df-fig2", "Dragonfly paper Fig. 2: cable cost", "cable length (m)", "$ per Gb/s");
-    f2.series.push(PlotSeries { name: "electrical with repeaters".into(), dashed: false, points: curve.iter().map(|c| (c.length_m, Some(c.electrical_per_gbps))).collect() });
-    f2.series.push(PlotSeries { name: "active optical".into(), dashed: false, points: curve.iter().map(|c| (c.length_m, Some(c.optical_per_gbps))).collect() });
+    f2.series.push(PlotSeries {
+        name: "electrical with repeaters".into(),
+        dashed: false,
+        points: curve.iter().map(|c| (c.length_m, Some(c.electrical_per_gbps))).collect(),
+    });
+    f2.series.push(PlotSeries {
+        name: "active optical".into(),
+        dashed: false,
+        points: curve.iter().map(|c| (c.length_m, Some(c.optical_per_gbps))).collect(),
+    });
     if let Some(m) = cable_at_n {
         f2.mark_x = Some(m);
         f2.mark_label = format!("dragonfly global cable at N: {m:.1} m");
@@ -403,7 +449,12 @@ pub fn hyperx(q: &CostQuery) -> Value {
     sizes.push(q.nodes);
     sizes.sort_unstable();
     sizes.dedup();
-    let mut plot = PlotData::vs_n("hx-fig8", format!("HyperX paper Fig. 8: switches per terminal, radix {}", q.radix), "switches / N", q.nodes);
+    let mut plot = PlotData::vs_n(
+        "hx-fig8",
+        format!("HyperX paper Fig. 8: switches per terminal, radix {}", q.radix),
+        "switches / N",
+        q.nodes,
+    );
     let beta_label = |b: f64| format!("{}", (b * 1e4).round() / 1e4);
     let mut betas = vec![q.beta];
     if 2.0 * q.beta <= 1.0 + 1e-9 {
@@ -413,9 +464,17 @@ pub fn hyperx(q: &CostQuery) -> Value {
     for (i, &b) in betas.iter().enumerate() {
         let pts = hx::switch_count_sweep(q.radix, b, &sizes);
         if i == 0 {
-            series.push(PlotSeries { name: format!("HyperX β = {}", beta_label(b)), dashed: false, points: pts.iter().map(|p| (p.terminals as f64, p.hyperx_switches_per_terminal)).collect() });
+            series.push(PlotSeries {
+                name: format!("HyperX β = {}", beta_label(b)),
+                dashed: false,
+                points: pts.iter().map(|p| (p.terminals as f64, p.hyperx_switches_per_terminal)).collect(),
+            });
         }
-        series.push(PlotSeries { name: format!("folded Clos β = {}", beta_label(b)), dashed: i > 0, points: pts.iter().map(|p| (p.terminals as f64, Some(p.clos_switches_per_terminal))).collect() });
+        series.push(PlotSeries {
+            name: format!("folded Clos β = {}", beta_label(b)),
+            dashed: i > 0,
+            points: pts.iter().map(|p| (p.terminals as f64, Some(p.clos_switches_per_terminal))).collect(),
+        });
     }
     plot.series = series;
     plot.note = "Best general HyperX (fewest switches); folded Clos tapered at the leaves for β < 1 (dashed: the Clos at 2β, §4.2's comparison).".into();

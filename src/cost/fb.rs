@@ -44,8 +44,12 @@ pub enum FbPaperTopology {
 }
 
 impl FbPaperTopology {
-    pub const ALL: [FbPaperTopology; 4] =
-        [FbPaperTopology::Butterfly, FbPaperTopology::FoldedClos, FbPaperTopology::Hypercube, FbPaperTopology::FlattenedButterfly];
+    pub const ALL: [FbPaperTopology; 4] = [
+        FbPaperTopology::Butterfly,
+        FbPaperTopology::FoldedClos,
+        FbPaperTopology::Hypercube,
+        FbPaperTopology::FlattenedButterfly,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -139,7 +143,8 @@ pub fn table4(nodes: u64) -> Vec<FlatConfig> {
 }
 
 /// Table 4 as printed: `(k, n, k', n')`.
-pub const TABLE4_PUBLISHED: [(u64, u32, u64, u32); 5] = [(64, 2, 127, 1), (16, 3, 46, 2), (8, 4, 29, 3), (4, 6, 19, 5), (2, 12, 12, 11)];
+pub const TABLE4_PUBLISHED: [(u64, u32, u64, u32); 5] =
+    [(64, 2, 127, 1), (16, 3, 46, 2), (8, 4, 29, 3), (4, 6, 19, 5), (2, 12, 12, 11)];
 
 /// Cabinets a subsystem of `nodes` may span and still be wired on the backplane / very
 /// short links (§4.3: "a pair of adjacent cabinets").
@@ -148,7 +153,15 @@ const LOCAL_CABINETS: u64 = 2;
 /// A HyperX-shaped flattened butterfly: `terminals` per router, extents `shape`, `trunk`
 /// parallel links per dimension. Dimensions whose subsystem fits in two cabinets are on the
 /// backplane; the others are global cables of average length `E/3` (§4.2).
-pub fn flat_inventory(tech: &Technology, nodes: u64, terminals: u64, shape: &[u64], trunk: &[u64], name: &str, config: String) -> Inventory {
+pub fn flat_inventory(
+    tech: &Technology,
+    nodes: u64,
+    terminals: u64,
+    shape: &[u64],
+    trunk: &[u64],
+    name: &str,
+    config: String,
+) -> Inventory {
     let routers: u64 = shape.iter().product();
     let e = tech.edge_length(nodes);
     let mut groups = vec![ChannelGroup::new("terminal", Placement::Terminal, 2.0 * nodes as f64, 1.0, 0.0)];
@@ -178,7 +191,8 @@ pub fn flat_inventory(tech: &Technology, nodes: u64, terminals: u64, shape: &[u6
 pub fn flattened_butterfly_with(tech: &Technology, nodes: u64, n_prime: u32, k: u64) -> Option<Inventory> {
     let radix = tech.router_radix as u64;
     if n_prime == 0 {
-        return (nodes <= radix).then(|| flat_inventory(tech, nodes, nodes, &[1], &[1], "flattened butterfly", "1 router".into()));
+        return (nodes <= radix)
+            .then(|| flat_inventory(tech, nodes, nodes, &[1], &[1], "flattened butterfly", "1 router".into()));
     }
     let inner = k.checked_pow(n_prime - 1)?;
     let top = nodes.div_ceil(k).div_ceil(inner).max(2);
@@ -302,10 +316,22 @@ pub fn hypercube(tech: &Technology, nodes: u64) -> Inventory {
     let e = tech.edge_length(nodes);
     let mut groups = vec![ChannelGroup::new("terminal", Placement::Terminal, 2.0 * n, 1.0, 0.0)];
     if local_dims > 0 {
-        groups.push(ChannelGroup::new("in-cabinet dimensions", Placement::Backplane, n * local_dims as f64, width, 0.0));
+        groups.push(ChannelGroup::new(
+            "in-cabinet dimensions",
+            Placement::Backplane,
+            n * local_dims as f64,
+            width,
+            0.0,
+        ));
     }
     if global_dims > 0 {
-        groups.push(ChannelGroup::new("global dimensions", Placement::Global, n * global_dims as f64, width, hypercube_avg_cable(e)));
+        groups.push(ChannelGroup::new(
+            "global dimensions",
+            Placement::Global,
+            n * global_dims as f64,
+            width,
+            hypercube_avg_cable(e),
+        ));
     }
     let ports = 1.0 + width * dims as f64;
     Inventory {
@@ -333,7 +359,11 @@ pub fn fig11(tech: &Technology, sizes: &[u64]) -> Vec<FbCostPoint> {
     sizes
         .iter()
         .flat_map(|&n| {
-            FbPaperTopology::ALL.into_iter().map(move |t| FbCostPoint { nodes: n, topology: t, cost: t.inventory(tech, n).cost(tech, &pricing) })
+            FbPaperTopology::ALL.into_iter().map(move |t| FbCostPoint {
+                nodes: n,
+                topology: t,
+                cost: t.inventory(tech, n).cost(tech, &pricing),
+            })
         })
         .collect()
 }
@@ -370,7 +400,15 @@ pub fn fig13(tech: &Technology, nodes: u64) -> Vec<Fig13Point> {
         .into_iter()
         .map(|c| {
             let np = c.n_prime as usize;
-            let inv = flat_inventory(tech, nodes, c.k, &vec![c.k; np], &vec![1; np], "flattened butterfly", format!("{}-ary {}-flat", c.k, c.n));
+            let inv = flat_inventory(
+                tech,
+                nodes,
+                c.k,
+                &vec![c.k; np],
+                &vec![1; np],
+                "flattened butterfly",
+                format!("{}-ary {}-flat", c.k, c.n),
+            );
             let cost = inv.cost(tech, &pricing);
             let ch = cost.network_channels;
             let per = if ch > 0.0 { (cost.local_link_cost + cost.global_link_cost) / ch } else { 0.0 };

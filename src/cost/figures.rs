@@ -17,7 +17,10 @@ pub fn class_name(c: DesignClass) -> &'static str {
 }
 
 pub fn design_cells(d: &HyperXDesign, p: &DesignProblem) -> Vec<String> {
-    let range = d.feasible_t_range(p).map(|(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") }).unwrap_or_default();
+    let range = d
+        .feasible_t_range(p)
+        .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
+        .unwrap_or_default();
     vec![
         d.switches().to_string(),
         d.dims().to_string(),
@@ -65,7 +68,9 @@ impl Table {
 
     pub fn text(&self) -> String {
         let w = self.widths();
-        let fmt = |r: &[String]| r.iter().enumerate().map(|(i, c)| format!("{c:>width$}", width = w[i])).collect::<Vec<_>>().join("  ");
+        let fmt = |r: &[String]| {
+            r.iter().enumerate().map(|(i, c)| format!("{c:>width$}", width = w[i])).collect::<Vec<_>>().join("  ")
+        };
         let mut s = fmt(&self.head) + "\n";
         for r in &self.rows {
             s += &(fmt(r) + "\n");
@@ -82,7 +87,13 @@ impl Table {
     }
 
     pub fn csv(&self) -> String {
-        let q = |c: &String| if c.contains(',') || c.contains('"') { format!("\"{}\"", c.replace('"', "\"\"")) } else { c.clone() };
+        let q = |c: &String| {
+            if c.contains(',') || c.contains('"') {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.clone()
+            }
+        };
         let mut s = self.head.iter().map(q).collect::<Vec<_>>().join(",") + "\n";
         for r in &self.rows {
             s += &(r.iter().map(q).collect::<Vec<_>>().join(",") + "\n");
@@ -90,9 +101,6 @@ impl Table {
         s
     }
 }
-
-
-
 
 pub fn money(x: f64) -> String {
     format!("{x:.1}")
@@ -106,9 +114,22 @@ pub fn pct(x: f64) -> String {
 
 pub fn fb_cost_table(sizes: &[u64]) -> Table {
     let tech = Technology::default();
-    let mut t = Table::new(&["N", "topology", "configuration", "routers", "$/node", "link share", "avg global cable m", "FB saving vs Clos"]);
+    let mut t = Table::new(&[
+        "N",
+        "topology",
+        "configuration",
+        "routers",
+        "$/node",
+        "link share",
+        "avg global cable m",
+        "FB saving vs Clos",
+    ]);
     for p in fb::fig11(&tech, sizes) {
-        let saving = if p.topology == FbPaperTopology::FlattenedButterfly { pct(fb::fb_vs_clos_reduction(&tech, p.nodes)) } else { String::new() };
+        let saving = if p.topology == FbPaperTopology::FlattenedButterfly {
+            pct(fb::fb_vs_clos_reduction(&tech, p.nodes))
+        } else {
+            String::new()
+        };
         t.row(vec![
             p.nodes.to_string(),
             p.topology.name().into(),
@@ -123,7 +144,11 @@ pub fn fb_cost_table(sizes: &[u64]) -> Table {
     t
 }
 
-fn series_by<T: Copy + PartialEq>(keys: &[T], name: impl Fn(T) -> String, points: impl Fn(T) -> Vec<(f64, f64)>) -> Vec<Series> {
+fn series_by<T: Copy + PartialEq>(
+    keys: &[T],
+    name: impl Fn(T) -> String,
+    points: impl Fn(T) -> Vec<(f64, f64)>,
+) -> Vec<Series> {
     keys.iter().map(|&k| Series::new(name(k), points(k))).collect()
 }
 
@@ -132,9 +157,11 @@ pub fn fb_plot(sizes: &[u64], title: &str, y: &str, f: impl Fn(&CostBreakdown) -
     let pts = fb::fig11(&tech, sizes);
     let mut p = Plot::new(title, "network size N (nodes)", y);
     p.log_x = true;
-    p.series = series_by(&FbPaperTopology::ALL, |t| t.name().to_string(), |t| {
-        pts.iter().filter(|q| q.topology == t).map(|q| (q.nodes as f64, f(&q.cost))).collect()
-    });
+    p.series = series_by(
+        &FbPaperTopology::ALL,
+        |t| t.name().to_string(),
+        |t| pts.iter().filter(|q| q.topology == t).map(|q| (q.nodes as f64, f(&q.cost))).collect(),
+    );
     p
 }
 
@@ -149,7 +176,9 @@ pub fn fig10a_plot(sizes: &[u64]) -> Plot {
 }
 
 pub fn fig10b_plot(sizes: &[u64]) -> Plot {
-    fb_plot(sizes, "FB paper Fig. 10(b): average global cable length (no overhead)", "length (m)", |c| c.avg_global_cable_m)
+    fb_plot(sizes, "FB paper Fig. 10(b): average global cable length (no overhead)", "length (m)", |c| {
+        c.avg_global_cable_m
+    })
 }
 
 pub fn fb_dims_table(nodes: u64) -> Table {
@@ -180,9 +209,17 @@ pub fn fb_dims_table(nodes: u64) -> Table {
 pub fn fig13_plot(nodes: u64) -> Plot {
     let tech = Technology::default();
     let pts = fb::fig13(&tech, nodes);
-    let mut p = Plot::new(format!("FB paper Fig. 13: N = {nodes} flattened butterflies"), "n' (dimensions)", "$ per node / $ per channel");
-    p.series.push(Series::new("cost per node", pts.iter().map(|q| (q.config.n_prime as f64, q.cost.per_node())).collect()));
-    p.series.push(Series::new("cost per channel", pts.iter().map(|q| (q.config.n_prime as f64, q.cost_per_channel)).collect()).dashed());
+    let mut p = Plot::new(
+        format!("FB paper Fig. 13: N = {nodes} flattened butterflies"),
+        "n' (dimensions)",
+        "$ per node / $ per channel",
+    );
+    p.series
+        .push(Series::new("cost per node", pts.iter().map(|q| (q.config.n_prime as f64, q.cost.per_node())).collect()));
+    p.series.push(
+        Series::new("cost per channel", pts.iter().map(|q| (q.config.n_prime as f64, q.cost_per_channel)).collect())
+            .dashed(),
+    );
     p
 }
 
@@ -199,10 +236,19 @@ pub fn table5() -> Table {
 pub fn power_table(sizes: &[u64]) -> Table {
     let tech = Technology::default();
     let pp = PowerParams::default();
-    let mut t = Table::new(&["N", "butterfly W/node", "folded Clos W/node", "hypercube W/node", "FB W/node", "FB saving vs Clos"]);
+    let mut t = Table::new(&[
+        "N",
+        "butterfly W/node",
+        "folded Clos W/node",
+        "hypercube W/node",
+        "FB W/node",
+        "FB saving vs Clos",
+    ]);
     let pts = power::fig15(&tech, &pp, sizes);
     for &n in sizes {
-        let w = |topo| pts.iter().find(|p| p.nodes == n && p.topology == topo).map(|p| p.power.per_node_w()).unwrap_or(f64::NAN);
+        let w = |topo| {
+            pts.iter().find(|p| p.nodes == n && p.topology == topo).map(|p| p.power.per_node_w()).unwrap_or(f64::NAN)
+        };
         t.row(vec![
             n.to_string(),
             format!("{:.2}", w(FbPaperTopology::Butterfly)),
@@ -220,9 +266,11 @@ pub fn fig15_plot(sizes: &[u64]) -> Plot {
     let pts = power::fig15(&tech, &PowerParams::default(), sizes);
     let mut p = Plot::new("FB paper Fig. 15: network power per node", "network size N (nodes)", "power (W per node)");
     p.log_x = true;
-    p.series = series_by(&FbPaperTopology::ALL, |t| t.name().to_string(), |t| {
-        pts.iter().filter(|q| q.topology == t).map(|q| (q.nodes as f64, q.power.per_node_w())).collect()
-    });
+    p.series = series_by(
+        &FbPaperTopology::ALL,
+        |t| t.name().to_string(),
+        |t| pts.iter().filter(|q| q.topology == t).map(|q| (q.nodes as f64, q.power.per_node_w())).collect(),
+    );
     p
 }
 
@@ -235,7 +283,13 @@ pub fn cables_table(max_m: f64) -> Table {
     let mut t = Table::new(&["length m", "electrical $/Gb/s", "repeaters", "optical $/Gb/s", "cheaper"]);
     for p in cable_cost_curve(&tech, &o, max_m, step) {
         let cheaper = if p.electrical_per_gbps <= p.optical_per_gbps { "electrical" } else { "optical" };
-        t.row(vec![format!("{:.0}", p.length_m), format!("{:.3}", p.electrical_per_gbps), p.repeaters.to_string(), format!("{:.3}", p.optical_per_gbps), cheaper.into()]);
+        t.row(vec![
+            format!("{:.0}", p.length_m),
+            format!("{:.3}", p.electrical_per_gbps),
+            p.repeaters.to_string(),
+            format!("{:.3}", p.optical_per_gbps),
+            cheaper.into(),
+        ]);
     }
     if let Some(x) = crossover_m(&tech, &o) {
         t.row(vec![format!("{x:.1}"), "crossover".into(), String::new(), String::new(), String::new()]);
@@ -248,8 +302,13 @@ pub fn fig2_plot(max_m: f64) -> Plot {
     let o = OpticalCable::dragonfly_fig2(&tech);
     let pts = cable_cost_curve(&tech, &o, max_m, max_m / 40.0);
     let mut p = Plot::new("Dragonfly paper Fig. 2: cable cost", "cable length (m)", "cost ($ per Gb/s)");
-    p.series.push(Series::new("electrical with repeaters", pts.iter().map(|q| (q.length_m, q.electrical_per_gbps)).collect()).without_markers());
-    p.series.push(Series::new("active optical", pts.iter().map(|q| (q.length_m, q.optical_per_gbps)).collect()).without_markers());
+    p.series.push(
+        Series::new("electrical with repeaters", pts.iter().map(|q| (q.length_m, q.electrical_per_gbps)).collect())
+            .without_markers(),
+    );
+    p.series.push(
+        Series::new("active optical", pts.iter().map(|q| (q.length_m, q.optical_per_gbps)).collect()).without_markers(),
+    );
     p
 }
 
@@ -270,7 +329,18 @@ pub fn table2_df() -> Table {
 
 pub fn dragonfly_table(sizes: &[u64]) -> Table {
     let tech = Technology::default();
-    let mut t = Table::new(&["N", "dragonfly $/node", "FB $/node", "folded Clos $/node", "3-D torus $/node", "DF vs FB", "DF vs Clos", "DF vs torus", "dragonfly config", "FB config"]);
+    let mut t = Table::new(&[
+        "N",
+        "dragonfly $/node",
+        "FB $/node",
+        "folded Clos $/node",
+        "3-D torus $/node",
+        "DF vs FB",
+        "DF vs Clos",
+        "DF vs torus",
+        "dragonfly config",
+        "FB config",
+    ]);
     let pts = dragonfly::fig19(&tech, sizes);
     for &n in sizes {
         let c = |topo| pts.iter().find(|p| p.nodes == n && p.topology == topo).unwrap();
@@ -313,7 +383,9 @@ pub fn df_vs_fb_channels_table(sizes: &[u64]) -> Table {
     let two = |x: f64| format!("{x:.2}");
     for &n in sizes.iter().filter(|&&n| n > dragonfly::dragonfly_flat_limit(tech.router_radix)) {
         let c = dragonfly::DfFbChannels::new(&tech, n);
-        let saving = |packaging| pct(dragonfly::dragonfly_reduction_packaged(&tech, n, DfPaperTopology::FlattenedButterfly, packaging));
+        let saving = |packaging| {
+            pct(dragonfly::dragonfly_reduction_packaged(&tech, n, DfPaperTopology::FlattenedButterfly, packaging))
+        };
         t.row(vec![
             n.to_string(),
             two(c.df_local),
@@ -336,9 +408,11 @@ pub fn fig19_plot(sizes: &[u64]) -> Plot {
     let pts = dragonfly::fig19(&tech, sizes);
     let mut p = Plot::new("Dragonfly paper Fig. 19: cost per node", "network size N (nodes)", "cost ($ per node)");
     p.log_x = true;
-    p.series = series_by(&DfPaperTopology::ALL, |t| t.name().to_string(), |t| {
-        pts.iter().filter(|q| q.topology == t).map(|q| (q.nodes as f64, q.cost.per_node())).collect()
-    });
+    p.series = series_by(
+        &DfPaperTopology::ALL,
+        |t| t.name().to_string(),
+        |t| pts.iter().filter(|q| q.topology == t).map(|q| (q.nodes as f64, q.cost.per_node())).collect(),
+    );
     p
 }
 
@@ -348,10 +422,21 @@ pub fn table1() -> Table {
     let mut t = Table::new(&["B", "class", "source", "switches", "L", "S", "K", "T", "feasible T"]);
     for (pubrow, comp) in hx::table1_published().iter().zip(hx::table1_computed()) {
         let p = hx::table1_problem(pubrow.beta);
-        for (class, a, b) in [("regular", &pubrow.regular, &comp.regular), ("general", &pubrow.general, &comp.general)] {
+        for (class, a, b) in [("regular", &pubrow.regular, &comp.regular), ("general", &pubrow.general, &comp.general)]
+        {
             for (src, d) in [("paper", a), ("search", b)] {
                 let c = design_cells(d, &p);
-                t.row(vec![pubrow.beta.to_string(), class.into(), src.into(), c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone(), c[4].clone(), c[5].clone()]);
+                t.row(vec![
+                    pubrow.beta.to_string(),
+                    class.into(),
+                    src.into(),
+                    c[0].clone(),
+                    c[1].clone(),
+                    c[2].clone(),
+                    c[3].clone(),
+                    c[4].clone(),
+                    c[5].clone(),
+                ]);
             }
         }
     }
@@ -377,16 +462,28 @@ pub fn fig8_table(radix: u32, betas: &[f64], sizes: &[u64]) -> Table {
 }
 
 pub fn fig8_plot(radix: u32, betas: &[f64], sizes: &[u64]) -> Plot {
-    let mut p = Plot::new(format!("HyperX paper Fig. 8: switches per terminal, radix {radix}"), "network size N (terminals)", "switches / terminals");
+    let mut p = Plot::new(
+        format!("HyperX paper Fig. 8: switches per terminal, radix {radix}"),
+        "network size N (terminals)",
+        "switches / terminals",
+    );
     p.log_x = true;
     for &b in betas {
         let pts = hx::switch_count_sweep(radix, b, sizes);
-        p.series.push(Series::new(format!("HyperX β={b}"), pts.iter().map(|q| (q.terminals as f64, q.hyperx_switches_per_terminal.unwrap_or(f64::NAN))).collect()));
+        p.series.push(Series::new(
+            format!("HyperX β={b}"),
+            pts.iter().map(|q| (q.terminals as f64, q.hyperx_switches_per_terminal.unwrap_or(f64::NAN))).collect(),
+        ));
     }
     for &b in betas {
         let pts = hx::switch_count_sweep(radix, b, sizes);
-        p.series.push(Series::new(format!("folded Clos β={b}"), pts.iter().map(|q| (q.terminals as f64, q.clos_switches_per_terminal)).collect()).dashed());
+        p.series.push(
+            Series::new(
+                format!("folded Clos β={b}"),
+                pts.iter().map(|q| (q.terminals as f64, q.clos_switches_per_terminal)).collect(),
+            )
+            .dashed(),
+        );
     }
     p
 }
-

@@ -132,7 +132,8 @@ impl HyperXDesign {
         let t_ports = (problem.radix as u64).checked_sub(links)?;
         let min_ks = self.shape.iter().zip(&self.trunking).map(|(&s, &k)| s as u64 * k as u64).min()?;
         // 2BT ≤ min(KS)  ⇔  T ≤ min(KS) / 2B
-        let t_beta = if problem.beta <= 0.0 { u64::MAX } else { ((min_ks as f64) / (2.0 * problem.beta) + 1e-9).floor() as u64 };
+        let t_beta =
+            if problem.beta <= 0.0 { u64::MAX } else { ((min_ks as f64) / (2.0 * problem.beta) + 1e-9).floor() as u64 };
         let t_max = t_ports.min(t_beta);
         (t_min <= t_max).then(|| (t_min as u32, t_max.min(u32::MAX as u64) as u32))
     }
@@ -154,7 +155,13 @@ impl HyperXDesign {
             )
         } else {
             let tuple = |v: &[u32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
-            format!("L = {}, S = ({}), K = ({}), T = {}", self.dims(), tuple(&self.shape), tuple(&self.trunking), self.terminals_per_switch)
+            format!(
+                "L = {}, S = ({}), K = ({}), T = {}",
+                self.dims(),
+                tuple(&self.shape),
+                tuple(&self.trunking),
+                self.terminals_per_switch
+            )
         }
     }
 }
@@ -343,7 +350,11 @@ pub struct Table1Row {
 /// Table 1 of the HyperX paper exactly as printed: best regular and general designs for
 /// `N = 2^17`, `R = 128`.
 pub fn table1_published() -> Vec<Table1Row> {
-    let d = |s: &[u32], k: &[u32], t: u32| HyperXDesign { shape: s.to_vec(), trunking: k.to_vec(), terminals_per_switch: t };
+    let d = |s: &[u32], k: &[u32], t: u32| HyperXDesign {
+        shape: s.to_vec(),
+        trunking: k.to_vec(),
+        terminals_per_switch: t,
+    };
     vec![
         Table1Row { beta: 0.125, regular: d(&[7; 4], &[2; 4], 55), general: d(&[5, 19, 19], &[4, 1, 1], 76) },
         Table1Row { beta: 0.25, regular: d(&[14; 3], &[2; 3], 48), general: d(&[3, 27, 30], &[9, 1, 1], 54) },

@@ -90,7 +90,11 @@ pub fn fig15(tech: &Technology, params: &PowerParams, sizes: &[u64]) -> Vec<Powe
     sizes
         .iter()
         .flat_map(|&n| {
-            FbPaperTopology::ALL.into_iter().map(move |t| PowerPoint { nodes: n, topology: t, power: t.inventory(tech, n).power(tech, params) })
+            FbPaperTopology::ALL.into_iter().map(move |t| PowerPoint {
+                nodes: n,
+                topology: t,
+                power: t.inventory(tech, n).power(tech, params),
+            })
         })
         .collect()
 }

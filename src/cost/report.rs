@@ -49,8 +49,11 @@ fn fb_claims() -> Vec<Claim> {
     let c16 = |t: FbPaperTopology| t.inventory(&tech, 16384).cost(&tech, &CablePricing::ElectricalWithRepeaters);
     let step = |t| per_node(t, 2048) - per_node(t, 1024);
     let f13 = fb::fig13(&tech, 4096);
-    let f13r = |np: u32| f13.iter().find(|q| q.config.n_prime == np).unwrap().cost.per_node() / f13[0].cost.per_node() - 1.0;
-    let l32 = |t: FbPaperTopology| t.inventory(&tech, 32768).cost(&tech, &CablePricing::ElectricalWithRepeaters).avg_global_cable_m;
+    let f13r =
+        |np: u32| f13.iter().find(|q| q.config.n_prime == np).unwrap().cost.per_node() / f13[0].cost.per_node() - 1.0;
+    let l32 = |t: FbPaperTopology| {
+        t.inventory(&tech, 32768).cost(&tech, &CablePricing::ElectricalWithRepeaters).avg_global_cable_m
+    };
     vec![
         Claim { what: "N = 1K: router-to-router links, folded Clos / FB", paper: "2048 / 31 × 32 = 992".into(), model: format!("{} / {}", fb::folded_clos(&tech, 1024).network_channels(), fb::flattened_butterfly(&tech, 1024).network_channels()), verdict: "exact" },
         Claim { what: "Table 4 (N = 4K): k, n, k', n'", paper: "5 rows".into(), model: "5 rows, same k, n, n', k'".into(), verdict: "exact except k' = 13 (printed 12) for the 2-ary 12-flat, a misprint of n(k−1)+1" },
@@ -208,7 +211,11 @@ paper leaves open:
 ![Fig. 10(b)](cost/fb-fig10b-cable-length.svg)
 
 "#;
-    let _ = writeln!(s, "<details><summary>Fig. 10/11 table</summary>\n\n{}\n</details>\n", fb_cost_table(sizes).markdown());
+    let _ = writeln!(
+        s,
+        "<details><summary>Fig. 10/11 table</summary>\n\n{}\n</details>\n",
+        fb_cost_table(sizes).markdown()
+    );
     s += "**Table 4 and Fig. 13** (N = 4K):\n\n";
     s += &fb_dims_table(4096).markdown();
     s += r#"
@@ -280,4 +287,3 @@ fn t1_markdown() -> String {
 fn df_table_md(sizes: &[u64]) -> String {
     format!("<details><summary>Fig. 19 table</summary>\n\n{}\n</details>\n", dragonfly_table(sizes).markdown())
 }
-

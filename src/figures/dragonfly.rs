@@ -16,11 +16,11 @@
 //! [`Figure`] with its plots, a CSV of every point and a Markdown summary that puts the
 //! measured numbers next to the paper's. Runs are spread over the machine's cores.
 
+use super::{csv, latency_plot, run_parallel, table, throughput_plot};
+pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};
 use crate::dragonfly_stats::{global_channel_utilization, histogram_bins};
 use crate::experiment::{run, RunResult};
-use super::{csv, latency_plot, run_parallel, table, throughput_plot};
-pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::plot::{Plot, Series};
 use crate::stats::Summary;
 use crate::topology::Dragonfly;
@@ -31,7 +31,10 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
     ("df-fig8", "dragonfly Fig. 8: MIN, VAL, UGAL-L, UGAL-G latency vs offered load, UR and WC"),
     ("df-fig9", "dragonfly Fig. 9: global channel utilization under WC at load 0.2, UGAL-L vs UGAL-G"),
     ("df-fig10", "dragonfly Fig. 10: UGAL-L_VC and UGAL-L_VCH vs UGAL-L and UGAL-G, UR and WC"),
-    ("df-fig11", "dragonfly Fig. 11: UGAL-L on WC, latency of minimal vs non-minimal packets, 16- and 256-flit buffers"),
+    (
+        "df-fig11",
+        "dragonfly Fig. 11: UGAL-L on WC, latency of minimal vs non-minimal packets, 16- and 256-flit buffers",
+    ),
     ("df-fig12", "dragonfly Fig. 12: UGAL-L on WC at load 0.25, latency histogram, 16- and 256-flit buffers"),
     ("df-fig14", "dragonfly Fig. 14: UGAL-L on WC, latency vs load for buffer depths 4 to 256"),
     ("df-fig16", "dragonfly Fig. 16: UGAL-L_CR vs UGAL-L, UGAL-L_VCH and UGAL-G, WC and UR, 16- and 256-flit buffers"),
@@ -108,7 +111,11 @@ fn sweeps(quick: bool, specs: &[(&str, &str, &str, &str, u32)]) -> Vec<Job> {
     for &(panel, series, algorithm, pattern, depth) in specs {
         // MIN saturates at 1/(ah) on group shift: sweep its own range there.
         let sweep = if algorithm == "min" && pattern == "group_shift" {
-            if quick { vec![0.03, 0.06, 0.09, 0.12, 0.15] } else { vec![0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.05] }
+            if quick {
+                vec![0.03, 0.06, 0.09, 0.12, 0.15]
+            } else {
+                vec![0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.05]
+            }
         } else {
             loads(quick, pattern)
         };
@@ -118,7 +125,6 @@ fn sweeps(quick: bool, specs: &[(&str, &str, &str, &str, u32)]) -> Vec<Job> {
     }
     jobs
 }
-
 
 /// Saturated points a load sweep runs before it skips its remaining (higher) loads.
 const SATURATED_POINTS: usize = 2;
@@ -131,7 +137,11 @@ const THROUGHPUT_AXIS: &str = "accepted throughput (flits/cycle/terminal)";
 /// consecutive jobs with the same panel and series) over the machine's cores; a series
 /// stops after [`SATURATED_POINTS`] saturated loads, its remaining points are `None`.
 /// `progress(done, total)` is called from the calling thread.
-fn execute(jobs: &[Job], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Vec<Option<RunResult>>, String> {
+fn execute(
+    jobs: &[Job],
+    opts: &FigureOptions,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Vec<Option<RunResult>>, String> {
     let total = jobs.len();
     let mut units: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, j) in jobs.iter().enumerate() {
@@ -140,7 +150,9 @@ fn execute(jobs: &[Job], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) 
             _ => units.push(i..i + 1),
         }
     }
-    let one = |j: &Job| run(&opts.apply(&j.cfg)?).map_err(|e| format!("{} / {} at load {}: {e}", j.panel, j.series, j.cfg.traffic.load));
+    let one = |j: &Job| {
+        run(&opts.apply(&j.cfg)?).map_err(|e| format!("{} / {} at load {}: {e}", j.panel, j.series, j.cfg.traffic.load))
+    };
     // Runs one series in load order.
     let series = |u: usize, tick: &dyn Fn(usize)| {
         let mut saturated = 0;
@@ -178,7 +190,11 @@ fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
 }
 
 fn setup_text(quick: bool) -> String {
-    let net = if quick { "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)" } else { "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)" };
+    let net = if quick {
+        "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)"
+    } else {
+        "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)"
+    };
     format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`) unless a series says \"any group\" (`any`: among all g groups; drawing the source or destination group means a minimal path). Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
 }
 
@@ -187,15 +203,27 @@ fn setup_text(quick: bool) -> String {
 pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     if opts.loads.is_some() {
-        return Err("the dragonfly presets have their own loads per pattern; --loads applies to the HyperX-family presets".into());
+        return Err(
+            "the dragonfly presets have their own loads per pattern; --loads applies to the HyperX-family presets"
+                .into(),
+        );
     }
     let title = DRAGONFLY_FIGURES.iter().find(|f| f.0 == name).map(|f| f.1).ok_or_else(|| {
         let names: Vec<&str> = DRAGONFLY_FIGURES.iter().map(|f| f.0).collect();
         format!("unknown dragonfly figure '{name}'; one of: {}", names.join(", "))
     })?;
     let mut fig = match name {
-        "df-fig8" => fig_compare(opts, progress, &["min", "val", "ugal_l", "ugal_g"], &["val", "ugal_l", "ugal_g"], 16, PAPER_FIG8)?,
-        "df-fig10" => fig_compare(opts, progress, &["ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch"], &[], 16, PAPER_FIG10)?,
+        "df-fig8" => fig_compare(
+            opts,
+            progress,
+            &["min", "val", "ugal_l", "ugal_g"],
+            &["val", "ugal_l", "ugal_g"],
+            16,
+            PAPER_FIG8,
+        )?,
+        "df-fig10" => {
+            fig_compare(opts, progress, &["ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch"], &[], 16, PAPER_FIG10)?
+        }
         "df-fig16" => fig16(opts, progress)?,
         "df-fig9" => fig9(opts, progress)?,
         "df-fig11" => fig11(opts, progress)?,
@@ -220,7 +248,14 @@ pub fn any_group_label(algorithm: &str) -> String {
 /// Figs. 8 and 10: a set of algorithms on UR and WC (with the default intermediate-group
 /// rule, `other`), and `any_too` again with intermediate groups drawn among all groups
 /// (`routing.intermediate_group = any`).
-fn fig_compare(opts: &FigureOptions, progress: &dyn Fn(usize, usize), algorithms: &[&str], any_too: &[&str], depth: u32, paper: &str) -> Result<Figure, String> {
+fn fig_compare(
+    opts: &FigureOptions,
+    progress: &dyn Fn(usize, usize),
+    algorithms: &[&str],
+    any_too: &[&str],
+    depth: u32,
+    paper: &str,
+) -> Result<Figure, String> {
     let quick = opts.quick;
     let (mut specs, mut other_specs) = (Vec::new(), Vec::new());
     let other_names: Vec<String> = any_too.iter().map(|a| any_group_label(a)).collect();
@@ -253,7 +288,12 @@ fn fig_compare(opts: &FigureOptions, progress: &dyn Fn(usize, usize), algorithms
 fn fig16(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     let algorithms = ["ugal_l", "ugal_l_vch", "ugal_l_cr", "ugal_g"];
-    let panels = [("WC-16", "group_shift", 16), ("WC-256", "group_shift", 256), ("UR-16", "uniform", 16), ("UR-256", "uniform", 256)];
+    let panels = [
+        ("WC-16", "group_shift", 16),
+        ("WC-256", "group_shift", 256),
+        ("UR-16", "uniform", 16),
+        ("UR-256", "uniform", 256),
+    ];
     let mut specs = Vec::new();
     for &(panel, pattern, depth) in &panels {
         for a in algorithms {
@@ -263,11 +303,17 @@ fn fig16(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
     let jobs = sweeps(quick, &specs);
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
-    let titles = ["(a) WC, 16-flit buffers", "(b) WC, 256-flit buffers", "(c) UR, 16-flit buffers", "(d) UR, 256-flit buffers"];
+    let titles =
+        ["(a) WC, 16-flit buffers", "(b) WC, 256-flit buffers", "(c) UR, 16-flit buffers", "(d) UR, 256-flit buffers"];
     let plots = panels
         .iter()
         .zip(titles)
-        .map(|(&(panel, _, depth), t)| (panel.to_lowercase(), latency_plot(t, LOAD_AXIS, &series, panel, Some(if depth > 64 { 400.0 } else { 100.0 }))))
+        .map(|(&(panel, _, depth), t)| {
+            (
+                panel.to_lowercase(),
+                latency_plot(t, LOAD_AXIS, &series, panel, Some(if depth > 64 { 400.0 } else { 100.0 })),
+            )
+        })
         .collect();
     // The latency reduction of CR over UGAL-L on WC, per load.
     let mut markdown = table(&series, &[0.2, 0.3, 0.8], false);
@@ -280,8 +326,19 @@ fn fig16(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
             if c.is_nan() {
                 continue;
             }
-            let ratio = |x: f64| if x.is_nan() { "–".to_string() } else { format!("{:.0} % ({:.2}×)", 100.0 * (1.0 - c / x), x / c) };
-            let _ = writeln!(markdown, "| {panel} | {load} | {a:.1} | {b:.1} | {c:.1} | {d:.1} | {} | {} |", ratio(a), ratio(b));
+            let ratio = |x: f64| {
+                if x.is_nan() {
+                    "–".to_string()
+                } else {
+                    format!("{:.0} % ({:.2}×)", 100.0 * (1.0 - c / x), x / c)
+                }
+            };
+            let _ = writeln!(
+                markdown,
+                "| {panel} | {load} | {a:.1} | {b:.1} | {c:.1} | {d:.1} | {} | {} |",
+                ratio(a),
+                ratio(b)
+            );
         }
     }
     markdown += "\nPaper (Fig. 16): on WC, UGAL-L_CR cuts UGAL-L's latency by up to 35 % with 16-flit buffers and by over 20× at intermediate load with 256-flit buffers, approaching UGAL-G; its intermediate latency does not depend on the buffer size. On UR, UGAL-L_CR reduces latency near saturation by up to 50 % compared with UGAL-L_VCH; both fall short of UGAL-G's UR throughput.\n";
@@ -292,17 +349,31 @@ fn fig16(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
 fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     let load = 0.2;
-    let jobs: Vec<Job> = ["ugal_l", "ugal_g"].iter().map(|a| job("WC", label(a), quick, 16, a, "group_shift", load)).collect();
+    let jobs: Vec<Job> =
+        ["ugal_l", "ugal_g"].iter().map(|a| job("WC", label(a), quick, 16, a, "group_shift", load)).collect();
     let results = execute(&jobs, opts, progress)?;
     let df = dragonfly_of(&jobs[0].cfg)?;
-    let mut plot = Plot::new("Global channel utilization, WC at load 0.2", "global channel of a group (minimal, same router, others)", "utilization (flits/cycle)");
+    let mut plot = Plot::new(
+        "Global channel utilization, WC at load 0.2",
+        "global channel of a group (minimal, same router, others)",
+        "utilization (flits/cycle)",
+    );
     let mut markdown = String::from("| algorithm | minimal channel | same-router non-minimal (mean) | other non-minimal (mean) | same-router / other |\n|---|---|---|---|---|\n");
     let mut out = String::from("series,channel,class,utilization\n");
     for (j, r) in jobs.iter().zip(&results) {
         let r = r.as_ref().expect("single runs are never skipped");
         let u = global_channel_utilization(&df, &r.channel_utilization, j.cfg.traffic.shift);
-        plot.series.push(Series::new(&j.series, u.per_channel.iter().enumerate().map(|(i, &v)| (i as f64, v)).collect()));
-        let _ = writeln!(markdown, "| {} | {:.3} | {:.3} | {:.3} | {:.2} |", j.series, u.minimal, u.same_router, u.other, u.same_router / u.other);
+        plot.series
+            .push(Series::new(&j.series, u.per_channel.iter().enumerate().map(|(i, &v)| (i as f64, v)).collect()));
+        let _ = writeln!(
+            markdown,
+            "| {} | {:.3} | {:.3} | {:.3} | {:.2} |",
+            j.series,
+            u.minimal,
+            u.same_router,
+            u.other,
+            u.same_router / u.other
+        );
         for (i, v) in u.per_channel.iter().enumerate() {
             let _ = writeln!(out, "{},{i},{},{v:.5}", j.series, u.class_of(i));
         }
@@ -310,12 +381,21 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
     plot.y_range = Some((0.0, 1.05));
     markdown += "\nPaper (Fig. 9, load 0.2): with UGAL-G the minimal channel is preferred and the load is spread evenly over all other global channels; with UGAL-L the non-minimal channels on the router of the minimal channel are under-utilized (local queues shared by minimal and non-minimal traffic), which limits its throughput.\n";
     let series = collect(&jobs, &results);
-    Ok(Figure { name: String::new(), title: String::new(), plots: vec![("utilization".into(), plot)], csv: out, markdown, series })
+    Ok(Figure {
+        name: String::new(),
+        title: String::new(),
+        plots: vec![("utilization".into(), plot)],
+        csv: out,
+        markdown,
+        series,
+    })
 }
 
 fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
     match &cfg.topology {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement } => Dragonfly::new(*p, *a, *h, *g, *arrangement, "topology").map_err(|e| e.to_string()),
+        TopologyConfig::Dragonfly { p, a, h, g, arrangement } => {
+            Dragonfly::new(*p, *a, *h, *g, *arrangement, "topology").map_err(|e| e.to_string())
+        }
         _ => Err("not a dragonfly".into()),
     }
 }
@@ -323,7 +403,11 @@ fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
 /// Fig. 11: UGAL-L on WC, overall / minimal / non-minimal latency, 16 and 256 flits.
 fn fig11(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
-    let specs = [("16", "UGAL-L", "ugal_l", "group_shift", 16), ("256", "UGAL-L", "ugal_l", "group_shift", 256), ("16", "UGAL-G", "ugal_g", "group_shift", 16)];
+    let specs = [
+        ("16", "UGAL-L", "ugal_l", "group_shift", 16),
+        ("256", "UGAL-L", "ugal_l", "group_shift", 256),
+        ("16", "UGAL-G", "ugal_g", "group_shift", 16),
+    ];
     let jobs = sweeps(quick, &specs);
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
@@ -337,11 +421,25 @@ fn fig11(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
         p.series.push(Series::new("average", ok.iter().map(|(l, x)| (*l, x.avg_latency)).collect()));
         p.series.push(Series::new("minimal", ok.iter().map(|(l, x)| (*l, x.avg_latency_minimal)).collect()));
         p.series.push(Series::new("non-minimal", ok.iter().map(|(l, x)| (*l, x.avg_latency_nonminimal)).collect()));
-        p.series.push(Series::new("UGAL-G", g.points.iter().filter(|(_, x)| !x.saturated).map(|(l, x)| (*l, x.avg_latency)).collect()).dashed());
+        p.series.push(
+            Series::new(
+                "UGAL-G",
+                g.points.iter().filter(|(_, x)| !x.saturated).map(|(l, x)| (*l, x.avg_latency)).collect(),
+            )
+            .dashed(),
+        );
         p.y_range = Some((0.0, ymax));
         plots.push((format!("buffers-{depth}"), p));
         for (l, x) in ok {
-            let _ = writeln!(markdown, "| {depth} | {l} | {:.1} | {:.1} | {:.1} | {:.2} | {:.1} |", x.avg_latency, x.avg_latency_minimal, x.avg_latency_nonminimal, x.nonminimal_fraction, latency_at(g, *l));
+            let _ = writeln!(
+                markdown,
+                "| {depth} | {l} | {:.1} | {:.1} | {:.1} | {:.2} | {:.1} |",
+                x.avg_latency,
+                x.avg_latency_minimal,
+                x.avg_latency_nonminimal,
+                x.nonminimal_fraction,
+                latency_at(g, *l)
+            );
         }
     }
     markdown += "\nPaper (Fig. 11): non-minimally routed packets see a latency close to UGAL-G's, minimally routed ones a much higher latency that grows with the buffer depth (they must fill the buffers up to the congested global channel before the source router senses it).\n";
@@ -352,7 +450,10 @@ fn fig11(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
 fn fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     let load = 0.25;
-    let jobs = vec![job("16", "16-flit buffers", quick, 16, "ugal_l", "group_shift", load), job("256", "256-flit buffers", quick, 256, "ugal_l", "group_shift", load)];
+    let jobs = vec![
+        job("16", "16-flit buffers", quick, 16, "ugal_l", "group_shift", load),
+        job("256", "256-flit buffers", quick, 256, "ugal_l", "group_shift", load),
+    ];
     let results = execute(&jobs, opts, progress)?;
     let mut plots = Vec::new();
     let mut out = String::from("buffers,latency_bin_start,fraction\n");
@@ -369,7 +470,18 @@ fn fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
             let _ = writeln!(out, "{},{b},{f:.6}", j.panel);
         }
         let s = &r.summary;
-        let _ = writeln!(markdown, "| {} | {:.1} | {} | {} | {} | {:.1} | {:.1} | {:.2} |", j.panel, s.avg_latency, s.p50_latency, s.p99_latency, s.max_latency, s.avg_latency_minimal, s.avg_latency_nonminimal, s.nonminimal_fraction);
+        let _ = writeln!(
+            markdown,
+            "| {} | {:.1} | {} | {} | {} | {:.1} | {:.1} | {:.2} |",
+            j.panel,
+            s.avg_latency,
+            s.p50_latency,
+            s.p99_latency,
+            s.max_latency,
+            s.avg_latency_minimal,
+            s.avg_latency_nonminimal,
+            s.nonminimal_fraction
+        );
     }
     markdown += "\nPaper (Fig. 12): two distributions — a large one at low latency (the non-minimal packets) and a smaller one with much higher latency (the minimal packets), which moves further out with 256-flit buffers.\n";
     let series = collect(&jobs, &results);
@@ -381,11 +493,15 @@ fn fig14(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
     let quick = opts.quick;
     let depths: &[u32] = if quick { &[4, 16, 64, 256] } else { &[4, 8, 16, 32, 64, 128, 256] };
     let names: Vec<String> = depths.iter().map(|d| format!("{d} flits")).collect();
-    let specs: Vec<(&str, &str, &str, &str, u32)> = depths.iter().zip(&names).map(|(&d, n)| ("WC", n.as_str(), "ugal_l", "group_shift", d)).collect();
+    let specs: Vec<(&str, &str, &str, &str, u32)> =
+        depths.iter().zip(&names).map(|(&d, n)| ("WC", n.as_str(), "ugal_l", "group_shift", d)).collect();
     let jobs = sweeps(quick, &specs);
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
-    let plots = vec![("latency".to_string(), latency_plot("UGAL-L, WC, by buffer depth", LOAD_AXIS, &series, "WC", Some(300.0)))];
+    let plots = vec![(
+        "latency".to_string(),
+        latency_plot("UGAL-L, WC, by buffer depth", LOAD_AXIS, &series, "WC", Some(300.0)),
+    )];
     let markdown = format!(
         "{}\nPaper (Fig. 14): smaller buffers lower the intermediate-load latency (stiffer backpressure) but also the saturation throughput.\n",
         table(&series, &[0.1, 0.2, 0.3], false)

@@ -28,7 +28,10 @@
 //! parallel on the machine's cores (std threads; sequential on wasm). Offered load and
 //! accepted throughput are fractions of the terminal bandwidth.
 
-use super::{csv, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table, throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries};
+use super::{
+    csv, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table,
+    throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries,
+};
 use crate::config::{AllocatorMode, InjectionMode, SimConfig, SwitchAllocator, TopologyConfig};
 use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
@@ -86,7 +89,8 @@ struct Sweep {
 }
 
 fn measurement(c: &mut SimConfig, quick: bool) {
-    (c.measurement.warmup, c.measurement.measure, c.measurement.drain_limit) = if quick { (1000, 1000, 3000) } else { (2000, 2000, 5000) };
+    (c.measurement.warmup, c.measurement.measure, c.measurement.drain_limit) =
+        if quick { (1000, 1000, 3000) } else { (2000, 2000, 5000) };
     c.measurement.watchdog = 5000;
     c.seed = 1;
 }
@@ -110,7 +114,11 @@ fn load_sweep(panel: &str, series: &str, base: &SimConfig, algorithm: &str, patt
 /// (`opts.loads` replaces the x values of load sweeps, `opts.set` applies to every run);
 /// returns every finished (job, result) in sweep order. `progress(done, total)` counts
 /// planned runs; runs skipped past saturation count as done.
-fn execute(sweeps: &[Sweep], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Vec<(Job, RunResult)>, String> {
+fn execute(
+    sweeps: &[Sweep],
+    opts: &FigureOptions,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Vec<(Job, RunResult)>, String> {
     let mut planned = Vec::with_capacity(sweeps.len());
     for s in sweeps {
         let jobs = match (&opts.loads, s.loads, s.jobs.first()) {
@@ -125,7 +133,15 @@ fn execute(sweeps: &[Sweep], opts: &FigureOptions, progress: &dyn Fn(usize, usiz
                 .collect(),
             _ => s.jobs.clone(),
         };
-        let jobs = jobs.into_iter().map(|mut j| opts.apply(&j.cfg).map(|c| { j.cfg = c; j })).collect::<Result<Vec<Job>, String>>()?;
+        let jobs = jobs
+            .into_iter()
+            .map(|mut j| {
+                opts.apply(&j.cfg).map(|c| {
+                    j.cfg = c;
+                    j
+                })
+            })
+            .collect::<Result<Vec<Job>, String>>()?;
         planned.push(Sweep { jobs, stop_after: s.stop_after, loads: s.loads });
     }
     let sweeps = planned;
@@ -211,7 +227,8 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
     };
     fig.name = name.into();
     fig.title = title.into();
-    fig.markdown = format!("### {title}{}\n\n{}{}", if quick { " (quick: reduced size)" } else { "" }, opts.note(), fig.markdown);
+    fig.markdown =
+        format!("### {title}{}\n\n{}{}", if quick { " (quick: reduced size)" } else { "" }, opts.note(), fig.markdown);
     Ok(fig)
 }
 
@@ -230,7 +247,11 @@ fn fb_base(k: u32, n: u32, quick: bool) -> SimConfig {
 }
 
 fn fb_k(quick: bool) -> u32 {
-    if quick { 8 } else { 32 }
+    if quick {
+        8
+    } else {
+        32
+    }
 }
 
 fn fb_fig4(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
@@ -238,7 +259,11 @@ fn fb_fig4(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     let k = fb_k(quick);
     let base = fb_base(k, 2, quick);
     let algorithms = ["min_ad", "val", "ugal", "ugal_s", "clos_ad"];
-    let (ur, wc) = if quick { (steps(0.1, 1.0, 0.1), steps(0.05, 0.6, 0.05)) } else { (steps(0.1, 1.0, 0.05), steps(0.025, 0.6, 0.025)) };
+    let (ur, wc) = if quick {
+        (steps(0.1, 1.0, 0.1), steps(0.05, 0.6, 0.05))
+    } else {
+        (steps(0.1, 1.0, 0.05), steps(0.025, 0.6, 0.025))
+    };
     let mut sweeps = Vec::new();
     for a in algorithms {
         sweeps.push(load_sweep("UR", label(a), &base, a, "uniform", &ur));
@@ -251,10 +276,16 @@ fn fb_fig4(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         ("ur-throughput".into(), throughput_plot("(a) uniform random: accepted", &series, "UR")),
         ("wc-throughput".into(), throughput_plot("(b) worst case: accepted", &series, "WC")),
     ];
-    let mut md = format!("{}-ary 2-flat (N = {}), 2 VCs × 16 flits per port, speedup 8, 1-cycle router and channels.\n\n", k, k * k);
+    let mut md = format!(
+        "{}-ary 2-flat (N = {}), 2 VCs × 16 flits per port, speedup 8, 1-cycle router and channels.\n\n",
+        k,
+        k * k
+    );
     md += &table(&series, &[0.2, 0.4, 0.45, 0.8]);
     let get = |p: &str, a: &str| max_accepted(&series, p, label(a));
-    let lat = |a: &str, l: f64| series.iter().find(|s| s.panel == "WC" && s.name == label(a)).map_or(f64::NAN, |s| latency_at(s, l));
+    let lat = |a: &str, l: f64| {
+        series.iter().find(|s| s.panel == "WC" && s.name == label(a)).map_or(f64::NAN, |s| latency_at(s, l))
+    };
     let _ = write!(
         md,
         "\nMeasured: WC saturation MIN AD {:.3} (1/k = {:.3}), VAL {:.3}, UGAL {:.3}, UGAL-S {:.3}, CLOS AD {:.3}; UR VAL {:.3}, others {:.3}–{:.3}. WC latency at 0.45: CLOS AD {:.1} vs UGAL-S {:.1} cycles.\n\n",
@@ -278,7 +309,8 @@ fn fb_fig5(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     let quick = opts.quick;
     let k = fb_k(quick);
     let algorithms = ["val", "ugal", "ugal_s", "clos_ad", "min_ad"];
-    let batches: Vec<u32> = if quick { vec![1, 2, 4, 8, 16, 32, 64, 128] } else { vec![1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000] };
+    let batches: Vec<u32> =
+        if quick { vec![1, 2, 4, 8, 16, 32, 64, 128] } else { vec![1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000] };
     let seeds: u64 = if quick { 3 } else { 2 };
     let mut sweeps = Vec::new();
     for a in algorithms {
@@ -314,7 +346,11 @@ fn fb_fig5(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
             None => curve.1.push((j.x, v / seeds as f64)),
         }
     }
-    let mut plot = Plot::new("Batch latency, worst case", "batch size (packets per terminal)", "cycles to deliver the batch / batch size");
+    let mut plot = Plot::new(
+        "Batch latency, worst case",
+        "batch size (packets per terminal)",
+        "cycles to deliver the batch / batch size",
+    );
     plot.log_x = true;
     for (name, pts) in &curves {
         plot.series.push(Series::new(name, pts.clone()));
@@ -343,7 +379,14 @@ fn fb_fig5(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         }
     }
     let series = collect(&results);
-    Ok(Figure { name: String::new(), title: String::new(), plots: vec![("batch".into(), plot)], csv: csv_text, markdown: md, series })
+    Ok(Figure {
+        name: String::new(),
+        title: String::new(),
+        plots: vec![("batch".into(), plot)],
+        csv: csv_text,
+        markdown: md,
+        series,
+    })
 }
 
 fn fb_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
@@ -356,7 +399,11 @@ fn fb_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         ("folded Clos (adaptive)", TopologyConfig::FoldedClos { down: vec![k, k], up: vec![k / 2] }, "updown_ad", 1),
         ("hypercube (e-cube)", TopologyConfig::Hypercube { n: n_log2 }, "ecube", 1),
     ];
-    let (ur, wc) = if quick { (steps(0.1, 1.0, 0.1), steps(0.05, 0.6, 0.05)) } else { (steps(0.1, 1.0, 0.05), steps(0.025, 0.6, 0.025)) };
+    let (ur, wc) = if quick {
+        (steps(0.1, 1.0, 0.1), steps(0.05, 0.6, 0.05))
+    } else {
+        (steps(0.1, 1.0, 0.05), steps(0.025, 0.6, 0.025))
+    };
     let mut sweeps = Vec::new();
     for (name, topo, algo, vcs) in &nets {
         let mut base = fb_base(k, 2, quick);
@@ -386,7 +433,8 @@ fn fb_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
 fn fb_fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     // Table 4 (N = 4K): (k, n) with n' = n − 1; quick: N = 256.
-    let shapes: Vec<(u32, u32)> = if quick { vec![(16, 2), (4, 4), (2, 8)] } else { vec![(64, 2), (16, 3), (8, 4), (4, 6), (2, 12)] };
+    let shapes: Vec<(u32, u32)> =
+        if quick { vec![(16, 2), (4, 4), (2, 8)] } else { vec![(64, 2), (16, 3), (8, 4), (4, 6), (2, 12)] };
     let loads = steps(0.1, 1.0, 0.1);
     let mut sweeps = Vec::new();
     for &(k, n) in &shapes {
@@ -399,7 +447,10 @@ fn fb_fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fig
         sweeps.push(load_sweep("MIN AD", &name, &min_ad, "min_ad", "uniform", &loads));
     }
     let series = collect(&execute(&sweeps, opts, progress)?);
-    let plots = vec![("val".into(), latency_plot("(a) VAL, uniform random", &series, "VAL", 100.0)), ("min-ad".into(), latency_plot("(b) MIN AD, uniform random", &series, "MIN AD", 100.0))];
+    let plots = vec![
+        ("val".into(), latency_plot("(a) VAL, uniform random", &series, "VAL", 100.0)),
+        ("min-ad".into(), latency_plot("(b) MIN AD, uniform random", &series, "MIN AD", 100.0)),
+    ];
     let mut md = format!("N = {}: the k-ary n-flats of Table 4, 64 flits per port (VAL: 2 VCs; MIN AD: n' VCs, so the depth per VC shrinks as n' grows), UR.\n\n", if quick { 256 } else { 4096 });
     md += &table(&series, &[0.1, 0.4]);
     md += "\nPaper (Fig. 12, §5.1.1): as k' decreases (n' grows) latency rises with the diameter; with VAL throughput stays at 50 %, with MIN AD it degrades by about 20 % from n' = 1 to n' = 5 as the fixed 64-flit storage is split over n' VCs.\n";
@@ -427,11 +478,20 @@ fn hx_base(topology: TopologyConfig, quick: bool) -> SimConfig {
     c
 }
 
-const HX_PATTERNS: [(&str, &str); 4] = [("bit complement", "bit_complement"), ("bit rotate", "bit_rotate"), ("transpose", "transpose"), ("Swap2", "swap2")];
+const HX_PATTERNS: [(&str, &str); 4] = [
+    ("bit complement", "bit_complement"),
+    ("bit rotate", "bit_rotate"),
+    ("transpose", "transpose"),
+    ("Swap2", "swap2"),
+];
 
 fn hx_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
-    let topo = if quick { TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 } } else { TopologyConfig::Hyperx { s: vec![8, 8, 8], k: vec![1], t: 8 } };
+    let topo = if quick {
+        TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 }
+    } else {
+        TopologyConfig::Hyperx { s: vec![8, 8, 8], k: vec![1], t: 8 }
+    };
     let base = hx_base(topo, quick);
     let algorithms = ["min_ad", "val", "clos_ad_hx", "clos_ad", "dal"];
     let loads = if quick { steps(0.1, 1.0, 0.1) } else { steps(0.05, 1.0, 0.05) };
@@ -442,7 +502,13 @@ fn hx_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         }
     }
     let series = collect(&execute(&sweeps, opts, progress)?);
-    let plots = HX_PATTERNS.iter().zip(["a", "b", "c", "d"]).map(|((panel, pattern), l)| (pattern.replace('_', "-"), latency_plot(&format!("({l}) {panel}"), &series, panel, 150.0))).collect();
+    let plots = HX_PATTERNS
+        .iter()
+        .zip(["a", "b", "c", "d"])
+        .map(|((panel, pattern), l)| {
+            (pattern.replace('_', "-"), latency_plot(&format!("({l}) {panel}"), &series, panel, 150.0))
+        })
+        .collect();
     let mut md = format!(
         "{}: 6 VCs × 32 flits (DAL: 3 adaptive + 3 escape), 4-cycle switches, 1-cycle channels, iSLIP with speedup 2, sequential route allocation. β = {}.\n\n",
         if quick { "4×4×4 HyperX, T = 4 (N = 256; quick)" } else { "8×8×8 HyperX, T = 8, K = 1 (N = 4096, R = 29 of 32 ports used)" },
@@ -474,15 +540,31 @@ fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         vec![
             ("HyperX β = 0.5 (DAL)", TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 }, "dal"),
             ("HyperX β = 0.25 (DAL)", TopologyConfig::Hyperx { s: vec![4, 4], k: vec![2], t: 16 }, "dal"),
-            ("folded Clos β = 0.5", TopologyConfig::FoldedClos { down: vec![4, 4, 4, 4], up: vec![2, 4, 4] }, "updown_ad"),
-            ("folded Clos β = 0.25", TopologyConfig::FoldedClos { down: vec![4, 4, 4, 4], up: vec![1, 4, 4] }, "updown_ad"),
+            (
+                "folded Clos β = 0.5",
+                TopologyConfig::FoldedClos { down: vec![4, 4, 4, 4], up: vec![2, 4, 4] },
+                "updown_ad",
+            ),
+            (
+                "folded Clos β = 0.25",
+                TopologyConfig::FoldedClos { down: vec![4, 4, 4, 4], up: vec![1, 4, 4] },
+                "updown_ad",
+            ),
         ]
     } else {
         vec![
             ("HyperX β = 0.5 (DAL)", TopologyConfig::Hyperx { s: vec![8, 8, 8], k: vec![1], t: 8 }, "dal"),
             ("HyperX β = 0.25 (DAL)", TopologyConfig::Hyperx { s: vec![4, 8, 8], k: vec![2, 1, 1], t: 16 }, "dal"),
-            ("folded Clos β = 0.5", TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![8, 16] }, "updown_ad"),
-            ("folded Clos β = 0.25", TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![4, 16] }, "updown_ad"),
+            (
+                "folded Clos β = 0.5",
+                TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![8, 16] },
+                "updown_ad",
+            ),
+            (
+                "folded Clos β = 0.25",
+                TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![4, 16] },
+                "updown_ad",
+            ),
         ]
     };
     let loads = if quick { steps(0.1, 1.0, 0.1) } else { [steps(0.05, 0.5, 0.05), steps(0.6, 1.0, 0.1)].concat() };
@@ -498,7 +580,13 @@ fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         }
     }
     let series = collect(&execute(&sweeps, opts, progress)?);
-    let plots = HX_PATTERNS.iter().zip(["a", "b", "c", "d"]).map(|((panel, pattern), l)| (pattern.replace('_', "-"), latency_plot(&format!("({l}) {panel}"), &series, panel, 150.0))).collect();
+    let plots = HX_PATTERNS
+        .iter()
+        .zip(["a", "b", "c", "d"])
+        .map(|((panel, pattern), l)| {
+            (pattern.replace('_', "-"), latency_plot(&format!("({l}) {panel}"), &series, panel, 150.0))
+        })
+        .collect();
     let mut md = String::from(if quick {
         "Quick (N = 256): HyperX 4×4×4 T = 4 (β = 0.5) and 4×4 K = 2 T = 16 (β = 0.25) with DAL; folded Clos `down = [4, 4, 4, 4]` with `up = [2, 4, 4]` (β = 0.5) or `[1, 4, 4]` (β = 0.25).\n\n"
     } else {

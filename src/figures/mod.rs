@@ -90,7 +90,12 @@ pub(crate) type Unit<'a, R> = dyn Fn(usize, &dyn Fn(usize)) -> R + Sync + 'a;
 /// threads; in order on wasm), and returns the results in index order. `work` calls
 /// `tick(k)` when `k` more of the `total` planned runs are done; `progress(done, total)`
 /// is called from the calling thread, first with `done = 0`.
-pub(crate) fn run_parallel<R: Send>(n: usize, total: usize, work: &Unit<'_, R>, progress: &dyn Fn(usize, usize)) -> Vec<R> {
+pub(crate) fn run_parallel<R: Send>(
+    n: usize,
+    total: usize,
+    work: &Unit<'_, R>,
+    progress: &dyn Fn(usize, usize),
+) -> Vec<R> {
     progress(0, total);
     let mut results: Vec<Option<R>> = (0..n).map(|_| None).collect();
     #[cfg(not(target_arch = "wasm32"))]
@@ -171,7 +176,20 @@ pub(crate) fn csv(series: &[FigureSeries], x_name: &str) -> String {
             let _ = writeln!(
                 out,
                 "{},{},{},{:.5},{:.5},{:.3},{},{},{:.3},{:.4},{:.3},{:.3},{},{}",
-                s.panel, s.name, x, p.offered_measured, p.accepted, p.avg_latency, p.p50_latency, p.p99_latency, p.avg_hops, p.nonminimal_fraction, p.avg_latency_minimal, p.avg_latency_nonminimal, p.saturated, p.saturation.map_or("", |c| c.name())
+                s.panel,
+                s.name,
+                x,
+                p.offered_measured,
+                p.accepted,
+                p.avg_latency,
+                p.p50_latency,
+                p.p99_latency,
+                p.avg_hops,
+                p.nonminimal_fraction,
+                p.avg_latency_minimal,
+                p.avg_latency_nonminimal,
+                p.saturated,
+                p.saturation.map_or("", |c| c.name())
             );
         }
     }
@@ -180,13 +198,23 @@ pub(crate) fn csv(series: &[FigureSeries], x_name: &str) -> String {
 
 /// Latency-vs-load plot of the series of one panel (saturated points left out); with
 /// `y_max` the axes run from 0 to the highest load and to `y_max`.
-pub(crate) fn latency_plot(title: &str, x_label: &str, series: &[FigureSeries], panel: &str, y_max: Option<f64>) -> Plot {
+pub(crate) fn latency_plot(
+    title: &str,
+    x_label: &str,
+    series: &[FigureSeries],
+    panel: &str,
+    y_max: Option<f64>,
+) -> Plot {
     let mut p = Plot::new(title, x_label, "average latency (cycles)");
     for s in series.iter().filter(|s| s.panel == panel) {
-        p.series.push(Series::new(&s.name, s.points.iter().filter(|(_, x)| !x.saturated).map(|(l, x)| (*l, x.avg_latency)).collect()));
+        p.series.push(Series::new(
+            &s.name,
+            s.points.iter().filter(|(_, x)| !x.saturated).map(|(l, x)| (*l, x.avg_latency)).collect(),
+        ));
     }
     if let Some(y) = y_max {
-        let x_max = series.iter().filter(|s| s.panel == panel).flat_map(|s| s.points.iter().map(|p| p.0)).fold(0.0, f64::max);
+        let x_max =
+            series.iter().filter(|s| s.panel == panel).flat_map(|s| s.points.iter().map(|p| p.0)).fold(0.0, f64::max);
         p.x_range = Some((0.0, x_max));
         p.y_range = Some((0.0, y));
     }

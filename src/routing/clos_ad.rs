@@ -50,7 +50,15 @@ use crate::topology::HyperX;
 /// dimension whose shortest queue is a real channel rather than the dummy "stay" queue,
 /// as (dimension, port, queue); `None` if the packet stays in all of them. `q` holds the
 /// queues of `here`.
-fn up_step(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, from: usize, dmax: usize, rng: &mut SimRng) -> Option<(usize, u32, u32)> {
+fn up_step(
+    hx: &HyperX,
+    q: &RouterQueues,
+    here: u32,
+    dst: u32,
+    from: usize,
+    dmax: usize,
+    rng: &mut SimRng,
+) -> Option<(usize, u32, u32)> {
     let (at, to) = (hx.coords(here), hx.coords(dst));
     for d in from..=dmax {
         let dim = &hx.layout()[d];
@@ -103,8 +111,11 @@ impl ClosAd {
         let hx = &self.hx;
         let q = ctx.here();
         if pkt.phase == 0 {
-            let dmax = hx.highest_offset_dim(hx.network().inject_router(pkt.src), pkt.dst_router).expect("source differs from destination");
-            if let Some((d, port, _)) = up_step(hx, &q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng) {
+            let dmax = hx
+                .highest_offset_dim(hx.network().inject_router(pkt.src), pkt.dst_router)
+                .expect("source differs from destination");
+            if let Some((d, port, _)) = up_step(hx, &q, ctx.router, pkt.dst_router, pkt.route_bits as usize, dmax, rng)
+            {
                 pkt.route_bits = d as u32 + 1;
                 return Decision::Forward { port, vc: vc_in_class_at(&q, port, 0, self.classes()) };
             }
@@ -126,7 +137,11 @@ impl Routing for ClosAd {
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
         let hx = &self.hx;
         if pkt.intermediate != Packet::NONE {
-            return if pkt.phase == PHASE_MINIMAL { route_minimal(hx, ctx, pkt, rng) } else { self.route_nonminimal(ctx, pkt, rng) };
+            return if pkt.phase == PHASE_MINIMAL {
+                route_minimal(hx, ctx, pkt, rng)
+            } else {
+                self.route_nonminimal(ctx, pkt, rng)
+            };
         }
         // The source decision.
         let (here, dst) = (ctx.router, pkt.dst_router);

@@ -52,7 +52,6 @@ use std::sync::Mutex;
 /// `route_bits` flag: the packet is in the escape (dimension-order) network.
 pub const ESCAPE: u32 = 1 << 31;
 
-
 pub struct Dal {
     hx: HyperX,
     /// Free, unpromised slots an adaptive output VC needs to count as unblocked.
@@ -72,14 +71,23 @@ pub fn build(cfg: &crate::config::RoutingConfig, hx: &HyperX) -> Result<Box<dyn 
         return Err(ConfigErrors::one("routing.allocator", "DAL needs the sequential allocator: its adaptive hops reserve a downstream slot, which greedy allocation can promise twice"));
     }
     if cfg.dal_unblocked_credits == 0 {
-        return Err(ConfigErrors::one("routing.dal_unblocked_credits", "must be at least 1 (an adaptive hop needs a free downstream slot)"));
+        return Err(ConfigErrors::one(
+            "routing.dal_unblocked_credits",
+            "must be at least 1 (an adaptive hop needs a free downstream slot)",
+        ));
     }
     Ok(Box::new(Dal::new(hx, cfg.dal_unblocked_credits, cfg.dal_queue_threshold)))
 }
 
 impl Dal {
     pub fn new(hx: &HyperX, unblocked_credits: u32, queue_threshold: u32) -> Self {
-        Dal { hx: hx.clone(), unblocked: unblocked_credits.max(1), queue_threshold, recording: AtomicBool::new(false), notes: Mutex::new(Vec::new()) }
+        Dal {
+            hx: hx.clone(),
+            unblocked: unblocked_credits.max(1),
+            queue_threshold,
+            recording: AtomicBool::new(false),
+            notes: Mutex::new(Vec::new()),
+        }
     }
 }
 
@@ -152,7 +160,15 @@ impl Dal {
     /// The best of the deroute outputs (to a switch still offset from the destination) of
     /// the deroutable offset dimensions whose best adaptive VC has at least `need` free,
     /// unpromised slots.
-    fn best_deroute(&self, q: &RouterQueues, here: u32, dst: u32, derouted: u32, need: u32, rng: &mut SimRng) -> Option<Pick> {
+    fn best_deroute(
+        &self,
+        q: &RouterQueues,
+        here: u32,
+        dst: u32,
+        derouted: u32,
+        need: u32,
+        rng: &mut SimRng,
+    ) -> Option<Pick> {
         let hx = &self.hx;
         let mut best = None;
         for (d, ((&own, &target), dim)) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()).enumerate() {
@@ -222,7 +238,15 @@ impl Dal {
     /// Rules 3, 2' and 4, when no aligning output is uncongested (rare below saturation,
     /// hence out of line).
     #[inline(never)]
-    fn deroute_or_escape(&self, ctx: &RouteCtx, q: &RouterQueues, pkt: &mut Packet, free: u32, uncongested: u32, rng: &mut SimRng) -> (Decision, &'static str, usize) {
+    fn deroute_or_escape(
+        &self,
+        ctx: &RouteCtx,
+        q: &RouterQueues,
+        pkt: &mut Packet,
+        free: u32,
+        uncongested: u32,
+        rng: &mut SimRng,
+    ) -> (Decision, &'static str, usize) {
         let (here, dst) = (ctx.router, pkt.dst_router);
         // (3) a deroute in a deroutable offset dimension to a switch still offset.
         if let Some(b) = self.best_deroute(q, here, dst, pkt.route_bits, uncongested, rng) {
@@ -241,7 +265,13 @@ impl Dal {
 
     /// The escape network's hop: dimension order on an escape (odd) VC.
     #[inline]
-    fn escape(&self, ctx: &RouteCtx, q: &RouterQueues, pkt: &Packet, rule: &'static str) -> (Decision, &'static str, usize) {
+    fn escape(
+        &self,
+        ctx: &RouteCtx,
+        q: &RouterQueues,
+        pkt: &Packet,
+        rule: &'static str,
+    ) -> (Decision, &'static str, usize) {
         let port = dor_port(&self.hx, &ctx.queues, ctx.router, pkt.dst_router);
         (Decision::Forward { port, vc: vc_in_class_at(q, port, 1, 2) }, rule, usize::MAX)
     }
@@ -271,7 +301,11 @@ impl Dal {
             rule,
             port,
             vc,
-            dim: if dim == usize::MAX { (0..hx.dims()).find(|&d| hx.coord(here, d) != hx.coord(dst, d)).unwrap_or(0) as u32 } else { dim as u32 },
+            dim: if dim == usize::MAX {
+                (0..hx.dims()).find(|&d| hx.coord(here, d) != hx.coord(dst, d)).unwrap_or(0) as u32
+            } else {
+                dim as u32
+            },
             dims: hx.dims().min(NOTE_DIMS) as u32,
             per_dim: Default::default(),
         };
@@ -299,7 +333,9 @@ impl Dal {
                 (n.min_free, n.min_queue) = (free, len);
             }
             let (base, count) = hx.dim_ports(d);
-            if let Some((free, len)) = best_of(&mut (base..base + count).filter(|p| !(direct..direct + hx.k[d]).contains(p))) {
+            if let Some((free, len)) =
+                best_of(&mut (base..base + count).filter(|p| !(direct..direct + hx.k[d]).contains(p)))
+            {
                 (n.has_deroute, n.der_free, n.der_queue) = (true, free, len);
             }
         }

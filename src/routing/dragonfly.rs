@@ -168,7 +168,12 @@ impl ExitTable {
                 let slots = df.slots_between(grp, target);
                 channels.extend(slots.iter().map(|&c| {
                     let (gateway, gport) = df.slot_owner(grp, c);
-                    GlobalChannel { gateway, gport, id: net.port_id(gateway, gport) as u32, landing: net.port(gateway, gport).peer_router }
+                    GlobalChannel {
+                        gateway,
+                        gport,
+                        id: net.port_id(gateway, gport) as u32,
+                        landing: net.port(gateway, gport).peer_router,
+                    }
                 }));
                 for i in 0..a {
                     let owned_by_i = |c: u32| c / df.h == i;
@@ -179,7 +184,8 @@ impl ExitTable {
                     };
                     let channel = channels[first as usize];
                     let port = if own > 0 { channel.gport } else { df.local_port(i, df.index(channel.gateway)) };
-                    let (port, count) = (u16::try_from(port).expect("radix < 2^16"), u16::try_from(count).expect("radix < 2^16"));
+                    let (port, count) =
+                        (u16::try_from(port).expect("radix < 2^16"), u16::try_from(count).expect("radix < 2^16"));
                     exits[((grp * a + i) * g + target) as usize] = Exit { port, count, first };
                 }
             }
@@ -220,7 +226,15 @@ impl DragonflyRouting {
     pub fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
         let cr = (alg == DfAlgorithm::UgalLCr).then_some(cr);
         let classes = if alg == DfAlgorithm::Min { 2 } else { 3 };
-        DragonflyRouting { df: df.clone(), alg, threshold, cr, intermediate: IntermediateGroup::Other, classes, table: ExitTable::new(df) }
+        DragonflyRouting {
+            df: df.clone(),
+            alg,
+            threshold,
+            cr,
+            intermediate: IntermediateGroup::Other,
+            classes,
+            table: ExitTable::new(df),
+        }
     }
 
     /// The same routing with the intermediate group drawn by `rule`.
@@ -271,7 +285,11 @@ impl DragonflyRouting {
     #[inline]
     fn toward_group(&self, ctx: &RouteCtx, target: u32, rng: &mut SimRng) -> Hop<'_> {
         let exit = self.exit(ctx.router, target);
-        if exit.count == 1 { self.table.hop(exit) } else { self.choose(exit, ctx, rng) }
+        if exit.count == 1 {
+            self.table.hop(exit)
+        } else {
+            self.choose(exit, ctx, rng)
+        }
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
@@ -378,7 +396,14 @@ impl DragonflyRouting {
             }
             DfAlgorithm::Min | DfAlgorithm::Val => unreachable!(),
         };
-        *note = RouteNote::ugal(ctx.now, pkt, (q_min, h_min), (q_nm, h_nm), if gs == gd { 0 } else { global_min }, self.threshold);
+        *note = RouteNote::ugal(
+            ctx.now,
+            pkt,
+            (q_min, h_min),
+            (q_nm, h_nm),
+            if gs == gd { 0 } else { global_min },
+            self.threshold,
+        );
         if note.chose_minimal {
             (min.port, min_class)
         } else {

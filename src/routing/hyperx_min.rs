@@ -15,13 +15,21 @@ use crate::topology::HyperX;
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
 #[inline]
 pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
-    if single_vc_class(q.vcs(), class, classes) { class } else { best_vc_in_class(q.output_credits(router, port), q.vcs(), class, classes) }
+    if single_vc_class(q.vcs(), class, classes) {
+        class
+    } else {
+        best_vc_in_class(q.output_credits(router, port), q.vcs(), class, classes)
+    }
 }
 
 /// [`vc_in_class`] at a router whose queues are already looked up.
 #[inline]
 pub fn vc_in_class_at(q: &RouterQueues, port: u32, class: u32, classes: u32) -> u32 {
-    if single_vc_class(q.vcs(), class, classes) { class } else { best_vc_in_class(q.output_credits(port), q.vcs(), class, classes) }
+    if single_vc_class(q.vcs(), class, classes) {
+        class
+    } else {
+        best_vc_in_class(q.output_credits(port), q.vcs(), class, classes)
+    }
 }
 
 /// Whether VC class `class` has a single VC (e.g. as many VCs as classes): then it is
@@ -74,10 +82,20 @@ pub fn shortest_of(first: u32, queues: &[u32]) -> (u32, u32) {
 /// The dimension-order next hop from `router` towards `target` (which must differ).
 #[inline]
 pub fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
-    let ((&own, &m), dim) = hx.coords(router).iter().zip(hx.coords(target)).zip(hx.layout()).find(|((own, m), _)| own != m).expect("target differs from router");
+    let ((&own, &m), dim) = hx
+        .coords(router)
+        .iter()
+        .zip(hx.coords(target))
+        .zip(hx.layout())
+        .find(|((own, m), _)| own != m)
+        .expect("target differs from router");
     let first = dim.port_toward(own as u32, m as u32);
     // With one link per switch pair there is no queue to compare.
-    if dim.trunks == 1 { first } else { shortest_trunk(&q.router(router), first, dim.trunks).0 }
+    if dim.trunks == 1 {
+        first
+    } else {
+        shortest_trunk(&q.router(router), first, dim.trunks).0
+    }
 }
 
 /// MIN AD's choice at one router ([`min_ad_choice`]).
@@ -163,6 +181,9 @@ impl Routing for MinAd {
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
         let q = ctx.here();
         let choice = min_ad_choice(&self.hx, &q, ctx.router, pkt.dst_router, rng);
-        Decision::Forward { port: choice.port, vc: vc_in_class_at(&q, choice.port, choice.hops - 1, self.hx.dims() as u32) }
+        Decision::Forward {
+            port: choice.port,
+            vc: vc_in_class_at(&q, choice.port, choice.hops - 1, self.hx.dims() as u32),
+        }
     }
 }

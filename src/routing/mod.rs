@@ -12,11 +12,11 @@
 //! committed to the output in this router. Only algorithms that are explicitly global
 //! (UGAL-G) read other routers' state.
 
-pub mod dragonfly;
 pub mod clos_ad;
 pub mod comparison;
 pub mod dal;
 pub mod dilated;
+pub mod dragonfly;
 pub mod hyperx_min;
 pub mod ugal;
 pub mod valiant;
@@ -29,7 +29,10 @@ use crate::topology::{Network, Topology};
 /// What a routing algorithm decided for one packet at one router.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
-    Forward { port: u32, vc: u32 },
+    Forward {
+        port: u32,
+        vc: u32,
+    },
     /// No acceptable output this cycle; ask again next cycle.
     Wait,
 }
@@ -55,9 +58,27 @@ pub struct RouteNote {
 impl RouteNote {
     /// UGAL's comparison (FB paper §3.1, dragonfly paper §4.2): route minimally iff
     /// `q_min·H_min ≤ q_nm·H_nm + threshold`; the note keeps the numbers and the outcome.
-    pub fn ugal(now: u64, pkt: &Packet, (q_min, h_min): (u32, u32), (q_nonmin, h_nonmin): (u32, u32), q_true: u32, threshold: i64) -> RouteNote {
+    pub fn ugal(
+        now: u64,
+        pkt: &Packet,
+        (q_min, h_min): (u32, u32),
+        (q_nonmin, h_nonmin): (u32, u32),
+        q_true: u32,
+        threshold: i64,
+    ) -> RouteNote {
         let chose_minimal = (q_min as i64) * (h_min as i64) <= (q_nonmin as i64) * (h_nonmin as i64) + threshold;
-        RouteNote { cycle: now, packet_src: pkt.src, packet_dst: pkt.dst, q_min, h_min, q_nonmin, h_nonmin, q_true, chose_minimal, valid: true }
+        RouteNote {
+            cycle: now,
+            packet_src: pkt.src,
+            packet_dst: pkt.dst,
+            q_min,
+            h_min,
+            q_nonmin,
+            h_nonmin,
+            q_true,
+            chose_minimal,
+            valid: true,
+        }
     }
 }
 
@@ -198,7 +219,11 @@ impl<'a> RouterQueues<'_, 'a> {
     pub fn output(&self, port: u32) -> Output<'a> {
         let vcs = self.view.vcs as usize;
         let id = self.first_id + port as usize;
-        Output { credits: self.output_credits(port), committed: &self.view.committed[id * vcs..][..vcs], depth: self.view.depth }
+        Output {
+            credits: self.output_credits(port),
+            committed: &self.view.committed[id * vcs..][..vcs],
+            depth: self.view.depth,
+        }
     }
     /// See [`QueueView::output_credits`].
     #[inline]
@@ -350,28 +375,60 @@ pub const ALGORITHMS: &[(&str, &str, &str)] = &[
 /// Builds the algorithm a configuration names for a topology, checking the VC count.
 pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn Routing>, ConfigErrors> {
     let path = "routing.algorithm";
-    let wrong_family = |fam: &str| ConfigErrors::one(path, format!("{} runs on {fam} networks, not on this topology", cfg.algorithm));
+    let wrong_family =
+        |fam: &str| ConfigErrors::one(path, format!("{} runs on {fam} networks, not on this topology", cfg.algorithm));
     let routing: Box<dyn Routing> = match cfg.algorithm.as_str() {
-        name if dragonfly::DfAlgorithm::from_name(name).is_some() && topo.as_dragonfly().is_some() => dragonfly::build(cfg, topo.as_dragonfly().expect("dragonfly")),
-        name if dragonfly::DfAlgorithm::from_name(name).is_some() && !matches!(name, "min" | "val") => return Err(wrong_family("dragonfly")),
+        name if dragonfly::DfAlgorithm::from_name(name).is_some() && topo.as_dragonfly().is_some() => {
+            dragonfly::build(cfg, topo.as_dragonfly().expect("dragonfly"))
+        }
+        name if dragonfly::DfAlgorithm::from_name(name).is_some() && !matches!(name, "min" | "val") => {
+            return Err(wrong_family("dragonfly"))
+        }
         "min" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
         "min_ad" => Box::new(hyperx_min::MinAd::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
         "val" => Box::new(valiant::Valiant::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
-        "ugal" | "ugal_s" => Box::new(ugal::Ugal::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.algorithm == "ugal_s", cfg.ugal_threshold)),
-        "clos_ad" => Box::new(clos_ad::ClosAd::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.ugal_threshold)),
-        "clos_ad_hx" => Box::new(clos_ad::ClosAdHx::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.ugal_threshold)),
+        "ugal" | "ugal_s" => Box::new(ugal::Ugal::new(
+            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
+            cfg.algorithm == "ugal_s",
+            cfg.ugal_threshold,
+        )),
+        "clos_ad" => Box::new(clos_ad::ClosAd::new(
+            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
+            cfg.ugal_threshold,
+        )),
+        "clos_ad_hx" => Box::new(clos_ad::ClosAdHx::new(
+            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
+            cfg.ugal_threshold,
+        )),
         "dal" => dal::build(cfg, topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)?,
-        "adaptive_2dfb" => Box::new(dilated::Adaptive2dfb::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?, cfg.threshold)),
+        "adaptive_2dfb" => Box::new(dilated::Adaptive2dfb::new(
+            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
+            cfg.threshold,
+        )),
         "ecube" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
-        "updown_ad" => Box::new(comparison::UpDownAdaptive::new(topo.as_folded_clos().ok_or_else(|| wrong_family("folded Clos"))?)),
-        "dest_tag" => Box::new(comparison::DestinationTag::new(topo.as_butterfly().ok_or_else(|| wrong_family("butterfly"))?)),
+        "updown_ad" => {
+            Box::new(comparison::UpDownAdaptive::new(topo.as_folded_clos().ok_or_else(|| wrong_family("folded Clos"))?))
+        }
+        "dest_tag" => {
+            Box::new(comparison::DestinationTag::new(topo.as_butterfly().ok_or_else(|| wrong_family("butterfly"))?))
+        }
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
-            return Err(ConfigErrors::one(path, format!("unknown routing algorithm '{other}'; one of: {}", names.join(", "))));
+            return Err(ConfigErrors::one(
+                path,
+                format!("unknown routing algorithm '{other}'; one of: {}", names.join(", ")),
+            ));
         }
     };
     if vcs < routing.vcs_required() {
-        return Err(ConfigErrors::one("router.vcs", format!("{} needs at least {} VCs per port for deadlock freedom, got {vcs}", cfg.algorithm, routing.vcs_required())));
+        return Err(ConfigErrors::one(
+            "router.vcs",
+            format!(
+                "{} needs at least {} VCs per port for deadlock freedom, got {vcs}",
+                cfg.algorithm,
+                routing.vcs_required()
+            ),
+        ));
     }
     Ok(routing)
 }

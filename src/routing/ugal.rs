@@ -46,7 +46,9 @@ pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng
 /// classes 0 and 1 of `classes`.
 pub fn route_valiant(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet, classes: u32) -> Decision {
     match two_phase_dor(hx, ctx, pkt) {
-        Decision::Forward { port, .. } => Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, pkt.phase as u32, classes) },
+        Decision::Forward { port, .. } => {
+            Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, pkt.phase as u32, classes) }
+        }
         Decision::Wait => Decision::Wait,
     }
 }
@@ -69,7 +71,11 @@ impl Routing for Ugal {
         self.hx.dims() as u32 + 1
     }
     fn default_allocator(&self) -> AllocatorMode {
-        if self.sequential { AllocatorMode::Sequential } else { AllocatorMode::Greedy }
+        if self.sequential {
+            AllocatorMode::Sequential
+        } else {
+            AllocatorMode::Greedy
+        }
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
         let hx = &self.hx;

@@ -40,7 +40,8 @@ impl Routing for Valiant {
             let via = rng.below(hx.routers());
             pkt.intermediate = via;
             pkt.phase = 0;
-            pkt.nonminimal = hx.distance(ctx.router, via) + hx.distance(via, pkt.dst_router) > hx.distance(ctx.router, pkt.dst_router);
+            pkt.nonminimal = hx.distance(ctx.router, via) + hx.distance(via, pkt.dst_router)
+                > hx.distance(ctx.router, pkt.dst_router);
         }
         two_phase_dor(&self.hx, ctx, pkt)
     }

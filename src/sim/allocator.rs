@@ -72,7 +72,10 @@ impl Scratch {
 impl Scratch {
     /// Whether the scratch tables fit routers of `radix` ports with `vcs` VCs each.
     pub(super) fn fits(&self, radix: usize, vcs: usize) -> bool {
-        self.cands.len() >= radix * vcs && [self.requests.len(), self.winner.len(), self.grants.len(), self.in_cap.len(), self.out_room.len()].iter().all(|&n| n >= radix)
+        self.cands.len() >= radix * vcs
+            && [self.requests.len(), self.winner.len(), self.grants.len(), self.in_cap.len(), self.out_room.len()]
+                .iter()
+                .all(|&n| n >= radix)
     }
     /// Removes the candidates granted in the last round from the first `n` (the grants
     /// are in candidate order) and returns how many remain, in their order: the
@@ -124,9 +127,24 @@ impl Simulation {
     /// Fills the candidate list with router `r`'s routed input VCs whose head is past the
     /// pipeline delay (in VC index order, so grouped by input port); returns their number.
     fn collect_candidates(&mut self, r: u32, now: u64) -> usize {
-        let Simulation { ref nonempty, ref unrouted, ref inputs, ref local_vc, ref downstream, ref first_port, ref outq_len, ref mut scratch, vcs, speedup, outq_cap, .. } = *self;
-        let (inputs, local_vc, downstream, outq_len) = (inputs.view(), local_vc.view(), downstream.view(), outq_len.view());
-        let (mut cands, mut in_cap, mut out_room) = (scratch.cands.view_mut(), scratch.in_cap.view_mut(), scratch.out_room.view_mut());
+        let Simulation {
+            ref nonempty,
+            ref unrouted,
+            ref inputs,
+            ref local_vc,
+            ref downstream,
+            ref first_port,
+            ref outq_len,
+            ref mut scratch,
+            vcs,
+            speedup,
+            outq_cap,
+            ..
+        } = *self;
+        let (inputs, local_vc, downstream, outq_len) =
+            (inputs.view(), local_vc.view(), downstream.view(), outq_len.view());
+        let (mut cands, mut in_cap, mut out_room) =
+            (scratch.cands.view_mut(), scratch.in_cap.view_mut(), scratch.out_room.view_mut());
         let first = first_port[r as usize] as usize;
         let first_vc = first * vcs as usize;
         let mut n = 0;
@@ -152,9 +170,18 @@ impl Simulation {
                 // SAFETY: `n` counts distinct set bits so far, fewer than radix · V ≤ R · V
                 // (4, 5); `in_port`, `out_port` < radix ≤ R (3, 5); `op` < P (1, 3).
                 unsafe {
-                    *cands.get_unchecked_mut(n) = Candidate { iv: (first_vc + local) as u32, credit, op: op as u32, in_port, vc, out: head.out_port, out_vc: head.out_vc };
+                    *cands.get_unchecked_mut(n) = Candidate {
+                        iv: (first_vc + local) as u32,
+                        credit,
+                        op: op as u32,
+                        in_port,
+                        vc,
+                        out: head.out_port,
+                        out_vc: head.out_vc,
+                    };
                     *in_cap.get_unchecked_mut(in_port as usize) = speedup;
-                    *out_room.get_unchecked_mut(head.out_port as usize) = speedup.min(outq_cap - *outq_len.get_unchecked(op) as u32);
+                    *out_room.get_unchecked_mut(head.out_port as usize) =
+                        speedup.min(outq_cap - *outq_len.get_unchecked(op) as u32);
                 }
                 n += 1;
             }
@@ -166,9 +193,19 @@ impl Simulation {
     /// `scratch.grants`). Returns the number of candidates that could have crossed and
     /// the number granted.
     fn arbitrate(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
-        let Simulation { ref mut scratch, ref mut in_rr, ref mut out_rr, ref credits, ref first_port, vcs, packet_size, .. } = *self;
+        let Simulation {
+            ref mut scratch,
+            ref mut in_rr,
+            ref mut out_rr,
+            ref credits,
+            ref first_port,
+            vcs,
+            packet_size,
+            ..
+        } = *self;
         let Scratch { cands, requests, winner, grants, in_cap, out_room } = scratch;
-        let (mut requests, mut winner, mut grants, mut in_cap, mut out_room) = (requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
+        let (mut requests, mut winner, mut grants, mut in_cap, mut out_room) =
+            (requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
         let (mut in_rr, mut out_rr, credits) = (in_rr.view_mut(), out_rr.view_mut(), credits.view());
         let cands = &cands[..n];
         let first = first_port[r as usize] as usize;
@@ -193,7 +230,9 @@ impl Simulation {
             while i < n && cands[i].in_port as usize == port {
                 let c = &cands[i];
                 // SAFETY: `c.out` is a local port, `c.credit` a credit counter (above).
-                let can_cross = open && unsafe { *out_room.get_unchecked(c.out as usize) } > 0 && (c.credit == NO_PORT || unsafe { *credits.get_unchecked(c.credit as usize) } >= packet_size);
+                let can_cross = open
+                    && unsafe { *out_room.get_unchecked(c.out as usize) } > 0
+                    && (c.credit == NO_PORT || unsafe { *credits.get_unchecked(c.credit as usize) } >= packet_size);
                 if can_cross {
                     ready += 1;
                     let d = wrap(c.vc as usize + vcs - rr, vcs);
@@ -212,7 +251,8 @@ impl Simulation {
                     if held == NO_PORT || held < pointer && port as u32 >= pointer {
                         *winner.get_unchecked_mut(out) = port as u32;
                     }
-                    *requests.get_unchecked_mut(nreq) = Request { port: port as u32, cand: best as u32, out: out as u16, vc };
+                    *requests.get_unchecked_mut(nreq) =
+                        Request { port: port as u32, cand: best as u32, out: out as u16, vc };
                 }
                 nreq += 1;
             }
@@ -251,13 +291,40 @@ impl Simulation {
     /// queue, so deliveries stay in output order.)
     fn traverse(&mut self, r: u32, granted: usize, now: u64) {
         let Simulation {
-            ref scratch, ref mut inputs, ref buf, ref mut nonempty, ref mut unrouted, ref mut committed, ref mut port_queues, ref mut credits, ref mut cr,
-            ref mut outq, ref outq_head, ref mut outq_len, ref mut queued_outputs, ref latency, ref upstream, ref mut credit_wheel, ref first_port, ref mut last_progress,
-            ref downstream, ref mut channels, ref mut arrivals, ref mut load, packet_size,
-            wheel_mask, depth, vcs, outq_cap, pipeline_delay, ..
+            ref scratch,
+            ref mut inputs,
+            ref buf,
+            ref mut nonempty,
+            ref mut unrouted,
+            ref mut committed,
+            ref mut port_queues,
+            ref mut credits,
+            ref mut cr,
+            ref mut outq,
+            ref outq_head,
+            ref mut outq_len,
+            ref mut queued_outputs,
+            ref latency,
+            ref upstream,
+            ref mut credit_wheel,
+            ref first_port,
+            ref mut last_progress,
+            ref downstream,
+            ref mut channels,
+            ref mut arrivals,
+            ref mut load,
+            packet_size,
+            wheel_mask,
+            depth,
+            vcs,
+            outq_cap,
+            pipeline_delay,
+            ..
         } = *self;
-        let (mut inputs, buf, mut committed, mut port_queues, mut credits) = (inputs.view_mut(), buf.view(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
-        let (mut outq, outq_head, mut outq_len, upstream) = (outq.view_mut(), outq_head.view(), outq_len.view_mut(), upstream.view());
+        let (mut inputs, buf, mut committed, mut port_queues, mut credits) =
+            (inputs.view_mut(), buf.view(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
+        let (mut outq, outq_head, mut outq_len, upstream) =
+            (outq.view_mut(), outq_head.view(), outq_len.view_mut(), upstream.view());
         let downstream = downstream.view();
         let mut links = Links::new(channels, latency, arrivals, wheel_mask, packet_size);
         let (cands, grants) = (scratch.cands.view(), scratch.grants.view());
@@ -345,7 +412,12 @@ impl Simulation {
             }
             debug_assert!(at > now && at - now <= wheel_mask);
             // SAFETY: the wheel has `wheel_mask + 1` slots (invariant 7).
-            unsafe { credit_wheel.get_unchecked_mut((at & wheel_mask) as usize) }.push(CreditReturn { iv: iv as u32, up, flits: size, round_trip });
+            unsafe { credit_wheel.get_unchecked_mut((at & wheel_mask) as usize) }.push(CreditReturn {
+                iv: iv as u32,
+                up,
+                flits: size,
+                round_trip,
+            });
         }
         load[r as usize] -= sent;
         if granted > 0 {

@@ -33,7 +33,11 @@ impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SimError::Deadlock(d) => {
-                write!(f, "deadlock at cycle {}: {} packets in the network and none moved; blocked:", d.cycle, d.packets_in_network)?;
+                write!(
+                    f,
+                    "deadlock at cycle {}: {} packets in the network and none moved; blocked:",
+                    d.cycle, d.packets_in_network
+                )?;
                 for b in d.blocked.iter().take(8) {
                     write!(f, " [router {} port {} vc {}", b.router, b.port, b.vc)?;
                     if let Some((p, v)) = b.wants {
@@ -107,7 +111,11 @@ impl Simulation {
             let r = self.port_router[op];
             let out = op - self.first_port[r as usize] as usize;
             if self.queued_outputs.get(r, out) != (self.outq_len[op] > 0) {
-                return Err(format!("output port {op}: {} packets queued but its bit is {}", self.outq_len[op], self.queued_outputs.get(r, out)));
+                return Err(format!(
+                    "output port {op}: {} packets queued but its bit is {}",
+                    self.outq_len[op],
+                    self.queued_outputs.get(r, out)
+                ));
             }
             for i in 0..self.outq_len[op] as usize {
                 let entry = self.outq[op * cap + (self.outq_head[op] as usize + i) % cap];
@@ -135,18 +143,25 @@ impl Simulation {
                     return Err(format!("input VC {iv}: non-empty but its bit is clear"));
                 }
                 if !self.unrouted.get(r, local) {
-                    committed[(first_port + head.out_port as usize) * vcs + head.out_vc as usize] += self.packet_size as u64;
+                    committed[(first_port + head.out_port as usize) * vcs + head.out_vc as usize] +=
+                        self.packet_size as u64;
                 }
             } else if self.nonempty.get(r, local) {
                 return Err(format!("input VC {iv}: empty but its bit is set"));
             }
             buffered += self.inputs[iv].buf_len as u64;
             if flits != self.inputs[iv].buf_len as u64 * self.packet_size as u64 {
-                return Err(format!("input VC {iv}: {flits} flits counted, {} packets of {} recorded", self.inputs[iv].buf_len, self.packet_size));
+                return Err(format!(
+                    "input VC {iv}: {flits} flits counted, {} packets of {} recorded",
+                    self.inputs[iv].buf_len, self.packet_size
+                ));
             }
             let total = self.credits[iv] as u64 + held[iv] + flits;
             if total != self.depth as u64 {
-                return Err(format!("input VC {iv}: credits {} + in flight {} + buffered {flits} = {total} ≠ depth {}", self.credits[iv], held[iv], self.depth));
+                return Err(format!(
+                    "input VC {iv}: credits {} + in flight {} + buffered {flits} = {total} ≠ depth {}",
+                    self.credits[iv], held[iv], self.depth
+                ));
             }
         }
         for (ov, (&routed, &recorded)) in committed.iter().zip(self.committed.iter()).enumerate() {
@@ -160,11 +175,17 @@ impl Simulation {
             let port = (op - self.topo.network().port_offset(r)) as u32;
             let sum: u32 = (0..self.vcs).map(|v| view.vc_queue(r, port, v)).sum();
             if sum != self.port_queues[op] {
-                return Err(format!("output port {op}: queue estimate {} but its VCs sum to {sum}", self.port_queues[op]));
+                return Err(format!(
+                    "output port {op}: queue estimate {} but its VCs sum to {sum}",
+                    self.port_queues[op]
+                ));
             }
         }
         if buffered + queued + flying != self.in_network {
-            return Err(format!("packets in network: {} buffered + {queued} queued + {flying} in flight ≠ {}", buffered, self.in_network));
+            return Err(format!(
+                "packets in network: {} buffered + {queued} queued + {flying} in flight ≠ {}",
+                buffered, self.in_network
+            ));
         }
         let live = self.packets.live() as u64;
         let sources = self.packets_in_sources() as u64;

@@ -41,10 +41,9 @@
 //! number of credits held back reaches its steady state.
 
 use crate::routing::CrParams;
+use crate::topology::{LinkClass, Network};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use crate::topology::{LinkClass, Network};
-
 
 /// Longest extra delay a credit can get, in cycles.
 pub const MAX_CREDIT_DELAY: u32 = 1024;
@@ -84,7 +83,14 @@ pub(super) struct CreditRtt {
 }
 
 impl CreditRtt {
-    pub(super) fn new(net: &Network, params: CrParams, latency: &[u32], pipeline_delay: u32, packet_size: u32, vcs: u32) -> CreditRtt {
+    pub(super) fn new(
+        net: &Network,
+        params: CrParams,
+        latency: &[u32],
+        pipeline_delay: u32,
+        packet_size: u32,
+        vcs: u32,
+    ) -> CreditRtt {
         let ports = net.total_ports();
         let granularity = params.granularity.clamp(1, u16::MAX as u32) as u16;
         let counters = if granularity > 1 { ports * vcs as usize } else { 0 };
@@ -94,7 +100,9 @@ impl CreditRtt {
             sent: vec![0; counters],
             stamp: Vec::new(),
             crt0: (0..ports)
-                .map(|id| if params.crt0 > 0 { params.crt0 } else { 2 * latency[id] + pipeline_delay + packet_size - 1 })
+                .map(
+                    |id| if params.crt0 > 0 { params.crt0 } else { 2 * latency[id] + pipeline_delay + packet_size - 1 },
+                )
                 .collect(),
             td: vec![0; ports],
             delayable: (0..ports).map(|id| class(id) == LinkClass::Local).collect(),
@@ -130,7 +138,9 @@ impl CreditRtt {
     #[inline]
     pub(super) fn round_trip(&self, pid: u32, back: u64) -> RoundTrip {
         match self.stamp.get(pid as usize) {
-            Some(&t) if t != UNTIMED => (back as u32).wrapping_sub(t).saturating_add(1).min(RoundTrip::MAX as u32) as RoundTrip,
+            Some(&t) if t != UNTIMED => {
+                (back as u32).wrapping_sub(t).saturating_add(1).min(RoundTrip::MAX as u32) as RoundTrip
+            }
             _ => 0,
         }
     }
@@ -210,7 +220,15 @@ impl CreditRtt {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        bytes(&self.sent) + bytes(&self.stamp) + bytes(&self.crt0) + bytes(&self.td) + bytes(&self.delayable) + bytes(&self.network_port) + bytes(&self.router_ports) + bytes(&self.td_min) + self.held.capacity() * std::mem::size_of::<(u64, u32, u16, RoundTrip)>()
+        bytes(&self.sent)
+            + bytes(&self.stamp)
+            + bytes(&self.crt0)
+            + bytes(&self.td)
+            + bytes(&self.delayable)
+            + bytes(&self.network_port)
+            + bytes(&self.router_ports)
+            + bytes(&self.td_min)
+            + self.held.capacity() * std::mem::size_of::<(u64, u32, u16, RoundTrip)>()
     }
 
     /// The `t_d` register of output port id `out`.

@@ -22,7 +22,10 @@ pub fn topology_size(t: &TopologyConfig) -> Option<(u64, u64, u64)> {
     let (routers, radix, terminals) = match t {
         TopologyConfig::FlattenedButterfly { k, n } | TopologyConfig::DilatedFlattenedButterfly { k, n } => {
             let dilation = if matches!(t, TopologyConfig::DilatedFlattenedButterfly { .. }) { 2 } else { 1 };
-            let radix = (*n as u64).checked_sub(1)?.checked_mul(dilation * (*k as u64).checked_sub(1)?)?.checked_add(*k as u64)?;
+            let radix = (*n as u64)
+                .checked_sub(1)?
+                .checked_mul(dilation * (*k as u64).checked_sub(1)?)?
+                .checked_add(*k as u64)?;
             (pow(*k, n.checked_sub(1)?)?, radix, pow(*k, *n)?)
         }
         TopologyConfig::Hypercube { n } => (pow(2, *n)?, *n as u64 + 1, pow(2, *n)?),
@@ -32,7 +35,9 @@ pub fn topology_size(t: &TopologyConfig) -> Option<(u64, u64, u64)> {
             let widest = k.iter().copied().max().unwrap_or(1);
             let trunk = |d: usize| Some(if k.len() == s.len() { k[d] } else { widest });
             let routers = s.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64))?;
-            let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?))?;
+            let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| {
+                acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?)
+            })?;
             (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
         }
         TopologyConfig::Dragonfly { p, a, h, g, .. } => {
@@ -74,7 +79,9 @@ pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
     // plus per-channel statistics and routing tables, counted generously at 64 bytes.
     let per_port = size(size_of::<Port>() + size_of::<Channel>()) + 4 * 6 + 2 * 4 + 8 + 64;
     let tables = ports.checked_mul(per_port)?;
-    let buffers = ports.checked_mul(vcs)?.checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(size_of::<InputVc>()) + 4)?)?;
+    let buffers = ports
+        .checked_mul(vcs)?
+        .checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(size_of::<InputVc>()) + 4)?)?;
     let queues = ports.checked_mul(outq_cap)?.checked_mul(size(size_of::<OutEntry>()))?;
     // Live packets: in buffers (whole packets: virtual cut-through) and output queues, in
     // flight, and in the source queues — each holds at most its cap, and no more than the
@@ -101,10 +108,22 @@ pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
     let latency = r.terminal_latency.max(r.local_latency).max(r.global_latency) as u64;
     let in_flight = ports.checked_mul(latency.checked_div(t.packet_size as u64)?.checked_add(1)?)?;
     let slots = 2 * (latency + t.packet_size as u64 + 2);
-    let wheels = in_flight.checked_mul(2 * size(size_of::<Arrival>() + size_of::<CreditReturn>()))?.checked_add(slots.checked_mul(2 * 24)?)?;
+    let wheels = in_flight
+        .checked_mul(2 * size(size_of::<Arrival>() + size_of::<CreditReturn>()))?
+        .checked_add(slots.checked_mul(2 * 24)?)?;
     let small = routers.checked_mul(256)?.checked_add(terminals.checked_mul(64)?)?.checked_add(16 << 20)?;
-    let total = tables.checked_add(buffers)?.checked_add(queues)?.checked_add(packet_bytes)?.checked_add(wheels)?.checked_add(small)?;
-    let largest = [(buffers, if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" }), (queues, "router.output_queue"), (packet_bytes, "traffic.source_queue_cap"), (tables + small, "topology")];
+    let total = tables
+        .checked_add(buffers)?
+        .checked_add(queues)?
+        .checked_add(packet_bytes)?
+        .checked_add(wheels)?
+        .checked_add(small)?;
+    let largest = [
+        (buffers, if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" }),
+        (queues, "router.output_queue"),
+        (packet_bytes, "traffic.source_queue_cap"),
+        (tables + small, "topology"),
+    ];
     let field = largest.iter().max_by_key(|(b, _)| *b).map(|(_, f)| *f).unwrap_or("topology");
     Some((total, field))
 }

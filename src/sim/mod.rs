@@ -279,13 +279,19 @@ impl Simulation {
 
     /// Builds a simulation with a routing algorithm supplied by the caller instead of the
     /// one `cfg.routing` names (research extensions, and the watchdog's negative control).
-    pub fn with_routing(cfg: &SimConfig, make: impl FnOnce(&Topology) -> Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
+    pub fn with_routing(
+        cfg: &SimConfig,
+        make: impl FnOnce(&Topology) -> Box<dyn Routing>,
+    ) -> Result<Simulation, ConfigErrors> {
         cfg.validate()?;
         memory::check(cfg, memory::MEMORY_LIMIT)?;
         let topo = Topology::build(&cfg.topology)?;
         let routing = make(&topo);
         if cfg.router.vcs < routing.vcs_required() {
-            return Err(ConfigErrors::one("router.vcs", format!("the routing needs {} VCs, got {}", routing.vcs_required(), cfg.router.vcs)));
+            return Err(ConfigErrors::one(
+                "router.vcs",
+                format!("the routing needs {} VCs, got {}", routing.vcs_required(), cfg.router.vcs),
+            ));
         }
         Self::assemble(cfg, topo, routing)
     }
@@ -319,7 +325,9 @@ impl Simulation {
         }
         let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
         let wheel = (max_latency + cfg.traffic.packet_size as u64 + 2).next_power_of_two().max(16) as usize;
-        let cr = routing.credit_round_trip().map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs));
+        let cr = routing
+            .credit_round_trip()
+            .map(|p| credit_rtt::CreditRtt::new(net, p, &latency, r.pipeline_delay, cfg.traffic.packet_size, vcs));
         let sequential = match cfg.routing.allocator {
             AllocatorMode::Auto => routing.default_allocator() == AllocatorMode::Sequential,
             mode => mode == AllocatorMode::Sequential,
@@ -330,7 +338,12 @@ impl Simulation {
         let routers = net.routers();
         let batch = if cfg.traffic.injection == InjectionMode::Batch { cfg.traffic.batch_size } else { 0 };
         let input_bits = router::RouterBits::new(routers, net.max_radix() as usize * vcs as usize);
-        let arrival_port = (0..ports).map(|id| net.router_of_port(id)).enumerate().map(|(id, r)| (r, input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32)).collect::<Vec<_>>().into();
+        let arrival_port = (0..ports)
+            .map(|id| net.router_of_port(id))
+            .enumerate()
+            .map(|(id, r)| (r, input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32))
+            .collect::<Vec<_>>()
+            .into();
         let sim = Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
@@ -343,7 +356,9 @@ impl Simulation {
             outq_cap,
             packet_size: cfg.traffic.packet_size as u16,
             terminal_period: r.terminal_period as u64,
-            first_port: (0..=routers).map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 }).collect(),
+            first_port: (0..=routers)
+                .map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 })
+                .collect(),
             port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
             downstream: downstream.into(),
             upstream: upstream.into(),
@@ -366,7 +381,10 @@ impl Simulation {
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers],
-            inject_port: (0..terminals as u32).map(|t| net.inject_port(t)).map(|(r, p)| net.port_id(r, p) as u32).collect(),
+            inject_port: (0..terminals as u32)
+                .map(|t| net.inject_port(t))
+                .map(|(r, p)| net.port_id(r, p) as u32)
+                .collect(),
             source: vec![VecDeque::new(); terminals].into(),
             inject_free_at: vec![0; terminals].into(),
             batch_left: vec![batch; terminals],
@@ -378,14 +396,19 @@ impl Simulation {
             stats: Stats::default(),
             in_network: 0,
             last_progress: 0,
-            watchdog_limit: cfg.measurement.watchdog + max_latency + cfg.traffic.packet_size as u64 * r.terminal_period as u64 + r.pipeline_delay as u64,
+            watchdog_limit: cfg.measurement.watchdog
+                + max_latency
+                + cfg.traffic.packet_size as u64 * r.terminal_period as u64
+                + r.pipeline_delay as u64,
             deadlock: None,
             check_invariants: cfg!(debug_assertions),
             cr,
             tracer: trace::Tracer::default(),
             scratch: allocator::Scratch::new(net.max_radix() as usize, vcs as usize),
             pending: vec![(0, 0); net.max_radix() as usize * vcs as usize].into(),
-            local_vc: (0..net.max_radix() as usize * vcs as usize).map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16)).collect(),
+            local_vc: (0..net.max_radix() as usize * vcs as usize)
+                .map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16))
+                .collect(),
             cfg: cfg.clone(),
             topo,
             routing,
@@ -400,23 +423,68 @@ impl Simulation {
     fn check_tables(&self) {
         let (routers, ports, vcs) = (self.load.len(), self.port_router.len(), self.vcs as usize);
         let fp = &self.first_port;
-        assert!(fp.len() == routers + 1 && fp[routers] as usize == ports && fp.windows(2).all(|w| w[0] <= w[1]), "port offsets do not cover the ports");
+        assert!(
+            fp.len() == routers + 1 && fp[routers] as usize == ports && fp.windows(2).all(|w| w[0] <= w[1]),
+            "port offsets do not cover the ports"
+        );
         let max_radix = fp.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
-        let per_port = [self.port_router.len(), self.downstream.len(), self.upstream.len(), self.latency.len(), self.port_queues.len(), self.channels.len(), self.outq_head.len(), self.outq_len.len(), self.in_rr.len(), self.out_rr.len(), self.arrival_port.len()];
+        let per_port = [
+            self.port_router.len(),
+            self.downstream.len(),
+            self.upstream.len(),
+            self.latency.len(),
+            self.port_queues.len(),
+            self.channels.len(),
+            self.outq_head.len(),
+            self.outq_len.len(),
+            self.in_rr.len(),
+            self.out_rr.len(),
+            self.arrival_port.len(),
+        ];
         assert!(per_port.iter().all(|&n| n == ports), "a per-port table has the wrong length");
-        assert!([self.credits.len(), self.committed.len(), self.inputs.len()].iter().all(|&n| n == ports * vcs), "a per-VC table has the wrong length");
-        assert!(self.buf.len() == ports * vcs * self.depth as usize && self.outq.len() == ports * self.outq_cap as usize);
+        assert!(
+            [self.credits.len(), self.committed.len(), self.inputs.len()].iter().all(|&n| n == ports * vcs),
+            "a per-VC table has the wrong length"
+        );
+        assert!(
+            self.buf.len() == ports * vcs * self.depth as usize && self.outq.len() == ports * self.outq_cap as usize
+        );
         let port_ok = |&p: &u32| p == NO_PORT || (p as usize) < ports;
-        assert!(self.downstream.iter().all(port_ok) && self.upstream.iter().all(port_ok) && self.inject_port.iter().all(|&p| (p as usize) < ports), "a port id out of range");
+        assert!(
+            self.downstream.iter().all(port_ok)
+                && self.upstream.iter().all(port_ok)
+                && self.inject_port.iter().all(|&p| (p as usize) < ports),
+            "a port id out of range"
+        );
         let terminals = self.source.len();
-        assert!(self.inject_port.len() == terminals && self.inject_free_at.len() == terminals && self.dest_router.len() == terminals);
-        assert!(self.local_vc.len() >= max_radix * vcs && self.pending.len() >= max_radix * vcs && self.scratch.fits(max_radix, vcs));
-        assert!(self.local_vc.iter().all(|&(port, vc)| (port as usize) < max_radix && (vc as usize) < vcs), "a local VC out of range");
-        assert!(self.nonempty.covers(routers, max_radix * vcs) && self.unrouted.covers(routers, max_radix * vcs) && self.queued_outputs.covers(routers, max_radix));
+        assert!(
+            self.inject_port.len() == terminals
+                && self.inject_free_at.len() == terminals
+                && self.dest_router.len() == terminals
+        );
+        assert!(
+            self.local_vc.len() >= max_radix * vcs
+                && self.pending.len() >= max_radix * vcs
+                && self.scratch.fits(max_radix, vcs)
+        );
+        assert!(
+            self.local_vc.iter().all(|&(port, vc)| (port as usize) < max_radix && (vc as usize) < vcs),
+            "a local VC out of range"
+        );
+        assert!(
+            self.nonempty.covers(routers, max_radix * vcs)
+                && self.unrouted.covers(routers, max_radix * vcs)
+                && self.queued_outputs.covers(routers, max_radix)
+        );
         assert!(self.nonempty.words_per_router == self.unrouted.words_per_router, "the input bitsets differ in layout");
         let bits = self.nonempty.words_per_router * 64;
-        assert!(self.arrival_port.iter().all(|&(r, vc0)| (r as usize) < routers && (vc0 as usize) + vcs <= routers * bits), "an arrival record out of range");
-        assert!(self.arrivals.len() as u64 == self.wheel_mask + 1 && self.credit_wheel.len() as u64 == self.wheel_mask + 1);
+        assert!(
+            self.arrival_port.iter().all(|&(r, vc0)| (r as usize) < routers && (vc0 as usize) + vcs <= routers * bits),
+            "an arrival record out of range"
+        );
+        assert!(
+            self.arrivals.len() as u64 == self.wheel_mask + 1 && self.credit_wheel.len() as u64 == self.wheel_mask + 1
+        );
     }
 
     /// Advances one cycle. After a deadlock has been detected the simulation stays put.
@@ -485,9 +553,22 @@ impl Simulation {
     fn deliver_arrivals(&mut self, now: u64) {
         let slot = (now & self.wheel_mask) as usize;
         let mut events = std::mem::take(&mut self.arrivals[slot]);
-        let Simulation { ref mut buf, ref mut inputs, ref mut load, ref mut nonempty, ref mut unrouted, ref arrival_port, vcs, depth, packet_size, pipeline_delay, .. } = *self;
+        let Simulation {
+            ref mut buf,
+            ref mut inputs,
+            ref mut load,
+            ref mut nonempty,
+            ref mut unrouted,
+            ref arrival_port,
+            vcs,
+            depth,
+            packet_size,
+            pipeline_delay,
+            ..
+        } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
-        let (mut buf, mut inputs, mut load, arrival_port) = (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());
+        let (mut buf, mut inputs, mut load, arrival_port) =
+            (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());
         for &Arrival { pid, port, vc } in &events {
             // SAFETY: (this loop) an arrival names a port id with a peer (< P: invariants
             // 1, 2) and a VC a route chose (< V: 3), so `iv` < P · V; the ring position is
@@ -499,7 +580,8 @@ impl Simulation {
             if input.buf_len > 0 {
                 // Checked: the position is below `depth` only while credit flow control
                 // keeps the buffer from overflowing.
-                buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] = Slot::new(now, pid);
+                buf[iv * depth + router::wrap(input.buf_head as usize + input.buf_len as usize, depth)] =
+                    Slot::new(now, pid);
             }
             input.buf_len += 1;
             // SAFETY: `port` < P (2).
@@ -592,7 +674,8 @@ impl Simulation {
         if k == 0 {
             (input.pid, input.ready_at(self.now) - self.pipeline_delay)
         } else {
-            let slot = self.buf[iv * self.depth as usize + router::wrap(input.buf_head as usize + k, self.depth as usize)];
+            let slot =
+                self.buf[iv * self.depth as usize + router::wrap(input.buf_head as usize + k, self.depth as usize)];
             (slot.pid, slot.arrived(self.now))
         }
     }
@@ -702,10 +785,27 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.port_router) + bytes(&self.downstream) + bytes(&self.upstream) + bytes(&self.port_queues) + bytes(&self.latency) + bytes(&self.channels) + bytes(&self.outq) + bytes(&self.outq_head) + bytes(&self.outq_len) + bytes(&self.in_rr) + bytes(&self.out_rr) + bytes(&self.arrival_port);
+        let per_port = bytes(&self.port_router)
+            + bytes(&self.downstream)
+            + bytes(&self.upstream)
+            + bytes(&self.port_queues)
+            + bytes(&self.latency)
+            + bytes(&self.channels)
+            + bytes(&self.outq)
+            + bytes(&self.outq_head)
+            + bytes(&self.outq_len)
+            + bytes(&self.in_rr)
+            + bytes(&self.out_rr)
+            + bytes(&self.arrival_port);
         let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.credits) + bytes(&self.committed);
-        let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>() + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
+        let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>()
+            + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
         let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
-        per_port + per_vc + wheels + sources + self.packets.memory_bytes() + self.cr.as_ref().map_or(0, |cr| cr.memory_bytes())
+        per_port
+            + per_vc
+            + wheels
+            + sources
+            + self.packets.memory_bytes()
+            + self.cr.as_ref().map_or(0, |cr| cr.memory_bytes())
     }
 }

@@ -16,7 +16,11 @@ use crate::routing::{Decision, QueueView, RouteCtx};
 /// `x mod n` for `x < 2n`, without a division.
 #[inline(always)]
 pub(super) fn wrap(x: usize, n: usize) -> usize {
-    if x >= n { x - n } else { x }
+    if x >= n {
+        x - n
+    } else {
+        x
+    }
 }
 
 /// A bitset per router over its input VCs or its ports (router-local indices).
@@ -138,8 +142,20 @@ pub(super) struct Links<'a> {
 }
 
 impl<'a> Links<'a> {
-    pub(super) fn new(channels: &'a mut Table<Channel>, latency: &'a Table<u32>, arrivals: &'a mut Table<Vec<Arrival>>, wheel_mask: u64, packet_size: u16) -> Links<'a> {
-        Links { channels: channels.view_mut(), latency: latency.view(), arrivals: arrivals.view_mut(), wheel_mask, size: packet_size as u64 }
+    pub(super) fn new(
+        channels: &'a mut Table<Channel>,
+        latency: &'a Table<u32>,
+        arrivals: &'a mut Table<Vec<Arrival>>,
+        wheel_mask: u64,
+        packet_size: u16,
+    ) -> Links<'a> {
+        Links {
+            channels: channels.view_mut(),
+            latency: latency.view(),
+            arrivals: arrivals.view_mut(),
+            wheel_mask,
+            size: packet_size as u64,
+        }
     }
     /// The latency of port `port`'s channel, in cycles.
     ///
@@ -176,7 +192,11 @@ impl<'a> Links<'a> {
         let at = now + unsafe { self.latency(op) };
         debug_assert!(at > now && at - now <= self.wheel_mask);
         // SAFETY: the index is masked below the wheel's `wheel_mask + 1` slots (7).
-        unsafe { self.arrivals.get_unchecked_mut((at & self.wheel_mask) as usize) }.push(Arrival { pid, port: down, vc });
+        unsafe { self.arrivals.get_unchecked_mut((at & self.wheel_mask) as usize) }.push(Arrival {
+            pid,
+            port: down,
+            vc,
+        });
     }
 }
 
@@ -203,7 +223,27 @@ impl Simulation {
     /// nothing the sequential one needs to renew its view.
     #[inline(always)]
     fn route_inputs<const SEQUENTIAL: bool>(&mut self, r: u32, now: u64) {
-        let Simulation { ref topo, ref routing, ref mut packets, ref mut rng, ref mut notes, ref mut inputs, ref mut unrouted, ref mut committed, ref mut port_queues, ref credits, ref downstream, ref local_vc, ref mut pending, ref mut rc_start, ref first_port, vcs, depth, packet_size, .. } = *self;
+        let Simulation {
+            ref topo,
+            ref routing,
+            ref mut packets,
+            ref mut rng,
+            ref mut notes,
+            ref mut inputs,
+            ref mut unrouted,
+            ref mut committed,
+            ref mut port_queues,
+            ref credits,
+            ref downstream,
+            ref local_vc,
+            ref mut pending,
+            ref mut rc_start,
+            ref first_port,
+            vcs,
+            depth,
+            packet_size,
+            ..
+        } = *self;
         let (mut inputs_v, local_vc_v, downstream_v) = (inputs.view_mut(), local_vc.view(), downstream.view());
         let net = topo.network();
         let first = first_port[r as usize] as usize;
@@ -215,7 +255,14 @@ impl Simulation {
         // What the algorithm sees, built once for every input of the router (each sets its
         // own input port and VC). The view borrows the commitment tables, so the sequential
         // allocator, which updates them between decisions, renews it after each commitment.
-        let base = RouteCtx { now, router: r, first_port: first, in_port: 0, in_vc: 0, queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], vcs, depth } };
+        let base = RouteCtx {
+            now,
+            router: r,
+            first_port: first,
+            in_port: 0,
+            in_vc: 0,
+            queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], vcs, depth },
+        };
         let mut ctx = with_commitments(&base, committed, port_queues);
         // Visit set bits at or after `start`, then those before it. A single word is swept
         // once, rotated right by `start` so that its bits come in that order; several are
@@ -229,7 +276,15 @@ impl Simulation {
         let (sweeps, rot, mask) = if words == 1 { (1, start_bit as u32, 63) } else { (words + 1, 0, !0) };
         for i in 0..sweeps {
             let w = wrap(start_word + i, words);
-            let part = if words == 1 { !0 } else if i == 0 { !0u64 << start_bit } else if i == words { (1u64 << start_bit) - 1 } else { !0 };
+            let part = if words == 1 {
+                !0
+            } else if i == 0 {
+                !0u64 << start_bit
+            } else if i == words {
+                (1u64 << start_bit) - 1
+            } else {
+                !0
+            };
             // SAFETY: (this loop) `r` is a router id (invariant 1), `w` < `words`.
             let mut bits = (unsafe { unrouted.word(r, w) } & part).rotate_right(rot);
             let offset = w * 64 + rot as usize;
@@ -251,7 +306,11 @@ impl Simulation {
                 };
                 let Decision::Forward { port, vc } = decision else { continue };
                 // Invariant 3: a route names a port of this router and a VC that exist.
-                assert!(port < net.radix(r) && vc < vcs, "the routing chose port {port} VC {vc} at router {r} (radix {}, {vcs} VCs)", net.radix(r));
+                assert!(
+                    port < net.radix(r) && vc < vcs,
+                    "the routing chose port {port} VC {vc} at router {r} (radix {}, {vcs} VCs)",
+                    net.radix(r)
+                );
                 let op = first + port as usize;
                 // SAFETY: `op` < first_port[r + 1] ≤ P (just checked; 1).
                 if unsafe { *downstream_v.get_unchecked(op) } != NO_PORT {
@@ -326,7 +385,16 @@ impl Simulation {
                         self.deliver(pid, now + self.latency[op] as u64 + terminal_busy - 1);
                     }
                     // SAFETY: `op` < P.
-                    down => unsafe { Links::new(&mut self.channels, &self.latency, &mut self.arrivals, self.wheel_mask, self.packet_size).send(op, down, vc, pid, now) },
+                    down => unsafe {
+                        Links::new(
+                            &mut self.channels,
+                            &self.latency,
+                            &mut self.arrivals,
+                            self.wheel_mask,
+                            self.packet_size,
+                        )
+                        .send(op, down, vc, pid, now)
+                    },
                 }
                 self.load[r as usize] -= 1;
             }

@@ -24,11 +24,8 @@ impl Simulation {
             let ti = t as usize;
             // Generation. In Bernoulli mode the traffic stream is drawn the same way
             // whatever the network state (a full source queue draws, then drops).
-            let generate = if batch {
-                self.batch_left[ti] > 0 && self.source[ti].len() < 2
-            } else {
-                self.rng.traffic.draw(rate)
-            };
+            let generate =
+                if batch { self.batch_left[ti] > 0 && self.source[ti].len() < 2 } else { self.rng.traffic.draw(rate) };
             let fresh = if generate { self.generate(t, now, labeled) } else { None };
             // SAFETY: (this loop) `ti` < `terminals`, the source table's length, which
             // never changes.

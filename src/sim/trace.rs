@@ -45,13 +45,24 @@ pub struct Trace {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Where {
     /// Waiting in terminal `t`'s source queue.
-    Source { t: u32 },
+    Source {
+        t: u32,
+    },
     /// On a channel into input VC `vc` of port id `port`, usable there from `arrives`.
-    Channel { port: usize, vc: u32, arrives: u64 },
+    Channel {
+        port: usize,
+        vc: u32,
+        arrives: u64,
+    },
     /// In input VC index `iv`.
-    Buffer { iv: usize },
+    Buffer {
+        iv: usize,
+    },
     /// Through the switch, in the output queue of port id `op`, for VC `vc` downstream.
-    OutQueue { op: usize, vc: u32 },
+    OutQueue {
+        op: usize,
+        vc: u32,
+    },
     Delivered,
 }
 
@@ -95,7 +106,11 @@ impl Simulation {
         let (pid, arrived) = self.buffered(iv, 0);
         let router = self.port_router[port];
         let local = (port - self.first_port[router as usize] as usize) as u32;
-        self.start_trace(pid, Where::Buffer { iv }, Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived }));
+        self.start_trace(
+            pid,
+            Where::Buffer { iv },
+            Some(TraceEvent::Found { cycle: self.now, router, port: local, vc, arrived }),
+        );
         true
     }
 
@@ -122,7 +137,16 @@ impl Simulation {
             terminals: Vec::new(),
             pid,
             at,
-            trace: Some(Trace { src: p.src, dst: p.dst, src_router: self.topo.network().inject_router(p.src), dst_router: p.dst_router, created: p.created(self.now), events: first.into_iter().collect(), delivered: false, nonminimal: p.nonminimal }),
+            trace: Some(Trace {
+                src: p.src,
+                dst: p.dst,
+                src_router: self.topo.network().inject_router(p.src),
+                dst_router: p.dst_router,
+                created: p.created(self.now),
+                events: first.into_iter().collect(),
+                delivered: false,
+                nonminimal: p.nonminimal,
+            }),
         };
     }
 
@@ -157,7 +181,11 @@ impl Simulation {
                     let (router, local) = self.topo.network().inject_port(t);
                     let port = self.first_port[router as usize] as usize + local as usize;
                     let arrives = now + self.latency[port] as u64;
-                    let Some(a) = self.arrivals[(arrives & self.wheel_mask) as usize].iter().find(|a| a.pid == pid && a.port as usize == port).copied() else {
+                    let Some(a) = self.arrivals[(arrives & self.wheel_mask) as usize]
+                        .iter()
+                        .find(|a| a.pid == pid && a.port as usize == port)
+                        .copied()
+                    else {
                         self.tracer.at = Where::Delivered; // not found: give up (cannot happen)
                         continue;
                     };
@@ -181,7 +209,10 @@ impl Simulation {
                     let cap = self.outq_cap as usize;
                     let ports = self.first_port[router] as usize..self.first_port[router + 1] as usize;
                     let queued = ports.clone().find_map(|op| {
-                        (0..self.outq_len[op] as usize).map(|k| self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)]).find(|e| e.pid == pid).map(|e| (op, e.vc))
+                        (0..self.outq_len[op] as usize)
+                            .map(|k| self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)])
+                            .find(|e| e.pid == pid)
+                            .map(|e| (op, e.vc))
                     });
                     if let Some((op, vc)) = queued {
                         self.tracer.at = Where::OutQueue { op, vc };
@@ -193,7 +224,10 @@ impl Simulation {
                             return None;
                         }
                         let at = now + self.latency[op] as u64;
-                        self.arrivals[(at & self.wheel_mask) as usize].iter().find(|a| a.pid == pid && a.port == down).map(|a| (op, a.vc))
+                        self.arrivals[(at & self.wheel_mask) as usize]
+                            .iter()
+                            .find(|a| a.pid == pid && a.port == down)
+                            .map(|a| (op, a.vc))
                     });
                     match sent {
                         Some((op, vc)) => self.trace_sent(now, op, vc),
@@ -207,7 +241,9 @@ impl Simulation {
                 }
                 Where::OutQueue { op, vc } => {
                     let cap = self.outq_cap as usize;
-                    if (0..self.outq_len[op] as usize).any(|k| self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)].pid == pid) {
+                    if (0..self.outq_len[op] as usize).any(|k| {
+                        self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)].pid == pid
+                    }) {
                         return;
                     }
                     self.trace_sent(now, op, vc);
@@ -232,9 +268,16 @@ impl Simulation {
             let port = self.first_port[router as usize] as usize + local as usize;
             let arrives = now + self.latency[port] as u64;
             let slot = (arrives & self.wheel_mask) as usize;
-            let found = self.arrivals[slot].iter().find(|a| a.port as usize == port && self.packets[a.pid].created(now) == now).copied();
+            let found = self.arrivals[slot]
+                .iter()
+                .find(|a| a.port as usize == port && self.packets[a.pid].created(now) == now)
+                .copied();
             if let Some(a) = found {
-                self.start_trace(a.pid, Where::Channel { port, vc: a.vc, arrives }, Some(TraceEvent::Injected { cycle: now, router, port: local, vc: a.vc, arrives }));
+                self.start_trace(
+                    a.pid,
+                    Where::Channel { port, vc: a.vc, arrives },
+                    Some(TraceEvent::Injected { cycle: now, router, port: local, vc: a.vc, arrives }),
+                );
                 return;
             }
         }

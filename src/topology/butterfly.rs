@@ -45,7 +45,12 @@ impl Butterfly {
         }
         let terminals = (k as u64).checked_pow(n).unwrap_or(u64::MAX);
         if terminals > MAX_TERMINALS {
-            return Err(ConfigErrors::one(path, format!("{k}-ary {n}-fly has {terminals} terminals, more than the simulator's limit of {MAX_TERMINALS}")));
+            return Err(ConfigErrors::one(
+                path,
+                format!(
+                    "{k}-ary {n}-fly has {terminals} terminals, more than the simulator's limit of {MAX_TERMINALS}"
+                ),
+            ));
         }
         let rows = k.pow(n - 1);
         let mut bf = Butterfly { k, n, rows, net: NetworkBuilder::new(0).finish(Vec::new()) };

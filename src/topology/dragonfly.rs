@@ -53,7 +53,14 @@ pub struct Dragonfly {
 
 impl Dragonfly {
     /// Builds Dragonfly(p, a, h, g); `path` prefixes error paths (e.g. `topology`).
-    pub fn new(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement, path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub fn new(
+        p: u32,
+        a: u32,
+        h: u32,
+        g: u32,
+        arrangement: GlobalArrangement,
+        path: &str,
+    ) -> Result<Dragonfly, ConfigErrors> {
         let mut errs = Vec::new();
         let mut check = |ok: bool, field: &str, msg: String| {
             if !ok {
@@ -78,7 +85,10 @@ impl Dragonfly {
         }
         let terminals = a as u64 * p as u64 * g as u64;
         if terminals > MAX_TERMINALS {
-            return Err(ConfigErrors::one(path, format!("{terminals} terminals is larger than the simulator's limit of {MAX_TERMINALS}")));
+            return Err(ConfigErrors::one(
+                path,
+                format!("{terminals} terminals is larger than the simulator's limit of {MAX_TERMINALS}"),
+            ));
         }
         let radix = p + a - 1 + h;
         if radix > 1024 {
@@ -96,7 +106,8 @@ impl Dragonfly {
             group_index: (0..a * g).map(|r| (r / a, r % a)).collect(),
             net: NetworkBuilder::new(0).finish(Vec::new()),
         };
-        df.slot_group = (0..g).flat_map(|grp| (0..ah).map(move |c| (grp, c))).map(|(grp, c)| df.wire(grp, c).0).collect();
+        df.slot_group =
+            (0..g).flat_map(|grp| (0..ah).map(move |c| (grp, c))).map(|(grp, c)| df.wire(grp, c).0).collect();
         let mut pair_start = Vec::with_capacity((g * g + 1) as usize);
         let mut pair_slots = Vec::with_capacity((g * ah) as usize);
         for grp in 0..g {

@@ -58,16 +58,25 @@ impl FoldedClos {
             errs.push(ConfigError::new(format!("{path}.down"), format!("needs 1..=6 levels, got {}", down.len())));
         }
         if up.len() + 1 != down.len().max(1) {
-            errs.push(ConfigError::new(format!("{path}.up"), format!("needs one value per level below the top ({}), got {}", down.len().saturating_sub(1), up.len())));
+            errs.push(ConfigError::new(
+                format!("{path}.up"),
+                format!("needs one value per level below the top ({}), got {}", down.len().saturating_sub(1), up.len()),
+            ));
         }
         for (i, &m) in down.iter().enumerate() {
             if !(1..=256).contains(&m) {
-                errs.push(ConfigError::new(format!("{path}.down[{i}]"), format!("children per switch must be 1..=256, got {m}")));
+                errs.push(ConfigError::new(
+                    format!("{path}.down[{i}]"),
+                    format!("children per switch must be 1..=256, got {m}"),
+                ));
             }
         }
         for (i, &w) in up.iter().enumerate() {
             if !(1..=256).contains(&w) {
-                errs.push(ConfigError::new(format!("{path}.up[{i}]"), format!("parents per switch must be 1..=256, got {w}")));
+                errs.push(ConfigError::new(
+                    format!("{path}.up[{i}]"),
+                    format!("parents per switch must be 1..=256, got {w}"),
+                ));
             }
         }
         if !errs.is_empty() {
@@ -92,7 +101,15 @@ impl FoldedClos {
         let a_span = (0..levels).map(|i| down[i + 1..].iter().product()).collect();
         let b_span = (0..levels).map(|i| up[..i].iter().product()).collect();
         let below = (0..levels).map(|i| down[..=i].iter().product()).collect();
-        let mut fc = FoldedClos { down: down.to_vec(), up: up.to_vec(), level_start, a_span, b_span, below, net: NetworkBuilder::new(0).finish(Vec::new()) };
+        let mut fc = FoldedClos {
+            down: down.to_vec(),
+            up: up.to_vec(),
+            level_start,
+            a_span,
+            b_span,
+            below,
+            net: NetworkBuilder::new(0).finish(Vec::new()),
+        };
         fc.net = fc.build(terminals as u32);
         Ok(fc)
     }

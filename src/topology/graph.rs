@@ -136,7 +136,12 @@ pub struct NetworkBuilder {
 
 impl NetworkBuilder {
     pub fn new(terminals: usize) -> Self {
-        NetworkBuilder { port_offset: vec![0], ports: Vec::new(), terminal_port: vec![None; terminals], inject_port: vec![None; terminals] }
+        NetworkBuilder {
+            port_offset: vec![0],
+            ports: Vec::new(),
+            terminal_port: vec![None; terminals],
+            inject_port: vec![None; terminals],
+        }
     }
 
     /// Adds a router with `radix` ports; routers are numbered in order of addition.
@@ -150,12 +155,16 @@ impl NetworkBuilder {
 
     fn slot(&mut self, router: u32, port: u32) -> &mut Option<Port> {
         let id = (self.port_offset[router as usize] + port) as usize;
-        assert!(port < self.port_offset[router as usize + 1] - self.port_offset[router as usize], "port {port} out of range at router {router}");
+        assert!(
+            port < self.port_offset[router as usize + 1] - self.port_offset[router as usize],
+            "port {port} out of range at router {router}"
+        );
         &mut self.ports[id]
     }
 
     pub fn attach_terminal(&mut self, terminal: u32, router: u32, port: u32) {
-        *self.slot(router, port) = Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
+        *self.slot(router, port) =
+            Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
         self.terminal_port[terminal as usize] = Some((router, port));
     }
 
@@ -163,7 +172,8 @@ impl NetworkBuilder {
     /// to by the port given to [`NetworkBuilder::attach_terminal`]. The port's output
     /// direction stays unused.
     pub fn attach_injection(&mut self, terminal: u32, router: u32, port: u32) {
-        *self.slot(router, port) = Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
+        *self.slot(router, port) =
+            Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
         self.inject_port[terminal as usize] = Some((router, port));
     }
 
@@ -189,7 +199,8 @@ impl NetworkBuilder {
             .enumerate()
             .map(|(t, p)| p.unwrap_or_else(|| panic!("terminal {t} unattached")))
             .collect();
-        let inject_port = self.inject_port.iter().zip(&terminal_port).map(|(inj, &eject)| inj.unwrap_or(eject)).collect();
+        let inject_port =
+            self.inject_port.iter().zip(&terminal_port).map(|(inj, &eject)| inj.unwrap_or(eject)).collect();
         assert_eq!(positions.len(), self.port_offset.len() - 1);
         Network { port_offset: self.port_offset, ports, terminal_port, inject_port, positions }
     }

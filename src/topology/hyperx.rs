@@ -80,7 +80,10 @@ impl HyperX {
             1 => vec![k[0]; s.len()],
             n if n == s.len() => k.to_vec(),
             n => {
-                errs.push(ConfigError::new(format!("{path}.k"), format!("needs 1 or {} values (one per dimension), got {n}", s.len())));
+                errs.push(ConfigError::new(
+                    format!("{path}.k"),
+                    format!("needs 1 or {} values (one per dimension), got {n}", s.len()),
+                ));
                 vec![1; s.len()]
             }
         };
@@ -111,7 +114,9 @@ impl HyperX {
             stride *= extent;
             first_port += (extent - 1) * trunks;
         }
-        let coords = (0..routers as u32).flat_map(|r| layout.iter().map(move |dim| ((r / dim.stride) % dim.extent) as u8)).collect();
+        let coords = (0..routers as u32)
+            .flat_map(|r| layout.iter().map(move |dim| ((r / dim.stride) % dim.extent) as u8))
+            .collect();
         let mut hx = HyperX { s: s.to_vec(), k, t, layout, coords, net: NetworkBuilder::new(0).finish_empty() };
         hx.net = hx.build(routers as u32, radix);
         Ok(hx)
@@ -120,7 +125,10 @@ impl HyperX {
     /// The k-ary n-flat of the FB paper.
     pub fn flattened_butterfly(k: u32, n: u32, path: &str) -> Result<HyperX, ConfigErrors> {
         if n < 2 {
-            return Err(ConfigErrors::one(format!("{path}.n"), format!("a k-ary n-flat needs n ≥ 2 (n' = n − 1 ≥ 1 dimensions), got {n}")));
+            return Err(ConfigErrors::one(
+                format!("{path}.n"),
+                format!("a k-ary n-flat needs n ≥ 2 (n' = n − 1 ≥ 1 dimensions), got {n}"),
+            ));
         }
         HyperX::new(&vec![k; (n - 1) as usize], &[1], k, path)
     }
@@ -139,7 +147,12 @@ impl HyperX {
                 for m in own + 1..self.s[d] {
                     let peer = self.neighbor(r, d, m);
                     for trunk in 0..self.k[d] {
-                        b.connect((r, self.port_to(r, d, m, trunk)), (peer, self.port_to(peer, d, own, trunk)), LinkClass::Local, d as u16);
+                        b.connect(
+                            (r, self.port_to(r, d, m, trunk)),
+                            (peer, self.port_to(peer, d, own, trunk)),
+                            LinkClass::Local,
+                            d as u16,
+                        );
                     }
                 }
             }
@@ -260,7 +273,10 @@ mod tests {
         for i in 0..fb.routers() {
             for d in 1..=2u32 {
                 let kd = k.pow(d - 1);
-                let mut expected: Vec<u32> = (0..k).map(|m| (i as i64 + (m as i64 - ((i / kd) % k) as i64) * kd as i64) as u32).filter(|&j| j != i).collect();
+                let mut expected: Vec<u32> = (0..k)
+                    .map(|m| (i as i64 + (m as i64 - ((i / kd) % k) as i64) * kd as i64) as u32)
+                    .filter(|&j| j != i)
+                    .collect();
                 expected.sort();
                 let net = fb.network();
                 let (base, n) = fb.dim_ports(d as usize - 1);

@@ -7,10 +7,10 @@ pub mod folded_clos;
 pub mod graph;
 pub mod hyperx;
 
-pub use graph::{LinkClass, Network, Port};
 pub use butterfly::Butterfly;
 pub use dragonfly::Dragonfly;
 pub use folded_clos::FoldedClos;
+pub use graph::{LinkClass, Network, Port};
 pub use hyperx::HyperX;
 
 use crate::config::{ConfigErrors, TopologyConfig};
@@ -42,12 +42,17 @@ impl Topology {
             }
             TopologyConfig::Hypercube { n } => {
                 if !(1..=16).contains(n) {
-                    return Err(ConfigErrors::one("topology.n", format!("hypercube dimension must be 1..=16, got {n}")));
+                    return Err(ConfigErrors::one(
+                        "topology.n",
+                        format!("hypercube dimension must be 1..=16, got {n}"),
+                    ));
                 }
                 Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { p, a, h, g, arrangement } => Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *g, *arrangement, P)?),
+            TopologyConfig::Dragonfly { p, a, h, g, arrangement } => {
+                Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *g, *arrangement, P)?)
+            }
             TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),
             TopologyConfig::Butterfly { k, n } => Topology::Butterfly(Butterfly::new(*k, *n, P)?),
         })

@@ -27,9 +27,15 @@ pub const PATTERNS: &[(&str, &str)] = &[
 /// A destination pattern over terminal ids.
 #[derive(Clone, Debug)]
 pub enum Pattern {
-    Uniform { terminals: u32 },
+    Uniform {
+        terminals: u32,
+    },
     /// Random terminal of block `(block(src) + shift) mod blocks` (router or group shift).
-    BlockShift { block_size: u32, blocks: u32, shift: u32 },
+    BlockShift {
+        block_size: u32,
+        blocks: u32,
+        shift: u32,
+    },
     /// A fixed permutation. (A boxed slice rather than a `Vec`: the enum then has a plain
     /// tag, which `destination` tests more cheaply than a niche in a `Vec`'s capacity.)
     Table(Box<[u32]>),
@@ -42,17 +48,26 @@ impl Pattern {
         let n = net.terminals() as u32;
         let err = |msg: String| ConfigErrors::one("traffic.pattern", msg);
         let pow2_bits = || -> Result<u32, ConfigErrors> {
-            if n.is_power_of_two() { Ok(n.trailing_zeros()) } else { Err(err(format!("{} needs a power-of-two number of terminals, this network has {n}", cfg.pattern))) }
+            if n.is_power_of_two() {
+                Ok(n.trailing_zeros())
+            } else {
+                Err(err(format!("{} needs a power-of-two number of terminals, this network has {n}", cfg.pattern)))
+            }
         };
         if n < 2 {
-            return Err(ConfigErrors::one("topology", format!("the network has {n} terminal(s); traffic needs at least two")));
+            return Err(ConfigErrors::one(
+                "topology",
+                format!("the network has {n} terminal(s); traffic needs at least two"),
+            ));
         }
         let table = |f: &dyn Fn(u32) -> u32| Pattern::Table((0..n).map(f).collect());
         // On a folded Clos whose levels all have k down ports, the HyperX-defined patterns
         // are those of the k-ary flattened butterfly with the same leaves, so both networks
         // can be compared on one terminal permutation (2DFB §IV, HyperX Fig. 7).
         let flat = topo.as_folded_clos().and_then(|c| c.equivalent_flattened_butterfly());
-        let hyperx = || topo.as_hyperx().or(flat.as_ref()).ok_or_else(|| err(format!("{} is defined on HyperX-family networks (and folded Clos networks with equal down ports per level) only", cfg.pattern)));
+        let hyperx = || {
+            topo.as_hyperx().or(flat.as_ref()).ok_or_else(|| err(format!("{} is defined on HyperX-family networks (and folded Clos networks with equal down ports per level) only", cfg.pattern)))
+        };
         let pattern = match cfg.pattern.as_str() {
             "uniform" => Pattern::Uniform { terminals: n },
             "router_shift" => {
@@ -60,7 +75,8 @@ impl Pattern {
                 Pattern::BlockShift { block_size: t, blocks: n / t, shift: cfg.shift }
             }
             "group_shift" => {
-                let (size, groups) = topo.groups().ok_or_else(|| err("group_shift needs a dragonfly (a network with groups)".into()))?;
+                let (size, groups) =
+                    topo.groups().ok_or_else(|| err("group_shift needs a dragonfly (a network with groups)".into()))?;
                 Pattern::BlockShift { block_size: size, blocks: groups, shift: cfg.shift }
             }
             "bit_complement" => {
@@ -74,7 +90,9 @@ impl Pattern {
             "transpose" => {
                 let b = pow2_bits()?;
                 if b % 2 != 0 {
-                    return Err(err(format!("transpose needs N = 4^m terminals (an even number of address bits), this network has {n}")));
+                    return Err(err(format!(
+                        "transpose needs N = 4^m terminals (an even number of address bits), this network has {n}"
+                    )));
                 }
                 let h = b / 2;
                 table(&|s| ((s & ((1 << h) - 1)) << h) | (s >> h))
@@ -112,7 +130,13 @@ impl Pattern {
                     // the middle coordinate ⌊S/2⌋ has no partner and stays, which keeps
                     // the pattern a permutation.
                     let half = sd.div_ceil(2);
-                    let nx = if x < sd / 2 { x + half } else if x >= half { x - half } else { x };
+                    let nx = if x < sd / 2 {
+                        x + half
+                    } else if x >= half {
+                        x - half
+                    } else {
+                        x
+                    };
                     hx.neighbor(r, d, nx) * hx.t + t
                 })
             }
@@ -157,7 +181,9 @@ impl Pattern {
     fn stays_within(&self, n: u32) -> bool {
         match self {
             Pattern::Uniform { terminals } => *terminals == n && n >= 2,
-            Pattern::BlockShift { block_size, blocks, .. } => *block_size > 0 && *blocks > 0 && block_size.checked_mul(*blocks).is_some_and(|t| t <= n),
+            Pattern::BlockShift { block_size, blocks, .. } => {
+                *block_size > 0 && *blocks > 0 && block_size.checked_mul(*blocks).is_some_and(|t| t <= n)
+            }
             Pattern::Table(t) => t.len() == n as usize && t.iter().all(|&d| d < n),
         }
     }
@@ -168,7 +194,11 @@ impl Pattern {
         match self {
             Pattern::Uniform { terminals } => {
                 let d = rng.below(terminals - 1);
-                if d >= src { d + 1 } else { d }
+                if d >= src {
+                    d + 1
+                } else {
+                    d
+                }
             }
             Pattern::BlockShift { block_size, blocks, shift } => {
                 let block = (src / block_size + shift) % blocks;
@@ -192,8 +222,21 @@ mod tests {
     #[test]
     fn permutations_are_permutations() {
         let fb = TopologyConfig::FlattenedButterfly { k: 4, n: 3 };
-        for name in ["bit_complement", "bit_rotate", "transpose", "tornado", "random_permutation", "swap2", "benign", "adversarial"] {
-            let topo = if name == "swap2" { TopologyConfig::Hyperx { s: vec![4, 3, 2], k: vec![1], t: 4 } } else { fb.clone() };
+        for name in [
+            "bit_complement",
+            "bit_rotate",
+            "transpose",
+            "tornado",
+            "random_permutation",
+            "swap2",
+            "benign",
+            "adversarial",
+        ] {
+            let topo = if name == "swap2" {
+                TopologyConfig::Hyperx { s: vec![4, 3, 2], k: vec![1], t: 4 }
+            } else {
+                fb.clone()
+            };
             let Pattern::Table(t) = pattern(name, &topo).unwrap() else { panic!("{name} not a table") };
             let mut seen = t.to_vec();
             seen.sort();

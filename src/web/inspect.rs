@@ -98,7 +98,8 @@ impl WebSim {
             .filter(|&t| net.inject_router(t) == r)
             .map(|t| json!({"terminal": t, "source_queue": sim.source_queue_len(t)}))
             .collect();
-        let cr = sim.credit_round_trip(0).map(|(_, delayed, sum)| json!({"delayed_credits": delayed, "delay_sum": sum}));
+        let cr =
+            sim.credit_round_trip(0).map(|(_, delayed, sum)| json!({"delayed_credits": delayed, "delay_sum": sum}));
         Some(
             json!({
                 "router": r, "group": group, "coords": coords, "load": sim.router_load(r),
@@ -154,7 +155,8 @@ impl WebSim {
         let now = self.sim.now();
         let cycles = now.checked_sub(self.fig9_at).filter(|&c| c > 0)?;
         let sent = self.sim.sent_flits();
-        let util: Vec<f32> = sent.iter().zip(&self.fig9_flits).map(|(&a, &b)| ((a - b) as f64 / cycles as f64) as f32).collect();
+        let util: Vec<f32> =
+            sent.iter().zip(&self.fig9_flits).map(|(&a, &b)| ((a - b) as f64 / cycles as f64) as f32).collect();
         let u = global_channel_utilization(df, &util, self.sim.config().traffic.shift);
         self.fig9_flits.copy_from_slice(&sent);
         self.fig9_at = now;

@@ -100,7 +100,12 @@ pub fn run_experiment(config_json: &str) -> Result<String, JsError> {
 /// returns `[milliseconds, packets delivered meanwhile]`. The same measurement as the
 /// native `hiradix bench`; `scripts/measure-web-speed.mjs` compares the two.
 #[wasm_bindgen(js_name = benchAdvance)]
-pub fn bench_advance(config_json: &str, warmup: u32, cycles: u32, now_ms: &js_sys::Function) -> Result<Vec<f64>, JsError> {
+pub fn bench_advance(
+    config_json: &str,
+    warmup: u32,
+    cycles: u32,
+    now_ms: &js_sys::Function,
+) -> Result<Vec<f64>, JsError> {
     let cfg = SimConfig::from_json(config_json).map_err(|e| JsError::new(&e.to_string()))?;
     let mut sim = crate::sim::Simulation::new(&cfg).map_err(|e| JsError::new(&e.to_string()))?;
     sim.set_invariant_checks(false);

@@ -212,7 +212,9 @@ impl WebSim {
             "sequential": self.sim.sequential_allocation(),
         });
         let extra = match self.sim.topology() {
-            Topology::Dragonfly(df) => json!({"family": "dragonfly", "p": df.p, "a": df.a, "h": df.h, "g": df.g, "groups": df.g, "group_kind": "group"}),
+            Topology::Dragonfly(df) => {
+                json!({"family": "dragonfly", "p": df.p, "a": df.a, "h": df.h, "g": df.g, "groups": df.g, "group_kind": "group"})
+            }
             Topology::HyperX(hx) => {
                 let tiles = if hx.dims() > 2 { hx.routers() / (hx.s[0] * hx.s[1]) } else { 1 };
                 json!({"family": "hyperx", "dims": hx.s, "trunking": hx.k, "t": hx.t, "groups": tiles, "group_kind": if tiles > 1 { "tile" } else { "" }})
@@ -260,7 +262,8 @@ impl WebSim {
         if elapsed > 0 {
             let keep = (-(elapsed as f64) / UTILIZATION_TIME_CONSTANT).exp() as f32;
             let sent = self.sim.sent_flits();
-            for ((u, prev), &port) in self.utilization.iter_mut().zip(&mut self.sampled_flits).zip(&self.upstream_port) {
+            for ((u, prev), &port) in self.utilization.iter_mut().zip(&mut self.sampled_flits).zip(&self.upstream_port)
+            {
                 let flits = sent[port as usize];
                 let rate = (flits - *prev) as f32 / elapsed as f32;
                 *u = keep * *u + (1.0 - keep) * rate.min(1.0);
@@ -282,7 +285,11 @@ impl WebSim {
             .map(|w| {
                 let ports = &self.terminal_ports[w[0] as usize..w[1] as usize];
                 let sum: u32 = ports.iter().map(|&p| self.sim.port_buffered_flits(p as usize)).sum();
-                if ports.is_empty() { 0.0 } else { sum as f32 / (per_port * ports.len() as f32) }
+                if ports.is_empty() {
+                    0.0
+                } else {
+                    sum as f32 / (per_port * ports.len() as f32)
+                }
             })
             .collect()
     }
@@ -296,7 +303,11 @@ impl WebSim {
             .map(|w| {
                 let terms = &self.injecting[w[0] as usize..w[1] as usize];
                 let sum: usize = terms.iter().map(|&t| self.sim.source_queue_len(t)).sum();
-                if terms.is_empty() { 0.0 } else { sum as f32 / terms.len() as f32 }
+                if terms.is_empty() {
+                    0.0
+                } else {
+                    sum as f32 / terms.len() as f32
+                }
             })
             .collect()
     }

@@ -50,7 +50,11 @@ pub fn configurations() -> Vec<(&'static str, &'static str, serde_json::Value)> 
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let all = configurations();
-    let find = |n: &str| all.iter().find(|c| c.0 == n.trim()).ok_or_else(|| bad_input(format!("unknown configuration '{n}'; see `hiradix bench --list`")));
+    let find = |n: &str| {
+        all.iter()
+            .find(|c| c.0 == n.trim())
+            .ok_or_else(|| bad_input(format!("unknown configuration '{n}'; see `hiradix bench --list`")))
+    };
     if let Some(name) = &args.print_config {
         println!("{}", find(name)?.2);
         return Ok(());

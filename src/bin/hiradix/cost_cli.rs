@@ -183,9 +183,21 @@ pub fn run(cmd: CostCommand) -> Result<(), String> {
                 let start = Instant::now();
                 let res = hx::search(&problem, class);
                 let time = format!("{:.2?}", start.elapsed());
-                let designs: Vec<&HyperXDesign> = if all { res.optimal.iter().collect() } else { res.best.iter().collect() };
+                let designs: Vec<&HyperXDesign> =
+                    if all { res.optimal.iter().collect() } else { res.best.iter().collect() };
                 if designs.is_empty() {
-                    t.row(vec![class_name(class).into(), "infeasible".into(), "".into(), "".into(), "".into(), "".into(), "".into(), "".into(), "".into(), time.clone()]);
+                    t.row(vec![
+                        class_name(class).into(),
+                        "infeasible".into(),
+                        "".into(),
+                        "".into(),
+                        "".into(),
+                        "".into(),
+                        "".into(),
+                        "".into(),
+                        "".into(),
+                        time.clone(),
+                    ]);
                 }
                 for d in designs {
                     let mut r = design_cells(d, &problem);

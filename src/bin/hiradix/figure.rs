@@ -35,7 +35,9 @@ type Runner = fn(&str, &FigureOptions, &dyn Fn(usize, usize)) -> Result<Figure, 
 /// Every figure preset: (name, description, runner).
 fn presets() -> Vec<(&'static str, &'static str, Runner)> {
     let df = dragonfly::DRAGONFLY_FIGURES.iter().map(|&(n, d)| (n, d, dragonfly::run_figure as Runner));
-    let hx = hiradix::figures::hyperx::HYPERX_FIGURES.iter().map(|&(n, d)| (n, d, hiradix::figures::hyperx::run_figure as Runner));
+    let hx = hiradix::figures::hyperx::HYPERX_FIGURES
+        .iter()
+        .map(|&(n, d)| (n, d, hiradix::figures::hyperx::run_figure as Runner));
     df.chain(hx).collect()
 }
 
@@ -45,17 +47,25 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
         for (name, desc, _) in &presets {
             println!("{name:<14} {desc}");
         }
-        return if args.list { Ok(()) } else { Err(bad_input("name a figure (or `all`); the presets are listed above")) };
+        return if args.list {
+            Ok(())
+        } else {
+            Err(bad_input("name a figure (or `all`); the presets are listed above"))
+        };
     }
     let name = args.name.as_deref().unwrap_or_default();
     let selected: Vec<_> = if name == "all" {
         presets.iter().collect()
     } else {
-        vec![presets.iter().find(|p| p.0 == name).ok_or_else(|| bad_input(format!("unknown figure '{name}'; see `hiradix figure --list`")))?]
+        vec![presets
+            .iter()
+            .find(|p| p.0 == name)
+            .ok_or_else(|| bad_input(format!("unknown figure '{name}'; see `hiradix figure --list`")))?]
     };
     let loads = args.loads.as_deref().map(crate::sweep::parse_loads).transpose()?;
     let opts = FigureOptions { quick: args.quick, set: args.set.clone(), loads };
-    std::fs::create_dir_all(&args.out_dir).map_err(|e| failure(format!("cannot create {}: {e}", args.out_dir.display())))?;
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| failure(format!("cannot create {}: {e}", args.out_dir.display())))?;
     for (name, desc, runner) in selected {
         eprintln!("{name}: {desc}");
         let started = std::time::Instant::now();
@@ -99,7 +109,8 @@ pub struct ClaimsArgs {
 /// disagreements) from the figures' CSV files; checked, or written with `--write`. Without
 /// `--write`, a document that differs is an error (exit status 1).
 pub fn claims(args: &ClaimsArgs) -> Result<(), Failure> {
-    let read = |path: &str| std::fs::read_to_string(args.root.join(path)).map_err(|e| format!("cannot read {path}: {e}"));
+    let read =
+        |path: &str| std::fs::read_to_string(args.root.join(path)).map_err(|e| format!("cannot read {path}: {e}"));
     let documents = hiradix::figures::claims::regenerate(&read).map_err(failure)?;
     let mut stale = Vec::new();
     for (path, text) in documents {
@@ -122,7 +133,14 @@ pub fn claims(args: &ClaimsArgs) -> Result<(), Failure> {
 /// "Measured on 2026-11-25 (UTC) at commit abc1234 with `hiradix figure …`, 312 s on 2
 /// cores.": when, from which code and by which command a figure's numbers were made.
 fn provenance(name: &str, args: &FigureArgs, seconds: f64) -> String {
-    let git = |a: &[&str]| std::process::Command::new("git").args(a).output().ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let git = |a: &[&str]| {
+        std::process::Command::new("git")
+            .args(a)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
     let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
     // Uncommitted changes to the code (not to the outputs) make the commit inexact.
     let dirty = git(&["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"]).is_some_and(|s| !s.is_empty());

@@ -102,10 +102,15 @@ impl ConfigArgs {
                 let cannot = |e: std::io::Error| bad_input(format!("cannot read {}: {e}", path.display()));
                 let size = std::fs::metadata(path).map_err(cannot)?.len();
                 if size > hiradix::config::MAX_CONFIG_BYTES as u64 {
-                    return Err(bad_input(format!("{}: {size} bytes; a configuration has at most {}", path.display(), hiradix::config::MAX_CONFIG_BYTES)));
+                    return Err(bad_input(format!(
+                        "{}: {size} bytes; a configuration has at most {}",
+                        path.display(),
+                        hiradix::config::MAX_CONFIG_BYTES
+                    )));
                 }
                 let text = std::fs::read_to_string(path).map_err(cannot)?;
-                hiradix::config::parse_config_document(&text).map_err(|e| bad_input(format!("{}: {}", path.display(), e.message)))?
+                hiradix::config::parse_config_document(&text)
+                    .map_err(|e| bad_input(format!("{}: {}", path.display(), e.message)))?
             }
             None => serde_json::json!({}),
         };
@@ -163,7 +168,13 @@ fn main() -> ExitCode {
 /// Fails with exit status 2 unless `path` can be written: checked before a run, so that a
 /// bad output path does not cost the run. (Creates the file if it does not exist.)
 pub fn check_writable(path: &std::path::Path) -> Result<(), Failure> {
-    std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path).map(drop).map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map(drop)
+        .map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))
 }
 
 fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Failure> {
@@ -172,7 +183,10 @@ fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Fail
     // Progress on stderr (hidden when it is not a terminal): the phase and the cycle.
     let m = &cfg.measurement;
     let bar = indicatif::ProgressBar::new(m.warmup + m.measure);
-    bar.set_style(indicatif::ProgressStyle::with_template("{msg:12} {bar:40} cycle {pos}/{len}  {elapsed_precise}").expect("template"));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg:12} {bar:40} cycle {pos}/{len}  {elapsed_precise}")
+            .expect("template"),
+    );
     let result = hiradix::experiment::run_reporting(&cfg, &mut |phase, cycle| {
         bar.set_message(phase.name());
         if cycle > bar.length().unwrap_or(0) {
@@ -191,7 +205,8 @@ fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Fail
         println!("batch: {} packets per terminal delivered in {:.1} cycles per packet", cfg.traffic.batch_size, b);
     }
     if let Some(path) = json {
-        let text = serde_json::to_string_pretty(&serde_json::json!({"config": cfg, "result": result})).expect("serialises");
+        let text =
+            serde_json::to_string_pretty(&serde_json::json!({"config": cfg, "result": result})).expect("serialises");
         std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())

@@ -38,10 +38,12 @@ pub struct SweepArgs {
 
 /// Parses `a:b:step` or `a,b,c`.
 pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
-    let bad = || bad_input(format!("--loads {spec}: expected start:stop:step or a comma-separated list of loads in (0, 1]"));
+    let bad =
+        || bad_input(format!("--loads {spec}: expected start:stop:step or a comma-separated list of loads in (0, 1]"));
     let loads: Vec<f64> = if let Some((a, rest)) = spec.split_once(':') {
         let (b, step) = rest.split_once(':').ok_or_else(bad)?;
-        let (a, b, step): (f64, f64, f64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?, step.parse().map_err(|_| bad())?);
+        let (a, b, step): (f64, f64, f64) =
+            (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?, step.parse().map_err(|_| bad())?);
         if ![a, b, step].iter().all(|x| x.is_finite()) || step <= 0.0 || b < a {
             return Err(bad());
         }
@@ -82,12 +84,14 @@ pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
     let variants: Vec<(String, serde_json::Value)> = match &args.vary {
         None => vec![(String::new(), base)],
         Some(spec) => {
-            let (path, values) = spec.split_once('=').ok_or_else(|| bad_input(format!("--vary {spec}: expected path=v1,v2,...")))?;
+            let (path, values) =
+                spec.split_once('=').ok_or_else(|| bad_input(format!("--vary {spec}: expected path=v1,v2,...")))?;
             values
                 .split(',')
                 .map(|v| {
                     let mut value = base.clone();
-                    apply_override(&mut value, &format!("{path}={v}")).map_err(|e| bad_input(format!("--vary: {}", e.message)))?;
+                    apply_override(&mut value, &format!("{path}={v}"))
+                        .map_err(|e| bad_input(format!("--vary: {}", e.message)))?;
                     Ok((v.trim().to_string(), value))
                 })
                 .collect::<Result<_, Failure>>()?
@@ -105,7 +109,10 @@ pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
                     let cfg = SimConfig::from_value(v)?;
                     hiradix::sim::Simulation::new(&cfg)?; // algorithm/topology checks
                     if i == 0 {
-                        crate::note_unused_settings(&cfg, &if label.is_empty() { String::new() } else { format!("{label}: ") });
+                        crate::note_unused_settings(
+                            &cfg,
+                            &if label.is_empty() { String::new() } else { format!("{label}: ") },
+                        );
                     }
                     Ok(cfg)
                 })
@@ -117,7 +124,8 @@ pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
 
 /// Runs every point of every series in parallel. Results are in load order.
 pub fn execute(series: &[SeriesSpec], bar: &ProgressBar) -> Result<Vec<Vec<Summary>>, Failure> {
-    let jobs: Vec<(usize, usize)> = series.iter().enumerate().flat_map(|(s, spec)| (0..spec.configs.len()).map(move |i| (s, i))).collect();
+    let jobs: Vec<(usize, usize)> =
+        series.iter().enumerate().flat_map(|(s, spec)| (0..spec.configs.len()).map(move |i| (s, i))).collect();
     bar.set_length(jobs.len() as u64);
     let results: Vec<((usize, usize), Result<Summary, RunError>)> = jobs
         .par_iter()
@@ -135,7 +143,10 @@ pub fn execute(series: &[SeriesSpec], bar: &ProgressBar) -> Result<Vec<Vec<Summa
 }
 
 pub fn table_header() -> String {
-    format!("{:>6} {:>9} {:>9} {:>6} {:>6} {:>6} {:>6} {:>8} {:>9}  {}", "load", "accepted", "latency", "p50", "p99", "hops", "nonmin", "lat.min", "lat.nonmin", "saturated")
+    format!(
+        "{:>6} {:>9} {:>9} {:>6} {:>6} {:>6} {:>6} {:>8} {:>9}  {}",
+        "load", "accepted", "latency", "p50", "p99", "hops", "nonmin", "lat.min", "lat.nonmin", "saturated"
+    )
 }
 
 pub fn table_row(s: &Summary) -> String {
@@ -193,7 +204,13 @@ pub fn saturation_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String
     let mut csv = String::from("series,last_unsaturated_load,onset_load,max_accepted\n");
     for (spec, rows) in series.iter().zip(results) {
         let c = curve_saturation(rows);
-        csv += &format!("{},{},{},{:.5}\n", spec.label, c.last_unsaturated_load, c.onset_load.map_or(String::new(), |l| l.to_string()), c.max_accepted);
+        csv += &format!(
+            "{},{},{},{:.5}\n",
+            spec.label,
+            c.last_unsaturated_load,
+            c.onset_load.map_or(String::new(), |l| l.to_string()),
+            c.max_accepted
+        );
     }
     csv
 }
@@ -224,9 +241,15 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
             println!("{}", table_row(s));
         }
         let c = curve_saturation(rows);
-        println!("saturation: starts at offered load {}, saturation throughput {:.4} (highest accepted)", c.onset_text(), c.max_accepted);
+        println!(
+            "saturation: starts at offered load {}, saturation throughput {:.4} (highest accepted)",
+            c.onset_text(),
+            c.max_accepted
+        );
     }
-    let write = |path: &PathBuf, text: String| std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())));
+    let write = |path: &PathBuf, text: String| {
+        std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))
+    };
     if let Some(p) = &args.csv {
         write(p, points_csv(&series, &results))?;
         write(&saturation_csv_path(p), saturation_csv(&series, &results))?;
@@ -260,12 +283,19 @@ fn svg_paths(path: &std::path::Path) -> [PathBuf; 2] {
 /// saturated points.
 pub fn plots(series: &[SeriesSpec], results: &[Vec<Summary>]) -> (Plot, Plot) {
     let mut lat = Plot::new("Average latency", "offered load (flits/cycle/terminal)", "latency (cycles)");
-    let mut thr = Plot::new("Accepted throughput (hollow: saturated)", "offered load (flits/cycle/terminal)", "accepted (flits/cycle/terminal)");
+    let mut thr = Plot::new(
+        "Accepted throughput (hollow: saturated)",
+        "offered load (flits/cycle/terminal)",
+        "accepted (flits/cycle/terminal)",
+    );
     for (spec, rows) in series.iter().zip(results) {
         let name = if spec.label.is_empty() { spec.configs[0].routing.algorithm.clone() } else { spec.label.clone() };
         let c = curve_saturation(rows);
         let name = format!("{name} (sat. {:.3} from {})", c.max_accepted, c.onset_text());
-        lat.series.push(Series::new(&name, rows.iter().filter(|s| !s.saturated).map(|s| (s.offered_load, s.avg_latency)).collect()));
+        lat.series.push(Series::new(
+            &name,
+            rows.iter().filter(|s| !s.saturated).map(|s| (s.offered_load, s.avg_latency)).collect(),
+        ));
         let mut t = Series::new(&name, rows.iter().map(|s| (s.offered_load, s.accepted)).collect());
         t.hollow = rows.iter().map(|s| s.saturated).collect();
         thr.series.push(t);

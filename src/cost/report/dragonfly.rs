@@ -16,14 +16,76 @@ pub(super) fn claims() -> Vec<Claim> {
     let fb_config = |n| DfPaperTopology::FlattenedButterfly.inventory(&tech, n).config;
     use DfPaperTopology::*;
     vec![
-        Claim { what: "N ≤ 1K: dragonfly = 1-D FB", paper: "identical cost".into(), model: format!("{} difference", p(r(1024, FlattenedButterfly))), verdict: "exact" },
-        Claim { what: "FB of Fig. 19 (> 1K)", paper: "16 terminals per router, dimensions of 16 routers; 2 extra dimensions at 64K".into(), model: format!("{} (2K) … {} (64K)", fb_config(2048), fb_config(65536)), verdict: "by construction" },
-        Claim { what: "global cables, dragonfly / FB (64K)", paper: "half; 25% vs 50% of router ports".into(), model: "16/30; 16 of 63 vs 30 of 61 ports".into(), verdict: "exact" },
-        Claim { what: "dragonfly saving vs FB, ≤ 4K", paper: "≈ 10%".into(), model: format!("{} (2K), {} (4K)", p(r(2048, FlattenedButterfly)), p(r(4096, FlattenedButterfly))), verdict: "no: dearer under any cable prices (see below)" },
-        Claim { what: "…because of a shorter average cable, ≤ 4K", paper: "DF shorter than FB".into(), model: format!("{:.2} / {:.2} m (2K), {:.2} / {:.2} m (4K), local cables included", ch(2048).df_mean_cable_m, ch(2048).fb_mean_cable_m, ch(4096).df_mean_cable_m, ch(4096).fb_mean_cable_m), verdict: "4K yes, 2K equal; but the DF has more cables" },
-        Claim { what: "dragonfly saving vs FB, > 4K", paper: "≈ 20%".into(), model: format!("{} (8K), {} (16K), {} (32K), {} (64K)", p(r(8192, FlattenedButterfly)), p(r(16384, FlattenedButterfly)), p(r(32768, FlattenedButterfly)), p(r(65536, FlattenedButterfly))), verdict: "no (see below)" },
-        Claim { what: "dragonfly saving vs folded Clos", paper: "> 50% (≈ 52% at ≥ 16K)".into(), model: format!("{} (16K), {} (32K), {} (64K)", p(r(16384, FoldedClos)), p(r(32768, FoldedClos)), p(r(65536, FoldedClos))), verdict: "only at 64K (follows from the FB gap, see below)" },
-        Claim { what: "dragonfly saving vs 3-D torus", paper: "≈ 62% (1K), 47% (8K), > 60% (large)".into(), model: format!("{} (1K), {} (8K), {} (64K)", p(r(1024, Torus3D)), p(r(8192, Torus3D)), p(r(65536, Torus3D))), verdict: "1K and large N yes; 8K 10 points high" },
+        Claim {
+            what: "N ≤ 1K: dragonfly = 1-D FB",
+            paper: "identical cost".into(),
+            model: format!("{} difference", p(r(1024, FlattenedButterfly))),
+            verdict: "exact",
+        },
+        Claim {
+            what: "FB of Fig. 19 (> 1K)",
+            paper: "16 terminals per router, dimensions of 16 routers; 2 extra dimensions at 64K".into(),
+            model: format!("{} (2K) … {} (64K)", fb_config(2048), fb_config(65536)),
+            verdict: "by construction",
+        },
+        Claim {
+            what: "global cables, dragonfly / FB (64K)",
+            paper: "half; 25% vs 50% of router ports".into(),
+            model: "16/30; 16 of 63 vs 30 of 61 ports".into(),
+            verdict: "exact",
+        },
+        Claim {
+            what: "dragonfly saving vs FB, ≤ 4K",
+            paper: "≈ 10%".into(),
+            model: format!("{} (2K), {} (4K)", p(r(2048, FlattenedButterfly)), p(r(4096, FlattenedButterfly))),
+            verdict: "no: dearer under any cable prices (see below)",
+        },
+        Claim {
+            what: "…because of a shorter average cable, ≤ 4K",
+            paper: "DF shorter than FB".into(),
+            model: format!(
+                "{:.2} / {:.2} m (2K), {:.2} / {:.2} m (4K), local cables included",
+                ch(2048).df_mean_cable_m,
+                ch(2048).fb_mean_cable_m,
+                ch(4096).df_mean_cable_m,
+                ch(4096).fb_mean_cable_m
+            ),
+            verdict: "4K yes, 2K equal; but the DF has more cables",
+        },
+        Claim {
+            what: "dragonfly saving vs FB, > 4K",
+            paper: "≈ 20%".into(),
+            model: format!(
+                "{} (8K), {} (16K), {} (32K), {} (64K)",
+                p(r(8192, FlattenedButterfly)),
+                p(r(16384, FlattenedButterfly)),
+                p(r(32768, FlattenedButterfly)),
+                p(r(65536, FlattenedButterfly))
+            ),
+            verdict: "no (see below)",
+        },
+        Claim {
+            what: "dragonfly saving vs folded Clos",
+            paper: "> 50% (≈ 52% at ≥ 16K)".into(),
+            model: format!(
+                "{} (16K), {} (32K), {} (64K)",
+                p(r(16384, FoldedClos)),
+                p(r(32768, FoldedClos)),
+                p(r(65536, FoldedClos))
+            ),
+            verdict: "only at 64K (follows from the FB gap, see below)",
+        },
+        Claim {
+            what: "dragonfly saving vs 3-D torus",
+            paper: "≈ 62% (1K), 47% (8K), > 60% (large)".into(),
+            model: format!(
+                "{} (1K), {} (8K), {} (64K)",
+                p(r(1024, Torus3D)),
+                p(r(8192, Torus3D)),
+                p(r(65536, Torus3D))
+            ),
+            verdict: "1K and large N yes; 8K 10 points high",
+        },
     ]
 }
 
@@ -36,14 +98,23 @@ pub(super) fn df_vs_fb_analysis(sizes: &[u64]) -> String {
     let pricing = CablePricing::dragonfly(&tech);
     let cost = |inv: Inventory| inv.cost(&tech, &pricing);
     let ch = |n| DfFbChannels::new(&tech, n);
-    let beyond_flat: Vec<u64> = sizes.iter().copied().filter(|&n| n > dragonfly::dragonfly_flat_limit(tech.router_radix)).collect();
-    let dearer: Vec<String> = beyond_flat.iter().filter(|&&n| ch(n).dragonfly_dearer_under_any_pricing()).map(|&n| nodes_label(n)).collect();
+    let beyond_flat: Vec<u64> =
+        sizes.iter().copied().filter(|&n| n > dragonfly::dragonfly_flat_limit(tech.router_radix)).collect();
+    let dearer: Vec<String> =
+        beyond_flat.iter().filter(|&&n| ch(n).dragonfly_dearer_under_any_pricing()).map(|&n| nodes_label(n)).collect();
     let moved: Vec<(u64, f64)> = beyond_flat
         .iter()
-        .map(|&n| (n, cost(FlattenedButterfly.inventory(&tech, n)).per_node() - cost(fb::flattened_butterfly(&tech, n)).per_node()))
+        .map(|&n| {
+            (
+                n,
+                cost(FlattenedButterfly.inventory(&tech, n)).per_node()
+                    - cost(fb::flattened_butterfly(&tech, n)).per_node(),
+            )
+        })
         .filter(|&(_, d)| d.abs() > 1e-9)
         .collect();
-    let moved_text: Vec<String> = moved.iter().map(|&(n, d)| format!("{:+.1} $/node at {}", d, nodes_label(n))).collect();
+    let moved_text: Vec<String> =
+        moved.iter().map(|&(n, d)| format!("{:+.1} $/node at {}", d, nodes_label(n))).collect();
     let (n16, n32, n64) = (16384, 32768, 65536);
     let df16 = cost(dragonfly::dragonfly(&tech, n16));
     let fb16 = cost(FlattenedButterfly.inventory(&tech, n16));
@@ -53,7 +124,11 @@ pub(super) fn df_vs_fb_analysis(sizes: &[u64]) -> String {
     let df_global_channel = df16.global_link_cost / df16.global_channels;
     let fb_global_channel = fb16.global_link_cost / fb16.global_channels;
     let bp = |n, o| p(dragonfly::dragonfly_reduction_packaged(&tech, n, o, GroupPackaging::OneBackplane));
-    let twenty_below_fb_vs_clos = |n| p(1.0 - 0.8 * cost(FlattenedButterfly.inventory(&tech, n)).per_node() / cost(FoldedClos.inventory(&tech, n)).per_node());
+    let twenty_below_fb_vs_clos = |n| {
+        p(1.0
+            - 0.8 * cost(FlattenedButterfly.inventory(&tech, n)).per_node()
+                / cost(FoldedClos.inventory(&tech, n)).per_node())
+    };
     let (c2, c4) = (ch(2048), ch(4096));
     format!(
         r#"**Which flattened butterfly.** At radix 64 the flattened butterfly §5 describes is the FB

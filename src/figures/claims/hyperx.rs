@@ -38,7 +38,13 @@ fn fb4_nonmin_wc(d: &Figures) -> Verdict {
 fn fb4_clos_latency(d: &Figures) -> Verdict {
     let (c, s) = (d.latency("fb-fig4", "WC", "CLOS AD", 0.45)?, d.latency("fb-fig4", "WC", "UGAL-S", 0.45)?);
     let r = c.unwrap_or(f64::INFINITY) / s.unwrap_or(f64::INFINITY);
-    let mark = if r <= 0.6 { Mark::Holds } else if r < 1.0 { Mark::Partly } else { Mark::Fails };
+    let mark = if r <= 0.6 {
+        Mark::Holds
+    } else if r < 1.0 {
+        Mark::Partly
+    } else {
+        Mark::Fails
+    };
     Ok((format!("{} vs {} cycles ({r:.2}×)", cycles(c), cycles(s)), mark))
 }
 
@@ -65,7 +71,10 @@ fn fb5_greedy(d: &Figures) -> Verdict {
     let u = batch(d, "UGAL", 1)?;
     let others: Vec<f64> = ["VAL", "UGAL-S", "CLOS AD"].iter().map(|a| batch(d, a, 1)).collect::<Result<_, _>>()?;
     let worst_other = others.iter().cloned().fold(0.0, f64::max);
-    Ok((format!("batch 1: UGAL {u:.1} vs VAL {:.1}, UGAL-S {:.1}, CLOS AD {:.1}", others[0], others[1], others[2]), Mark::iff(u > worst_other)))
+    Ok((
+        format!("batch 1: UGAL {u:.1} vs VAL {:.1}, UGAL-S {:.1}, CLOS AD {:.1}", others[0], others[1], others[2]),
+        Mark::iff(u > worst_other),
+    ))
 }
 
 fn fb5_ugal_s(d: &Figures) -> Verdict {
@@ -87,7 +96,10 @@ fn fb5_clos(d: &Figures) -> Verdict {
     let mut held = 0;
     for &size in &sizes {
         let c = batch(d, "CLOS AD", size)?;
-        let best_other = ["VAL", "UGAL", "UGAL-S", "MIN AD"].iter().filter_map(|a| batch(d, a, size).ok()).fold(f64::INFINITY, f64::min);
+        let best_other = ["VAL", "UGAL", "UGAL-S", "MIN AD"]
+            .iter()
+            .filter_map(|a| batch(d, a, size).ok())
+            .fold(f64::INFINITY, f64::min);
         held += (c <= best_other + 1e-9) as usize;
     }
     Ok((format!("lowest at {held} of {} batch sizes", sizes.len()), Mark::share(held, sizes.len())))
@@ -107,12 +119,18 @@ fn fb6_clos(d: &Figures) -> Verdict {
     let m = d.max_accepted("fb-fig6", "UR", CLOS)?;
     let (c, f) = (d.latency("fb-fig6", "UR", CLOS, 0.1)?, d.latency("fb-fig6", "UR", FB, 0.1)?);
     let held = (Mark::near(m, 0.5) != Mark::Fails) as usize + c.zip(f).is_some_and(|(c, f)| c > f) as usize;
-    Ok((format!("{m:.3}; latency @0.1 {} vs FB {}", cycles(c), cycles(f)), Mark::share(held, 2).min(Mark::near(m, 0.5).max(Mark::Partly))))
+    Ok((
+        format!("{m:.3}; latency @0.1 {} vs FB {}", cycles(c), cycles(f)),
+        Mark::share(held, 2).min(Mark::near(m, 0.5).max(Mark::Partly)),
+    ))
 }
 
 fn fb6_cube(d: &Figures) -> Verdict {
     let (h, f) = (d.point("fb-fig6", "UR", CUBE, 0.1)?, d.point("fb-fig6", "UR", FB, 0.1)?);
-    Ok((format!("@0.1: {:.1} cycles ({:.1} hops) vs FB {:.1}", h.latency, h.hops, f.latency), Mark::graded(h.latency / f.latency, 1.5, 1.1)))
+    Ok((
+        format!("@0.1: {:.1} cycles ({:.1} hops) vs FB {:.1}", h.latency, h.hops, f.latency),
+        Mark::graded(h.latency / f.latency, 1.5, 1.1),
+    ))
 }
 
 fn fb6_bfly_wc(d: &Figures) -> Verdict {
@@ -166,8 +184,24 @@ fn fb12_val(d: &Figures) -> Verdict {
 fn fb12_min_ad(d: &Figures) -> Verdict {
     let (a, b) = (d.saturation("fb-fig12", "MIN AD", &flat(1))?, d.saturation("fb-fig12", "MIN AD", &flat(5))?);
     let drop = 1.0 - b.max_accepted / a.max_accepted;
-    let mark = if (0.1..=0.3).contains(&drop) { Mark::Holds } else if drop > 0.05 { Mark::Partly } else { Mark::Fails };
-    Ok((format!("n' = 1: {:.3} (onset {}); n' = 5: {:.3} (onset {}): {:.0} % lower", a.max_accepted, a.onset_text(), b.max_accepted, b.onset_text(), 100.0 * drop), mark))
+    let mark = if (0.1..=0.3).contains(&drop) {
+        Mark::Holds
+    } else if drop > 0.05 {
+        Mark::Partly
+    } else {
+        Mark::Fails
+    };
+    Ok((
+        format!(
+            "n' = 1: {:.3} (onset {}); n' = 5: {:.3} (onset {}): {:.0} % lower",
+            a.max_accepted,
+            a.onset_text(),
+            b.max_accepted,
+            b.onset_text(),
+            100.0 * drop
+        ),
+        mark,
+    ))
 }
 
 const PATTERNS: [&str; 4] = ["bit complement", "bit rotate", "transpose", "Swap2"];
@@ -176,7 +210,13 @@ const CLOS_HX: &str = "Clos-AD (HyperX §3.3)";
 fn hx6_val(d: &Figures) -> Verdict {
     let v: Vec<f64> = PATTERNS.iter().map(|p| d.max_accepted("hx-fig6", p, "VAL")).collect::<Result<_, _>>()?;
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
-    Ok((format!("{} (bit complement, bit rotate, transpose, Swap2)", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")), Mark::reaches(min, 0.5)))
+    Ok((
+        format!(
+            "{} (bit complement, bit rotate, transpose, Swap2)",
+            v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")
+        ),
+        Mark::reaches(min, 0.5),
+    ))
 }
 
 fn hx6_min_ad(d: &Figures) -> Verdict {
@@ -203,7 +243,11 @@ fn hx6_clos_hops(d: &Figures) -> Verdict {
     let mut text = Vec::new();
     let mut held = 0;
     for p in PATTERNS {
-        let (dal, hx, fb) = (lowest_hops(d, "hx-fig6", p, "DAL")?, lowest_hops(d, "hx-fig6", p, CLOS_HX)?, lowest_hops(d, "hx-fig6", p, "CLOS AD")?);
+        let (dal, hx, fb) = (
+            lowest_hops(d, "hx-fig6", p, "DAL")?,
+            lowest_hops(d, "hx-fig6", p, CLOS_HX)?,
+            lowest_hops(d, "hx-fig6", p, "CLOS AD")?,
+        );
         text.push(format!("{hx:.2} / {fb:.2} vs {dal:.2}"));
         held += (hx > dal && fb > dal) as usize;
     }
@@ -214,7 +258,10 @@ fn hx6_clos_latency(d: &Figures) -> Verdict {
     let mut text = Vec::new();
     let mut held = 0;
     for load in [0.1, 0.3] {
-        let (c, dal) = (d.latency("hx-fig6", "bit complement", CLOS_HX, load)?, d.latency("hx-fig6", "bit complement", "DAL", load)?);
+        let (c, dal) = (
+            d.latency("hx-fig6", "bit complement", CLOS_HX, load)?,
+            d.latency("hx-fig6", "bit complement", "DAL", load)?,
+        );
         text.push(format!("@{load}: {} vs DAL {}", cycles(c), cycles(dal)));
         held += c.is_some_and(|c| dal.is_none_or(|dal| c < dal)) as usize;
     }
@@ -226,7 +273,10 @@ fn hx6_dal_highest(d: &Figures) -> Verdict {
     let mut held = 0;
     for p in PATTERNS {
         let dal = d.max_accepted("hx-fig6", p, "DAL")?;
-        let (best, best_name) = ["VAL", "MIN AD", "CLOS AD", CLOS_HX].iter().map(|s| (d.max_accepted("hx-fig6", p, s).unwrap_or(0.0), *s)).fold((0.0, ""), |a, b| if b.0 > a.0 { b } else { a });
+        let (best, best_name) = ["VAL", "MIN AD", "CLOS AD", CLOS_HX]
+            .iter()
+            .map(|s| (d.max_accepted("hx-fig6", p, s).unwrap_or(0.0), *s))
+            .fold((0.0, ""), |a, b| if b.0 > a.0 { b } else { a });
         text.push(format!("{p}: DAL {dal:.3} vs {best_name} {best:.3}"));
         held += (dal >= best - 0.005) as usize;
     }
@@ -239,7 +289,11 @@ fn hx6_swap2(d: &Figures) -> Verdict {
 }
 
 fn hx6_clos_swap2(d: &Figures) -> Verdict {
-    let (c, f, dal) = (d.max_accepted("hx-fig6", "Swap2", CLOS_HX)?, d.max_accepted("hx-fig6", "Swap2", "CLOS AD")?, d.max_accepted("hx-fig6", "Swap2", "DAL")?);
+    let (c, f, dal) = (
+        d.max_accepted("hx-fig6", "Swap2", CLOS_HX)?,
+        d.max_accepted("hx-fig6", "Swap2", "CLOS AD")?,
+        d.max_accepted("hx-fig6", "Swap2", "DAL")?,
+    );
     let held = (c < 0.9 * dal) as usize + (f < 0.9 * dal) as usize;
     Ok((format!("HyperX form {c:.3}, FB form {f:.3} vs DAL {dal:.3}"), Mark::share(held, 2)))
 }
@@ -274,14 +328,24 @@ fn hx7_hops(d: &Figures) -> Verdict {
 fn hx7_swap2(d: &Figures) -> Verdict {
     let (a, b) = (d.saturation("hx-fig7", "Swap2", DAL_05)?, d.saturation("hx-fig7", "Swap2", DAL_025)?);
     let mark = Mark::reaches(a.max_accepted, 1.0).min(Mark::reaches(b.max_accepted, 0.5));
-    Ok((format!("β = 0.5: {:.3} (onset {}); β = 0.25: {:.3} (onset {})", a.max_accepted, a.onset_text(), b.max_accepted, b.onset_text()), mark))
+    Ok((
+        format!(
+            "β = 0.5: {:.3} (onset {}); β = 0.25: {:.3} (onset {})",
+            a.max_accepted,
+            a.onset_text(),
+            b.max_accepted,
+            b.onset_text()
+        ),
+        mark,
+    ))
 }
 
 fn hx7_keeps_beta(d: &Figures) -> Verdict {
     let mut text = Vec::new();
     let mut worst = Mark::Holds;
     for (series, beta) in [(DAL_05, 0.5), (DAL_025, 0.25)] {
-        let v: Vec<f64> = PATTERNS[..3].iter().map(|p| d.max_accepted("hx-fig7", p, series)).collect::<Result<_, _>>()?;
+        let v: Vec<f64> =
+            PATTERNS[..3].iter().map(|p| d.max_accepted("hx-fig7", p, series)).collect::<Result<_, _>>()?;
         worst = v.iter().fold(worst, |m, &x| m.min(Mark::reaches(x, beta)));
         text.push(format!("β = {beta}: {}", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")));
     }
@@ -296,7 +360,10 @@ const MINIMAL: &str = "Minimal (2DFB)";
 fn dfb_all(d: &Figures, figure: &str, series: &str) -> Verdict {
     let v: Vec<f64> = DFB_PATTERNS.iter().map(|p| d.max_accepted(figure, p, series)).collect::<Result<_, _>>()?;
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
-    Ok((format!("{} (benign, adversarial, random)", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")), Mark::reaches(min, 1.0)))
+    Ok((
+        format!("{} (benign, adversarial, random)", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")),
+        Mark::reaches(min, 1.0),
+    ))
 }
 
 fn dfb4_adaptive(d: &Figures) -> Verdict {
@@ -320,7 +387,10 @@ fn dfb4_minimal_random(d: &Figures) -> Verdict {
 fn dfb5(d: &Figures) -> Verdict {
     let (a, ma) = (dfb_all(d, "dfb-fig5", A2DFB)?, dfb_all(d, "dfb-fig5", ACLOS)?);
     let adv = d.max_accepted("dfb-fig5", "adversarial", MINIMAL)?;
-    Ok((format!("adaptive 2DFB {}; adaptive Clos {}; Minimal adversarial {adv:.3}", a.0, ma.0), a.1.min(ma.1).min(Mark::near(adv, 0.5))))
+    Ok((
+        format!("adaptive 2DFB {}; adaptive Clos {}; Minimal adversarial {adv:.3}", a.0, ma.0),
+        a.1.min(ma.1).min(Mark::near(adv, 0.5)),
+    ))
 }
 
 /// On how many of the loads where both are unsaturated `a`'s latency is below `b`'s, of
@@ -333,7 +403,11 @@ fn below(d: &Figures, figure: &str, panel: &str, a: &str, b: &str, at: f64) -> R
             held += (x < y) as usize;
         }
     }
-    let text = format!("{panel}: below at {held} of {of} loads (@{at}: {} vs {})", cycles(d.latency(figure, panel, a, at)?), cycles(d.latency(figure, panel, b, at)?));
+    let text = format!(
+        "{panel}: below at {held} of {of} loads (@{at}: {} vs {})",
+        cycles(d.latency(figure, panel, a, at)?),
+        cycles(d.latency(figure, panel, b, at)?)
+    );
     Ok((held, of, text))
 }
 
@@ -373,50 +447,58 @@ fn dfb7_adversarial_highest(d: &Figures) -> Verdict {
         }
     }
     let at = |panel: &str| d.latency("dfb-fig7", panel, A2DFB, 0.9);
-    Ok((format!("highest at {held} of {of} loads (@0.9: adversarial {}, benign {}, random {})", cycles(at("adversarial")?), cycles(at("benign")?), cycles(at("random")?)), Mark::share(held, of)))
+    Ok((
+        format!(
+            "highest at {held} of {of} loads (@0.9: adversarial {}, benign {}, random {})",
+            cycles(at("adversarial")?),
+            cycles(at("benign")?),
+            cycles(at("random")?)
+        ),
+        Mark::share(held, of),
+    ))
 }
 
 /// The claims of the three papers, in the order of their figures.
 pub fn claims() -> Vec<Claim> {
     let c = Claim::new;
     vec![
-        c("fb-fig4", "FB, UR: every algorithm but VAL reaches 100 % (4a)", "100 %", fb4_ur),
-        c("fb-fig4", "FB, UR: VAL reaches 50 % (4a)", "50 %", fb4_val_ur),
+        c("fb-fig4", "FB, UR: every algorithm but VAL reaches 100 % (4a)", "100 %", fb4_ur).because("The routers are input-queued with VC buffers and a finite speedup; the paper assumes sufficient speedup. Head-of-line blocking keeps the minimal and adaptive algorithms below 100 % (MIN AD's UR saturation rises with the speedup, docs/hyperx.md)."),
+        c("fb-fig4", "FB, UR: VAL reaches 50 % (4a)", "50 %", fb4_val_ur).because("VAL's bound is 50 %; the input-queued router loses a few per cent below it."),
         c("fb-fig4", "FB, WC: MIN limited to 1/32 (4b)", "≈ 3 %", fb4_min_wc),
-        c("fb-fig4", "FB, WC: every non-minimal algorithm reaches 50 % (4b)", "50 %", fb4_nonmin_wc),
+        c("fb-fig4", "FB, WC: every non-minimal algorithm reaches 50 % (4b)", "50 %", fb4_nonmin_wc).because("As on UR, the input-queued router keeps the Valiant-like paths a few per cent below the 50 % bound."),
         c("fb-fig4", "FB, WC: CLOS AD about half UGAL-S's latency at 0.45 (4b)", "≈ 0.5×", fb4_clos_latency),
-        c("fb-fig5", "FB batch: normalized latency → 1/throughput = 2 for large batches (5)", "→ 2", fb5_large),
+        c("fb-fig5", "FB batch: normalized latency → 1/throughput = 2 for large batches (5)", "→ 2", fb5_large).because("At batch 1000 the normalized latency still carries the batch's start-up and tail (the last packets of a batch meet an emptying network), so it approaches 2 from above more slowly than the paper's curves."),
         c("fb-fig5", "FB batch: greedy UGAL the worst on small batches (5)", "worst", fb5_greedy),
         c("fb-fig5", "FB batch: UGAL-S keeps VAL's intermediate-node imbalance (5)", "UGAL-S ≈ VAL", fb5_ugal_s),
         c("fb-fig5", "FB batch: CLOS AD the best (5)", "lowest", fb5_clos),
-        c("fb-fig6", "FB Fig. 6, UR: flattened butterfly, butterfly, hypercube reach 100 %", "100 %", fb6_ur),
-        c("fb-fig6", "FB Fig. 6, UR: folded Clos (same bisection) 50 %, slightly higher latency", "50 %", fb6_clos),
+        c("fb-fig6", "FB Fig. 6, UR: flattened butterfly, butterfly, hypercube reach 100 %", "100 %", fb6_ur).because("The same input-queued router limits every topology below 100 % on UR."),
+        c("fb-fig6", "FB Fig. 6, UR: folded Clos (same bisection) 50 %, slightly higher latency", "50 %", fb6_clos).because("The folded Clos with half its uplinks saturates at its bisection bound minus the router's losses."),
         c("fb-fig6", "FB Fig. 6, UR: hypercube much higher latency (diameter)", "much higher", fb6_cube),
         c("fb-fig6", "FB Fig. 6, WC: butterfly limited like MIN", "1/32", fb6_bfly_wc),
-        c("fb-fig6", "FB Fig. 6, WC: flattened butterfly, folded Clos, hypercube reach 50 %", "50 %", fb6_wc),
+        c("fb-fig6", "FB Fig. 6, WC: flattened butterfly, folded Clos, hypercube reach 50 %", "50 %", fb6_wc).because("With one terminal per router, router shift on the hypercube is the neighbour permutation i → i+1, which e-cube spreads over the dimensions, so it is no worst case for the hypercube; the paper does not say which pattern it used there."),
         c("fb-fig12", "FB Fig. 12: latency rises as n' grows (N = 4K)", "rising", fb12_latency),
-        c("fb-fig12", "FB Fig. 12: VAL throughput stays at 50 % for every n'", "50 %", fb12_val),
-        c("fb-fig12", "FB Fig. 12: MIN AD throughput falls ≈ 20 % from n' = 1 to 5", "−20 %", fb12_min_ad),
-        c("hx-fig6", "HyperX Fig. 6: Valiant reaches β on every pattern", "β = 0.5", hx6_val),
-        c("hx-fig6", "HyperX Fig. 6: Min-AD can fall to 1/T on bit complement", "1/8", hx6_min_ad),
-        c("hx-fig6", "HyperX Fig. 6: DAL routes minimally at low load", "minimal hops", hx6_dal_minimal),
-        c("hx-fig6", "HyperX Fig. 6: Clos-AD has higher hop counts than DAL", "higher", hx6_clos_hops),
-        c("hx-fig6", "HyperX Fig. 6: Clos-AD has lower latency than DAL on bit complement at low–medium load", "Clos-AD lower", hx6_clos_latency),
-        c("hx-fig6", "HyperX Fig. 6: DAL has the highest saturation throughput on all four patterns", "highest", hx6_dal_highest),
-        c("hx-fig6", "HyperX Fig. 6: DAL reaches 2β = 1 on Swap2", "1.0", hx6_swap2),
-        c("hx-fig6", "HyperX Fig. 6: Clos-AD loses on Swap2 (deroutes through aligned dimensions)", "below DAL", hx6_clos_swap2),
-        c("hx-fig7", "HyperX Fig. 7: folded Clos saturates at β on every pattern", "β", hx7_clos),
+        c("fb-fig12", "FB Fig. 12: VAL throughput stays at 50 % for every n'", "50 %", fb12_val).because("Shortened runs (1000-cycle windows, loads 0.2 apart) resolve the saturation throughput only to the load step; the input-queued router keeps VAL a few per cent below 50 %."),
+        c("fb-fig12", "FB Fig. 12: MIN AD throughput falls ≈ 20 % from n' = 1 to 5", "−20 %", fb12_min_ad).because("With single-flit packets and 1-cycle channels even 64/11 ≈ 5 flits per VC cover the credit round trip, so splitting the 64 flits over n' VCs costs no throughput up to the highest load run; the paper's loss needs a longer credit round trip (multi-flit packets or longer channels) than its text states."),
+        c("hx-fig6", "HyperX Fig. 6: Valiant reaches β on every pattern", "β = 0.5", hx6_val).because("Valiant's bound is β; the input-queued router loses a few per cent below it, as on the flattened butterfly."),
+        c("hx-fig6", "HyperX Fig. 6: Min-AD can fall to 1/T on bit complement", "1/8", hx6_min_ad).because("Min-AD adapts among the minimal dimensions, which bit complement congests; its throughput lands near 1/T, a little below it from head-of-line blocking."),
+        c("hx-fig6", "HyperX Fig. 6: DAL routes minimally at low load", "minimal hops", hx6_dal_minimal).because("DAL takes a deroute only when no aligning output is unblocked; at the lowest load a few packets still meet a busy port."),
+        c("hx-fig6", "HyperX Fig. 6: Clos-AD has higher hop counts than DAL", "higher", hx6_clos_hops).because("Both Clos-AD forms take non-minimal hops from the first cycle of congestion."),
+        c("hx-fig6", "HyperX Fig. 6: Clos-AD has lower latency than DAL on bit complement at low–medium load", "Clos-AD lower", hx6_clos_latency).because("Both Clos-AD forms take more hops than DAL already at low load (the hop row above), and the HyperX-paper form (random closest common ancestor, then DOR) saturates early on bit complement, so DAL's latency is the lower one; the paper's low-load advantage of Clos-AD does not appear."),
+        c("hx-fig6", "HyperX Fig. 6: DAL has the highest saturation throughput on all four patterns", "highest", hx6_dal_highest).because("On bit complement DAL's accepted throughput peaks and then falls past its saturation point (packets that find no unblocked adaptive output fall to the dimension-order escape VCs), and the figure's 0.1 load steps can miss the peak; scripts/dal-bit-complement.sh measures what the peak depends on (docs/hyperx/dal-bc-*.csv, discussed below)."),
+        c("hx-fig6", "HyperX Fig. 6: DAL reaches 2β = 1 on Swap2", "1.0", hx6_swap2).because("DAL reaches about 90 % of 2β: the escape VCs and the unblocked test (a free slot and a short queue) hold back a share of the adaptive choices at full load."),
+        c("hx-fig6", "HyperX Fig. 6: Clos-AD loses on Swap2 (deroutes through aligned dimensions)", "below DAL", hx6_clos_swap2).because("The HyperX-paper form of Clos-AD shows the loss; the flattened-butterfly paper's CLOS AD ties DAL, because its “stay” dummy queue keeps it out of the already aligned dimensions."),
+        c("hx-fig7", "HyperX Fig. 7: folded Clos saturates at β on every pattern", "β", hx7_clos).because("The β = 0.25 networks are regular stand-ins (HyperX S = (4, 8, 8), K = (2, 1, 1), T = 16; Clos up = [4, 16]) for the paper's T = 14, S = 7 HyperX and its 205/130/80-switch Clos, and the input-queued router loses a few per cent below β."),
         c("hx-fig7", "HyperX Fig. 7: folded Clos has higher hop counts than HyperX with DAL", "higher", hx7_hops),
-        c("hx-fig7", "HyperX Fig. 7: DAL reaches 2β on a pattern that does not congest (Swap2)", "2β", hx7_swap2),
-        c("hx-fig7", "HyperX Fig. 7: DAL keeps β on congesting patterns", "≥ β", hx7_keeps_beta),
+        c("hx-fig7", "HyperX Fig. 7: DAL reaches 2β on a pattern that does not congest (Swap2)", "2β", hx7_swap2).because("As in Fig. 6: DAL reaches about 90 % of 2β on Swap2, and the figure's load steps resolve the saturation point only to the step."),
+        c("hx-fig7", "HyperX Fig. 7: DAL keeps β on congesting patterns", "≥ β", hx7_keeps_beta).because("On bit complement DAL's throughput falls past its saturation point (see the Fig. 6 row), so at the figure's loads it can read below β."),
         c("dfb-fig4", "2DFB 1-D (N = 64): adaptive 2DFB ≈ 100 % on benign, adversarial, random (4)", "≈ 100 %", dfb4_adaptive),
         c("dfb-fig4", "2DFB 1-D: adaptive Clos ≈ 100 % on all three (4)", "≈ 100 %", dfb4_clos),
         c("dfb-fig4", "2DFB 1-D: Minimal 100 % on benign, 50 % on adversarial (4)", "100 % / 50 %", dfb4_minimal),
-        c("dfb-fig4", "2DFB 1-D: Minimal reaches 100 % only on benign (4)", "< 100 % on random", dfb4_minimal_random),
+        c("dfb-fig4", "2DFB 1-D: Minimal reaches 100 % only on benign (4)", "< 100 % on random", dfb4_minimal_random).because("Minimal reaches about 100 % on the random permutation too: two links per router pair at twice the terminal rate carry 4 of a router's 8 terminals, and a random permutation rarely sends more than that from one router to another. The paper's OMNeT++ model has output-queued switches and 121-byte packets."),
         c("dfb-fig5", "2DFB 2-D (N = 512): the same throughputs (5)", "as 1-D", dfb5),
-        c("dfb-fig6", "2DFB 1-D: adaptive 2DFB latency below adaptive Clos on every pattern (6)", "all loads", dfb6_latency),
+        c("dfb-fig6", "2DFB 1-D: adaptive 2DFB latency below adaptive Clos on every pattern (6)", "all loads", dfb6_latency).because("On adversarial traffic adaptive 2DFB keeps sending packets to the direct link until its queue exceeds Th, while the Clos spreads every packet over all middle switches from the first hop; near saturation its latency rises above the Clos's."),
         c("dfb-fig6", "2DFB 1-D: Minimal very high latency on adversarial (6)", "saturates at 0.5", dfb6_minimal_adversarial),
-        c("dfb-fig7", "2DFB 2-D: adaptive 2DFB latency below adaptive Clos (7)", "all loads", dfb7_latency),
-        c("dfb-fig7", "2DFB 2-D: adaptive 2DFB's highest latency on adversarial (7)", "adversarial highest", dfb7_adversarial_highest),
+        c("dfb-fig7", "2DFB 2-D: adaptive 2DFB latency below adaptive Clos (7)", "all loads", dfb7_latency).because("As in 1-D: on adversarial traffic, near saturation, the direct link's queue threshold makes adaptive 2DFB slower than the Clos."),
+        c("dfb-fig7", "2DFB 2-D: adaptive 2DFB's highest latency on adversarial (7)", "adversarial highest", dfb7_adversarial_highest).because("At low load the adversarial pattern is the cheapest for adaptive 2DFB (its packets take the direct link: about one hop, against two for the other patterns), so adversarial latency is highest only from medium load on."),
     ]
 }

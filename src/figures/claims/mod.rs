@@ -107,9 +107,15 @@ impl Figures {
     pub fn add(&mut self, name: &str, csv: &str) -> Result<(), String> {
         let mut lines = csv.lines();
         let header: Vec<String> = lines.next().unwrap_or_default().split(',').map(str::to_string).collect();
-        let rows: Vec<Vec<String>> = lines.filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect();
+        let rows: Vec<Vec<String>> =
+            lines.filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect();
         if let Some(bad) = rows.iter().position(|r| r.len() != header.len()) {
-            return Err(format!("{name}.csv: row {} has {} fields, the header {}", bad + 2, rows[bad].len(), header.len()));
+            return Err(format!(
+                "{name}.csv: row {} has {} fields, the header {}",
+                bad + 2,
+                rows[bad].len(),
+                header.len()
+            ));
         }
         self.tables.insert(name.to_string(), (header, rows));
         Ok(())
@@ -157,12 +163,19 @@ impl Figures {
 
     /// The average latency of one series at `load`; `None` if not measured or saturated.
     pub fn latency(&self, figure: &str, panel: &str, series: &str, load: f64) -> Result<Option<f64>, String> {
-        Ok(self.points(figure, panel, series)?.iter().find(|p| (p.load - load).abs() < 1e-9 && !p.saturated).map(|p| p.latency))
+        Ok(self
+            .points(figure, panel, series)?
+            .iter()
+            .find(|p| (p.load - load).abs() < 1e-9 && !p.saturated)
+            .map(|p| p.latency))
     }
 
     /// The point of one series at `load`.
     pub fn point(&self, figure: &str, panel: &str, series: &str, load: f64) -> Result<Point, String> {
-        self.points(figure, panel, series)?.into_iter().find(|p| (p.load - load).abs() < 1e-9).ok_or_else(|| format!("{figure}: {panel} / {series} has no point at load {load}"))
+        self.points(figure, panel, series)?
+            .into_iter()
+            .find(|p| (p.load - load).abs() < 1e-9)
+            .ok_or_else(|| format!("{figure}: {panel} / {series} has no point at load {load}"))
     }
 }
 
@@ -190,7 +203,12 @@ pub struct Claim {
 }
 
 impl Claim {
-    pub fn new(figure: &'static str, claim: &'static str, paper: &'static str, check: fn(&Figures) -> Verdict) -> Claim {
+    pub fn new(
+        figure: &'static str,
+        claim: &'static str,
+        paper: &'static str,
+        check: fn(&Figures) -> Verdict,
+    ) -> Claim {
         Claim { figure, claim, paper, check, reason: "" }
     }
 
@@ -211,7 +229,15 @@ pub fn table(claims: &[Claim], data: &Figures, csv_dir: &str) -> Result<String, 
     let mut out = String::from("| claim (figure) | paper | measured | | data |\n|---|---|---|---|---|\n");
     for c in claims {
         let (measured, mark) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
-        let _ = writeln!(out, "| {} | {} | {measured} | {} | [{}.csv]({csv_dir}/{}.csv) |", c.claim, c.paper, mark.symbol(), c.figure, c.figure);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {measured} | {} | [{}.csv]({csv_dir}/{}.csv) |",
+            c.claim,
+            c.paper,
+            mark.symbol(),
+            c.figure,
+            c.figure
+        );
     }
     let _ = write!(out, "\n{LEGEND}\n");
     Ok(out)
@@ -237,7 +263,15 @@ pub fn disagreements(documents: &[(&str, &str, Vec<Claim>, Figures)]) -> Result<
             }
             any = true;
             let reason = if c.reason.is_empty() { NO_REASON } else { c.reason };
-            let _ = writeln!(out, "- {} **{}** — paper: {}; measured: {measured} ([{}.csv]({dir}/{}.csv)). {reason}\n", mark.symbol(), c.claim, c.paper, c.figure, c.figure);
+            let _ = writeln!(
+                out,
+                "- {} **{}** — paper: {}; measured: {measured} ([{}.csv]({dir}/{}.csv)). {reason}\n",
+                mark.symbol(),
+                c.claim,
+                c.paper,
+                c.figure,
+                c.figure
+            );
         }
         if !any {
             out += "Every claim holds.\n\n";
@@ -261,13 +295,18 @@ pub const FIGURE_END: &str = "<!-- end of figure -->";
 /// `document` with each included figure report (between `<!-- figure NAME -->` and
 /// [`FIGURE_END`]) replaced by `docs/<dir>/NAME.md` without its title line, so the
 /// documents show the figures' generated tables, never stale copies.
-pub fn include_figures(document: &str, dir: &str, read: &dyn Fn(&str) -> Result<String, String>) -> Result<String, String> {
+pub fn include_figures(
+    document: &str,
+    dir: &str,
+    read: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = document;
     while let Some(at) = rest.find(FIGURE_BEGIN) {
         let open_end = rest[at..].find("-->").ok_or("an unclosed figure marker")? + at + 3;
         let name = rest[at + FIGURE_BEGIN.len()..open_end - 3].trim();
-        let close = rest[open_end..].find(FIGURE_END).ok_or_else(|| format!("figure {name}: no end marker"))? + open_end;
+        let close =
+            rest[open_end..].find(FIGURE_END).ok_or_else(|| format!("figure {name}: no end marker"))? + open_end;
         let report = read(&format!("docs/{dir}/{name}.md"))?;
         let body = report.split_once('\n').map_or("", |(_, b)| b).trim_start_matches('\n');
         out += &rest[..open_end];
@@ -312,7 +351,10 @@ pub fn regenerate(read: &dyn Fn(&str) -> Result<String, String>) -> Result<Vec<(
         all.push((doc, dir, list, data));
     }
     let section = disagreements(&all)?;
-    out.push((FAITHFULNESS.to_string(), replace_table(&read(FAITHFULNESS)?, &section).map_err(|e| format!("{FAITHFULNESS}: {e}"))?));
+    out.push((
+        FAITHFULNESS.to_string(),
+        replace_table(&read(FAITHFULNESS)?, &section).map_err(|e| format!("{FAITHFULNESS}: {e}"))?,
+    ));
     Ok(out)
 }
 
@@ -339,7 +381,16 @@ mod tests {
         assert_eq!(new, format!("intro\n{BEGIN}\n| t |\n{END}\nrest\n"));
         assert_eq!(current_table(&new), Some("| t |\n"));
         let doc = format!("a\n<!-- figure f1 -->\nstale\n{FIGURE_END}\nb\n");
-        let read = |p: &str| if p == "docs/d/f1.md" { Ok("### Title\n\nfresh table\n".to_string()) } else { Err(p.to_string()) };
-        assert_eq!(include_figures(&doc, "d", &read).unwrap(), format!("a\n<!-- figure f1 -->\nfresh table\n{FIGURE_END}\nb\n"));
+        let read = |p: &str| {
+            if p == "docs/d/f1.md" {
+                Ok("### Title\n\nfresh table\n".to_string())
+            } else {
+                Err(p.to_string())
+            }
+        };
+        assert_eq!(
+            include_figures(&doc, "d", &read).unwrap(),
+            format!("a\n<!-- figure f1 -->\nfresh table\n{FIGURE_END}\nb\n")
+        );
     }
 }
