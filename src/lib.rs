@@ -28,7 +28,6 @@
 pub mod catalog;
 pub mod config;
 pub mod cost;
-pub mod dragonfly_stats;
 pub mod experiment;
 pub mod figures;
 pub mod plot;

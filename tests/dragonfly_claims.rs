@@ -17,8 +17,8 @@
 //! `the_intermediate_group_rule_is_what_it_says` checks `any` itself.
 
 use hiradix::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};
-use hiradix::dragonfly_stats::global_channel_utilization;
 use hiradix::experiment::{run, RunResult};
+use hiradix::stats::dragonfly::global_channel_utilization;
 use hiradix::topology::Dragonfly;
 
 fn cfg(algorithm: &str, pattern: &str, load: f64, depth: u32) -> SimConfig {

@@ -19,9 +19,9 @@
 use super::{csv, latency_plot, run_parallel, table, throughput_plot};
 pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};
-use crate::dragonfly_stats::{global_channel_utilization, histogram_bins};
 use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
+use crate::stats::dragonfly::{global_channel_utilization, histogram_bins};
 use crate::stats::Summary;
 use crate::topology::Dragonfly;
 use std::fmt::Write as _;

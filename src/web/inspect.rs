@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use super::WebSim;
-use crate::dragonfly_stats::global_channel_utilization;
+use crate::stats::dragonfly::global_channel_utilization;
 use crate::stats::HISTOGRAM_BINS;
 use crate::topology::{LinkClass, Topology};
 
@@ -147,7 +147,7 @@ impl WebSim {
     /// Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
     /// (the minimal channel towards group `G + shift`, the other channels of its router,
     /// all others), averaged over the groups, over the cycles since the previous call.
-    /// JSON of [`crate::dragonfly_stats::GlobalChannelUtilization`] plus `cycles`; `None`
+    /// JSON of [`crate::stats::dragonfly::GlobalChannelUtilization`] plus `cycles`; `None`
     /// if the network is not a dragonfly or no cycle passed.
     #[wasm_bindgen(js_name = globalChannelUtilization)]
     pub fn global_channel_utilization(&mut self) -> Option<String> {

@@ -1,6 +1,8 @@
 //! Statistics: latency accumulators with histograms, the min/non-min split, and live
 //! counters for the page.
 
+pub mod dragonfly;
+
 use crate::saturation::SaturationCause;
 use serde::Serialize;
 
