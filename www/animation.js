@@ -135,12 +135,17 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       if (capped) $('stat-capped').textContent = `held at ${Math.max(1, Math.round(perFrame))} cycles/frame to stay smooth`;
       app.rateWindow = { t, now, frames: app.frames };
     }
-    if (t - app.lastPlot > 300) {
+    // The key plots beside the picture every 300 ms; the statistics below the fold as often
+    // while they are on screen, else every 1.5 s (they are still there when scrolled to).
+    if (!(t - app.lastKey < 300)) {
+      app.lastKey = t;
+      app.renderKey?.();
+      if (app.selection) updateInspector();
+    }
+    if (t - app.lastPlot > (app.lowerVisible === false ? 1500 : 300)) {
       app.lastPlot = t;
       renderPlots(app);
-      app.renderKey?.();
       renderStatsTable($('stats-table'), app);
-      if (app.selection) updateInspector();
     }
   }
 

@@ -575,6 +575,7 @@ function setPresent(on) {
   if (app.present) window.scrollTo(0, 0);
   layoutStage(app.panes.length);
   app.lastPlot = 0;
+  app.lastKey = 0;
   writeUrlSoon();
 }
 app.setPresent = setPresent;
@@ -626,6 +627,7 @@ function startSweep() {
 // ----------------------------------------------------------------- cost view
 
 function showTab(tab) {
+  if (tab !== 'sim' && app.present) setPresent(false); // present mode is the simulation's
   app.tab = tab;
   document.body.dataset.tab = tab;
   $('tab-sim').setAttribute('aria-selected', String(tab === 'sim'));
@@ -750,6 +752,12 @@ function wireControls() {
   for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
   app.relayout = watchLayout(() => app.panes.length);
+  // Whether the statistics below the stage are on screen (see animation.js).
+  new IntersectionObserver((entries) => {
+    const on = entries.some((e) => e.isIntersecting);
+    if (on && app.lowerVisible === false) app.lastPlot = 0;
+    app.lowerVisible = on;
+  }).observe(document.querySelector('.lower'));
   app.renderKey = () => renderKey(app, PRESETS.find((p) => p.id === app.experiment?.preset), app.present);
   wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r) });
 }
