@@ -42,6 +42,8 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       const live = app.running && app.tab === 'sim';
       const n = pacer.steps > 0 || live ? pacer.next(app.experiment.speed, app.experiment.view.smooth, frameInterval(), ahead > 0) : 0;
       cycles = app.trace.limit(n, app.sims.cyclesInFlight);
+      // "until cycle": never past it.
+      if (app.until > 0) cycles = Math.min(cycles, Math.max(0, app.until - app.panes[0].now - app.sims.cyclesInFlight));
       if (cycles > 0) pacer.sent(cycles);
     }
     const w = want();
@@ -68,6 +70,11 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       showStopped(`${app.panes.length > 1 ? `${p.variant.name} (${p.variant.label}): ` : ''}${reply.stopped.message}`);
     }
     app.trace.afterAdvance();
+    if (app.until > 0 && app.panes[0].now >= app.until) {
+      app.until = 0;
+      $('run-until').value = '';
+      setRunning(false);
+    }
     // A newly hovered or pinned element: shown as soon as its detail is here.
     const sel = app.selection ?? app.hover;
     if (sel && inspectorKey(sel) !== app.inspectorFor) updateInspector();

@@ -492,8 +492,8 @@ function setSpeed(v) {
 function syncMetric() {
   const sel = $('link-metric');
   const vcs = app.panes[0]?.vcs ?? 1;
-  const opts = [['occupancy', 'queue occupancy (all VCs)'], ['utilization', 'utilization (flits/cycle)']];
-  for (let v = 0; v < vcs; v++) opts.push([`vc${v}`, `occupancy of VC ${v}`]);
+  const opts = [['occupancy', 'occupancy (all VCs)'], ['utilization', 'utilization']];
+  for (let v = 0; v < vcs; v++) opts.push([`vc${v}`, `VC ${v} occupancy`]);
   const want = app.experiment.view.metric;
   const key = opts.map((o) => o[0]).join();
   if (sel.dataset.key !== key) {
@@ -659,6 +659,18 @@ function wireControls() {
     if (app.experiment?.preset) applyPreset(app.experiment.preset, { run: app.running });
   });
   $('btn-present').addEventListener('click', () => setPresent(!app.present));
+  // Run until a cycle: a whole number past the current cycle runs on and pauses there.
+  $('run-until').addEventListener('change', (e) => {
+    const n = Number(e.target.value);
+    const now = app.panes[0]?.now ?? 0;
+    if (!e.target.value.trim() || !Number.isInteger(n) || n <= now) {
+      app.until = 0;
+      e.target.value = '';
+      return;
+    }
+    app.until = n;
+    if (!app.running && !app.crashed && !app.stopped) setRunning(true);
+  });
   $('btn-present-exit').addEventListener('click', () => setPresent(false));
   $('btn-apply').addEventListener('click', () => {
     let parsed;

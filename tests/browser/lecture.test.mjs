@@ -333,3 +333,17 @@ test('a message clears when its cause is gone', { timeout: 120_000 }, async () =
   assert.deepEqual(errors.filter((e) => !/bogus/.test(e)), []);
   await page.close();
 });
+
+test('run until a cycle: runs on and pauses exactly there', { timeout: 60_000 }, async () => {
+  const { page, errors } = await open('?preset=min-worst-case&paused=1', 'paused');
+  const c = await page.evaluate(() => window.hiradix.sim.now());
+  await page.fill('#run-until', String(c + 37));
+  await page.dispatchEvent('#run-until', 'change');
+  await page.waitForFunction((n) => window.hiradix.sim.now() >= n, c + 37, { timeout: 30_000 });
+  await page.waitForSelector('body[data-state="paused"]');
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.hiradix.sim.now()), c + 37);
+  assert.equal(await page.inputValue('#run-until'), '', 'the stop is used up');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
