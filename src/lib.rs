@@ -12,7 +12,9 @@
 //!
 //! The core (everything but [`web`]) has no web or OS dependency, so it builds natively
 //! and for `wasm32-unknown-unknown`. Layout:
-//! - [`config`]: the JSON experiment description and its validation (errors with paths);
+//! - [`config`]: the JSON experiment description and its validation (errors with paths),
+//!   with [`config::schema`], the declaration of every parameter;
+//! - [`packet`]: the packet record and its store;
 //! - [`rng`]: portable seeded random streams (traffic, routing, allocation);
 //! - [`topology`]: router graphs with port tables and drawing coordinates;
 //! - [`routing`]: one file per algorithm family, behind the [`routing::Routing`] trait;
@@ -22,6 +24,9 @@
 //! - [`experiment`]: the papers' methodology (warm-up, labeled window, drain) and sweeps;
 //! - [`saturation`]: the one rule for when a measured point is saturated;
 //! - [`catalog`]: the registry of topologies, routings and patterns (CLI `--list`, page UI);
+//!
+//! The modules import one way, in layers (docs/ARCHITECTURE.md, checked by
+//! `tests/layering.rs`).
 //! - [`cost`]: cost, power and design-space models of the papers;
 //! - [`plot`]: dependency-free SVG line plots.
 
@@ -30,6 +35,7 @@ pub mod config;
 pub mod cost;
 pub mod experiment;
 pub mod figures;
+pub mod packet;
 pub mod plot;
 pub mod rng;
 pub mod routing;

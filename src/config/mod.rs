@@ -5,6 +5,8 @@
 //! path of the offending field (`router.vcs: ...`). Algorithm-specific checks (VC counts,
 //! topology compatibility) are made where the algorithm is built and reported the same way.
 
+pub mod schema;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -543,7 +545,7 @@ impl SimConfig {
         }
         // The catalog's ranges (the page's controls show the same), where no check above
         // already named the field.
-        for e in crate::catalog::range_errors(self) {
+        for e in schema::range_errors(self) {
             if !errs.iter().any(|known| known.path == e.path) {
                 errs.push(e);
             }
@@ -563,7 +565,7 @@ fn complete_topology(value: &mut serde_json::Value) {
     let Some(topo) = value.get_mut("topology").and_then(|t| t.as_object_mut()) else { return };
     let default = match topo.get("type").and_then(|t| t.as_str()) {
         None => serde_json::to_value(TopologyConfig::default()).expect("serialises"),
-        Some(name) => match crate::catalog::catalog().topologies.into_iter().find(|t| t.name == name) {
+        Some(name) => match schema::topologies().into_iter().find(|t| t.name == name) {
             Some(entry) => entry.default,
             None => return, // unknown type: reported by deserialisation with its path
         },
@@ -579,7 +581,7 @@ fn complete_topology(value: &mut serde_json::Value) {
 fn topology_error_field(topology: &serde_json::Value) -> Option<String> {
     let fields = topology.as_object()?;
     let name = fields.get("type")?.as_str()?;
-    let default = crate::catalog::catalog().topologies.into_iter().find(|t| t.name == name)?.default;
+    let default = schema::topologies().into_iter().find(|t| t.name == name)?.default;
     fields.iter().filter(|(key, _)| *key != "type").find_map(|(key, v)| {
         let mut probe = default.clone();
         probe.as_object_mut()?.insert(key.clone(), v.clone());

@@ -42,8 +42,8 @@ use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc
 use super::ugal::{route_minimal, PHASE_MINIMAL};
 use super::{Decision, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::HyperX;
 
 /// One step of the up phase at `here`, considering dimensions `from..=dmax`: the first

@@ -6,8 +6,8 @@
 
 use super::{Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::{Butterfly, FoldedClos};
 
 /// The VC of `port` with the most credits (one VC class).

@@ -43,8 +43,8 @@
 use super::hyperx_min::{dor_port, vc_in_class_at};
 use super::{wins_tie, Decision, HopNote, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
 use crate::config::AllocatorMode;
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::HyperX;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;

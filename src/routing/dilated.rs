@@ -35,8 +35,8 @@
 use super::hyperx_min::vc_in_class;
 use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::HyperX;
 
 /// `route_bits` flag: the priority flag `h1` of Algorithm 1.

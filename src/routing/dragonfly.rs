@@ -50,8 +50,8 @@
 use super::hyperx_min::vc_in_class_at;
 use super::{CrParams, Decision, RouteCtx, RouteNote, Routing};
 use crate::config::{IntermediateGroup, RoutingConfig};
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::Dragonfly;
 
 /// The algorithms of this family.

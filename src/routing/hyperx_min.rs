@@ -8,8 +8,8 @@
 
 use super::{wins_tie, Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::HyperX;
 
 /// The VC of class `class` (of `classes`) with the most credits on `port`.

@@ -22,8 +22,8 @@ pub mod ugal;
 pub mod valiant;
 
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::{Network, Topology};
 
 /// What a routing algorithm decided for one packet at one router.

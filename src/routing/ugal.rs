@@ -25,8 +25,8 @@ use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
 use super::{Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::HyperX;
 
 /// `pkt.phase` of a packet routed minimally (adaptively) by a source-routed algorithm;

@@ -4,8 +4,8 @@
 
 use super::hyperx_min::{dor_port, vc_in_class};
 use super::{Decision, RouteCtx, RouteNote, Routing};
+use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::Packet;
 use crate::topology::HyperX;
 
 pub struct Valiant {

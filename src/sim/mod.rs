@@ -26,15 +26,14 @@ mod allocator;
 mod check;
 mod credit_rtt;
 pub mod memory;
-mod packet;
 mod router;
 mod table;
 mod terminal;
 mod trace;
 mod view;
 
+pub use crate::packet::{Packet, PacketStore};
 pub use check::{DeadlockReport, SimError};
-pub use packet::{Packet, PacketStore};
 pub use trace::{Trace, TraceEvent};
 
 use crate::config::{AllocatorMode, ConfigErrors, InjectionMode, SimConfig, SwitchAllocator};
@@ -113,7 +112,7 @@ impl Slot {
     /// cycles in one buffer: the deadlock watchdog trips long before).
     #[inline]
     fn arrived(&self, now: u64) -> u64 {
-        packet::past_cycle(now, self.arrived_low)
+        crate::packet::past_cycle(now, self.arrived_low)
     }
 }
 

@@ -1,0 +1,234 @@
+//! The declarations of every configuration parameter: its path, kind, range, default and
+//! help, the topology families with their parameters and defaults, and when a parameter
+//! is read. `SimConfig::validate` checks the ranges from here, the CLI's `--list` and the
+//! page's controls show them ([`crate::catalog`]), so all three agree. This module sits in
+//! the configuration layer: it names no routing, traffic or engine type.
+
+use super::{ConfigError, SimConfig};
+use serde::Serialize;
+
+/// One user-settable parameter: its config path, kind and range.
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    /// Dotted config path, e.g. `router.vcs` or `topology.k`.
+    pub path: &'static str,
+    pub label: &'static str,
+    /// `int`, `float`, `int_list` or `enum`.
+    pub kind: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Allowed values of an `enum`.
+    pub options: &'static [&'static str],
+    pub help: &'static str,
+    /// Optional parameters (null in the config by default): what leaving it empty means,
+    /// e.g. `2·speedup`; `None` for parameters that always have a value.
+    pub unset: Option<&'static str>,
+    /// Which configurations read the parameter, if not all (`None`). The page hides a
+    /// control that no pane reads, and the CLI notes a setting that has no effect.
+    pub used_when: Option<UsedWhen>,
+}
+
+/// The configurations that read a parameter: those whose setting `path` is one of
+/// `values` (e.g. `routing.crt0` only with `routing.algorithm` = `ugal_l_cr`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct UsedWhen {
+    pub path: &'static str,
+    pub values: &'static [&'static str],
+}
+
+impl UsedWhen {
+    /// Whether `config` (a configuration as JSON) reads the parameter.
+    pub fn holds(&self, config: &serde_json::Value) -> bool {
+        setting(config, self.path).and_then(|v| v.as_str()).is_some_and(|v| self.values.contains(&v))
+    }
+}
+
+/// The setting at the dotted `path` of a configuration as JSON, if present.
+pub fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    path.split('.').try_fold(config, |node, key| node.get(key))
+}
+
+impl Param {
+    /// The parameter, read only when the setting `path` is one of `values`.
+    const fn when(self, path: &'static str, values: &'static [&'static str]) -> Param {
+        Param { used_when: Some(UsedWhen { path, values }), ..self }
+    }
+}
+
+impl Param {
+    /// Why `value`, this parameter's setting, is outside the catalog's range, if it is:
+    /// the one range check the CLI and the page share (`SimConfig::validate`).
+    fn range_error(&self, value: &serde_json::Value) -> Option<ConfigError> {
+        let within = |x: &serde_json::Value| x.as_f64().is_some_and(|x| x >= self.min && x <= self.max);
+        let (path, bad) = match self.kind {
+            "int" | "float" if value.is_null() && self.unset.is_some() => None,
+            "int" | "float" => (!within(value)).then(|| (self.path.to_string(), value)),
+            "int_list" => value
+                .as_array()
+                .and_then(|a| a.iter().position(|x| !within(x)).map(|i| (format!("{}[{i}]", self.path), &a[i]))),
+            _ => None,
+        }?;
+        let shown: String = bad.to_string().chars().take(40).collect();
+        Some(ConfigError::new(path, format!("must be {}..={}, got {shown}", self.min, self.max)))
+    }
+}
+
+/// The settings of `cfg` outside the catalog's ranges: its topology type's parameters and
+/// every other parameter, each error naming its field.
+pub fn range_errors(cfg: &SimConfig) -> Vec<ConfigError> {
+    let config = serde_json::to_value(cfg).expect("serialises");
+    let kind = setting(&config, "topology.type").and_then(|v| v.as_str()).unwrap_or_default();
+    let topologies = topologies();
+    let topology = topologies.iter().filter(|t| t.name == kind).flat_map(|t| t.params.iter());
+    topology.chain(&params()).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
+}
+
+/// The algorithms that choose between minimal and non-minimal paths by `q·H` and so read
+/// `routing.ugal_threshold`.
+const UGAL_FAMILY: &[&str] =
+    &["ugal", "ugal_s", "clos_ad", "clos_ad_hx", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
+
+const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "int", min, max, options: &[], help, unset: None, used_when: None }
+}
+/// An optional integer (`null` by default); `unset` says what null means.
+const fn opt_int(
+    path: &'static str,
+    label: &'static str,
+    min: f64,
+    max: f64,
+    unset: &'static str,
+    help: &'static str,
+) -> Param {
+    Param { path, label, kind: "int", min, max, options: &[], help, unset: Some(unset), used_when: None }
+}
+const fn float(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "float", min, max, options: &[], help, unset: None, used_when: None }
+}
+const fn choice(
+    path: &'static str,
+    label: &'static str,
+    options: &'static [&'static str],
+    help: &'static str,
+) -> Param {
+    Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help, unset: None, used_when: None }
+}
+const fn list(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "int_list", min, max, options: &[], help, unset: None, used_when: None }
+}
+
+/// A topology family: its `topology.type` name, description, parameters and the default
+/// configuration of its `topology` section.
+#[derive(Clone, Debug, Serialize)]
+pub struct TopologyEntry {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The routing family its algorithms belong to (`hyperx`, `dragonfly`, ...).
+    pub family: &'static str,
+    pub params: Vec<Param>,
+    pub default: serde_json::Value,
+}
+
+pub fn topologies() -> Vec<TopologyEntry> {
+    use serde_json::json;
+    vec![
+        TopologyEntry {
+            name: "flattened_butterfly",
+            description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
+            family: "hyperx",
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 6.0, "n − 1 dimensions")],
+            default: json!({"type": "flattened_butterfly", "k": 8, "n": 2}),
+        },
+        TopologyEntry {
+            name: "dilated_flattened_butterfly",
+            description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
+            family: "hyperx",
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 6.0, "n − 1 dimensions")],
+            default: json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2}),
+        },
+        TopologyEntry {
+            name: "hyperx",
+            description: "HyperX (HyperX paper §3): lattice with extents S, trunking K, T terminals per switch",
+            family: "hyperx",
+            params: vec![
+                list("topology.s", "S (extents)", 2.0, 256.0, "switches per dimension, e.g. [8,8,8]"),
+                list("topology.k", "K (trunking)", 1.0, 8.0, "parallel links per neighbour pair: one value or one per dimension"),
+                int("topology.t", "T (terminals)", 1.0, 256.0, "terminals per switch"),
+            ],
+            default: json!({"type": "hyperx", "s": [4, 4, 4], "k": [1], "t": 4}),
+        },
+        TopologyEntry {
+            name: "hypercube",
+            description: "binary n-cube with one terminal per router (HyperX with S = 2, K = 1, T = 1)",
+            family: "hyperx",
+            params: vec![int("topology.n", "n (dimensions)", 1.0, 16.0, "2^n routers")],
+            default: json!({"type": "hypercube", "n": 6}),
+        },
+        TopologyEntry {
+            name: "folded_clos",
+            description: "folded Clos / fat tree (XGFT): per level, down[i] children and up[i] parents per switch; up < down tapers it",
+            family: "folded_clos",
+            params: vec![
+                list("topology.down", "down ports per level", 1.0, 256.0, "children per switch, leaves first, e.g. [8,8]"),
+                list("topology.up", "up ports per level", 1.0, 256.0, "parents per switch below the top, e.g. [8] (fewer tapers)"),
+            ],
+            default: json!({"type": "folded_clos", "down": [8, 8], "up": [8]}),
+        },
+        TopologyEntry {
+            name: "butterfly",
+            description: "conventional k-ary n-fly (FB paper §3.3): n stages of radix-k switches, unidirectional",
+            family: "butterfly",
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "switch arity"), int("topology.n", "n (stages)", 1.0, 6.0, "stages; k^n terminals")],
+            default: json!({"type": "butterfly", "k": 4, "n": 3}),
+        },
+        TopologyEntry {
+            name: "dragonfly",
+            description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",
+            family: "dragonfly",
+            params: vec![
+                int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
+                int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group, fully connected"),
+                int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
+                int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
+                choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
+            ],
+            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute"}),
+        },
+    ]
+}
+
+pub fn params() -> Vec<Param> {
+    vec![
+        float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal"),
+        choice("traffic.injection", "injection", &["bernoulli", "batch"], "Bernoulli process, or a batch per terminal sent as fast as possible"),
+        int("traffic.batch_size", "batch size", 1.0, 1e6, "packets per terminal in batch mode").when("traffic.injection", &["batch"]),
+        int("traffic.packet_size", "packet size", 1.0, 64.0, "flits per packet (virtual cut-through above 1)"),
+        int("traffic.shift", "shift", 1.0, 1e6, "distance of the shift patterns"),
+        int("traffic.source_queue_cap", "source queue cap", 1.0, 1e6, "packets per terminal before the source stalls (saturation)"),
+        choice("routing.allocator", "route allocator", &["auto", "greedy", "sequential"], "greedy: inputs decide in parallel; sequential: one after another (FB §3.1)"),
+        int("routing.ugal_threshold", "UGAL threshold", -1e6, 1e6, "minimal iff q_m·H_m ≤ q_nm·H_nm + threshold").when("routing.algorithm", UGAL_FAMILY),
+        int("routing.dal_unblocked_credits", "DAL unblocked credits", 1.0, 4096.0, "an adaptive output VC is unblocked with at least this many free, unpromised slots").when("routing.algorithm", &["dal"]),
+        int("routing.dal_queue_threshold", "DAL queue threshold", 0.0, 4096.0, "... and a queue estimate of at most this many flits").when("routing.algorithm", &["dal"]),
+        int("router.terminal_period", "terminal period", 1.0, 16.0, "cycles per flit on terminal channels (2 = 2DFB paper's half-speed terminals)"),
+        int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing").when("routing.algorithm", &["adaptive_2dfb"]),
+        int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)").when("routing.algorithm", &["ugal_l_cr"]),
+        choice("routing.intermediate_group", "intermediate group", &["other", "any"], "dragonfly VAL and UGAL's non-minimal paths: a random group other than the source and destination group, or any group (drawing the source or destination group means a minimal path)").when("topology.type", &["dragonfly"]),
+        int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G").when("routing.algorithm", &["ugal_l_cr"]),
+        int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
+        int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),
+        opt_int("router.buffer_per_port", "flits per port", 1.0, 65536.0, "flits per VC × VCs", "if set, the input port's flits, divided evenly among its VCs (replaces flits per VC)"),
+        int("router.pipeline_delay", "router delay", 1.0, 64.0, "cycles from arrival until a flit can leave the router"),
+        int("router.speedup", "internal speedup", 1.0, 8.0, "crossbar transfers per input/output per cycle"),
+        choice("router.switch_allocator", "switch allocator", &["separable", "islip"], "separable input-first round-robin, or iSLIP"),
+        int("router.islip_iterations", "iSLIP iterations", 1.0, 8.0, "iterations of iSLIP").when("router.switch_allocator", &["islip"]),
+        opt_int("router.output_queue", "output queue", 1.0, 65535.0, "2 × speedup", "packets an output port holds between the switch and its channel; VCs × flits per VC = the dragonfly paper's output-buffered router"),
+        int("router.terminal_latency", "terminal latency", 1.0, 1000.0, "cycles on terminal channels"),
+        int("router.local_latency", "local latency", 1.0, 1000.0, "cycles on local / dimension channels"),
+        int("router.global_latency", "global latency", 1.0, 1000.0, "cycles on dragonfly global channels").when("topology.type", &["dragonfly"]),
+        int("measurement.warmup", "warm-up", 0.0, 1e7, "cycles before measuring"),
+        int("measurement.measure", "measurement window", 1.0, 1e7, "cycles during which packets are labeled"),
+        int("measurement.drain_limit", "drain limit", 0.0, 1e7, "cycles allowed to drain labeled packets"),
+        int("measurement.watchdog", "watchdog", 10.0, 1e7, "cycles without movement that count as deadlock"),
+        int("seed", "seed", 0.0, 4294967295.0, "seed of all random streams"),
+    ]
+}
