@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the pkg/ freshness check, rustfmt and clippy (warnings are errors), the
-# native Rust tests (release: the simulation
-# tests are heavy) and the browser tests (headless Debian Chromium via playwright-core).
+# native Rust tests (release: the simulation tests are heavy), a sweep on a real
+# single-node Slurm (scripts/test-slurm.sh) and the browser tests (headless Debian Chromium via playwright-core).
 # Installs what it needs on a bare Debian machine, idempotently: Debian packages (Chromium,
 # Node.js, the Rust "web" toolchain for the wasm build), the wasm-bindgen CLI, and the npm
 # dev dependencies (playwright-core only; no browser is ever downloaded).
@@ -71,6 +71,10 @@ checked_tests() {
     "$cargo" test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing --test config_fuzz
 }
 
+slurm_sweep() {
+    scripts/test-slurm.sh target/release/hiradix
+}
+
 browser_tests() {
     node --test tests/browser/*.test.mjs
 }
@@ -80,6 +84,7 @@ stage "pkg/ freshness check" scripts/check-pkg.sh
 stage "formatting (cargo fmt --check)" formatting
 stage "lints (cargo clippy --all-targets -D warnings)" lints
 stage "native tests (cargo test --release)" native_tests
+stage "sweep as a Slurm job array on a real single-node Slurm" slurm_sweep
 stage "engine tests with debug assertions (cargo test --profile checked)" checked_tests
 stage "browser tests (node --test)" browser_tests
 

@@ -24,11 +24,11 @@
 //! - [`experiment`]: the papers' methodology (warm-up, labeled window, drain) and sweeps;
 //! - [`saturation`]: the one rule for when a measured point is saturated;
 //! - [`catalog`]: the registry of topologies, routings and patterns (CLI `--list`, page UI);
+//! - [`cost`]: cost, power and design-space models of the papers;
+//! - [`plot`]: dependency-free SVG line plots.
 //!
 //! The modules import one way, in layers (docs/ARCHITECTURE.md, checked by
 //! `tests/layering.rs`).
-//! - [`cost`]: cost, power and design-space models of the papers;
-//! - [`plot`]: dependency-free SVG line plots.
 
 pub mod catalog;
 pub mod config;

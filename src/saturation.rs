@@ -47,14 +47,14 @@
 //! every point whose latency diverges also grows its backlog (cause 3) or fails to drain
 //! (cause 1).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Standard deviations of the stationary backlog fluctuation beyond which the backlog's
 /// growth over the window counts as saturation (see the module documentation).
 pub const Z: f64 = 4.0;
 
 /// Why a measured point counts as saturated (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SaturationCause {
     /// The labeled packets did not drain within the drain limit.

@@ -270,3 +270,45 @@ fn hostile_inputs_are_refused_up_front() {
         rejects(&["run", path.to_str().unwrap()], what);
     }
 }
+
+/// `sweep --slurm DIR` writes a job array instead of running; `merge DIR` refuses (and
+/// names the points) until every result is there, then writes the local sweep's CSV byte for
+/// byte. The tasks are run here by hand, as the job script runs them; scripts/test-slurm.sh
+/// runs the same on a real Slurm.
+#[test]
+fn a_cluster_sweep_merges_into_the_local_sweeps_csv() {
+    let dir = Scratch::new("slurm");
+    let job = dir.join("job");
+    let mut sweep = vec!["sweep", "--loads", "0.1,0.5", "--vary", "routing.algorithm=min,val", "-j", "1"];
+    sweep.extend(SMALL);
+    let local = dir.join("local.csv");
+    let mut args = sweep.clone();
+    args.extend(["--csv", local.to_str().unwrap()]);
+    assert!(hiradix(&args).status.success());
+    let mut args = sweep.clone();
+    args.extend(["--slurm", job.to_str().unwrap(), "--slurm-partition", "batch"]);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = std::fs::read_to_string(job.join("job.sh")).unwrap();
+    assert!(script.contains("#SBATCH --array=0-3%64") && script.contains("#SBATCH --partition=batch"), "{script}");
+    let merged = dir.join("merged.csv");
+    let o = hiradix(&["merge", job.to_str().unwrap(), "--csv", merged.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("4 of 4 points have no result") && stderr(&o).contains("sbatch --array=0,1,2,3 "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!merged.exists(), "nothing is written while points are missing");
+    for i in 0..4 {
+        let (point, result) = (job.join(format!("points/{i:05}.json")), job.join(format!("results/{i:05}.json")));
+        let o = hiradix(&["run", point.to_str().unwrap(), "--json", result.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = hiradix(&["merge", job.to_str().unwrap(), "--csv", merged.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), std::fs::read_to_string(&local).unwrap());
+    // A job directory is not overwritten.
+    let o = hiradix(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -4,7 +4,7 @@
 pub mod dragonfly;
 
 use crate::saturation::SaturationCause;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Histogram bins are one cycle wide up to this latency; larger values go to the last bin.
 pub const HISTOGRAM_BINS: usize = 4096;
@@ -112,24 +112,35 @@ impl Stats {
     }
 }
 
-/// Summary of one measured run (the papers' methodology, see [`crate::experiment`]).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// Summary of one measured run (the papers' methodology, see [`crate::experiment`]). It
+/// reads back from the JSON it writes (`hiradix merge` collects the points of a sweep run
+/// on a cluster): JSON has no NaN, so an undefined mean is written as `null` and read back
+/// as NaN.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
     /// The configured offered load, flits/cycle/terminal.
+    #[serde(deserialize_with = "f64_or_nan")]
     pub offered_load: f64,
     /// The offered load measured: flits the sources generated during the window (dropped
     /// ones included), per cycle per terminal.
+    #[serde(deserialize_with = "f64_or_nan")]
     pub offered_measured: f64,
     /// Accepted throughput, flits/cycle/terminal, over the measurement window.
+    #[serde(deserialize_with = "f64_or_nan")]
     pub accepted: f64,
+    #[serde(deserialize_with = "f64_or_nan")]
     pub avg_latency: f64,
     pub p50_latency: u64,
     pub p99_latency: u64,
     pub max_latency: u64,
+    #[serde(deserialize_with = "f64_or_nan")]
     pub avg_hops: f64,
     /// Fraction of labeled packets routed non-minimally.
+    #[serde(deserialize_with = "f64_or_nan")]
     pub nonminimal_fraction: f64,
+    #[serde(deserialize_with = "f64_or_nan")]
     pub avg_latency_minimal: f64,
+    #[serde(deserialize_with = "f64_or_nan")]
     pub avg_latency_nonminimal: f64,
     pub labeled_packets: u64,
     /// The point is saturated ([`crate::saturation`]): `saturation.is_some()`.
@@ -138,4 +149,9 @@ pub struct Summary {
     pub saturation: Option<SaturationCause>,
     /// Cycles simulated in total.
     pub cycles: u64,
+}
+
+/// A number, or NaN for `null` (how serde_json writes NaN).
+fn f64_or_nan<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }

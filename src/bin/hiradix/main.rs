@@ -8,6 +8,7 @@
 mod bench;
 mod cost_cli;
 mod figure;
+mod slurm;
 mod sweep;
 
 use clap::{Args, Parser, Subcommand};
@@ -37,6 +38,9 @@ enum Command {
     },
     /// Sweep offered load (and optionally one more parameter) in parallel.
     Sweep(sweep::SweepArgs),
+    /// Collect the results of a sweep run as a Slurm job array (`sweep --slurm DIR`) into
+    /// the table, CSV, JSON and SVG a local sweep writes; report missing points.
+    Merge(slurm::MergeArgs),
     /// Benchmark simulated cycles per second on named configurations.
     Bench(bench::BenchArgs),
     /// Regenerate a paper figure: data (CSV), plots (SVG) and the comparison (Markdown).
@@ -149,6 +153,7 @@ fn main() -> ExitCode {
         }
         (false, Some(Command::Run { config, json })) => run_one(&config, json.as_deref()),
         (false, Some(Command::Sweep(args))) => sweep::run(&args),
+        (false, Some(Command::Merge(args))) => slurm::merge(&args),
         (false, Some(Command::Bench(args))) => bench::run(&args),
         (false, Some(Command::Figure(args))) => figure::run(&args),
         (false, Some(Command::Claims(args))) => figure::claims(&args),

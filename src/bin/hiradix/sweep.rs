@@ -34,6 +34,8 @@ pub struct SweepArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub slurm: crate::slurm::SlurmArgs,
 }
 
 /// Parses `a:b:step` or `a,b,c`.
@@ -223,16 +225,38 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
         rayon::ThreadPoolBuilder::new().num_threads(j).build_global().map_err(|e| failure(e.to_string()))?;
     }
     let series = plan(args)?;
-    let svgs = args.svg.iter().flat_map(|p| svg_paths(p));
-    let csvs = args.csv.iter().flat_map(|p| [p.clone(), saturation_csv_path(p)]);
-    for path in csvs.chain(args.json.clone()).chain(svgs) {
-        crate::check_writable(&path)?;
+    if let Some(dir) = &args.slurm.slurm {
+        return crate::slurm::write_job(&series, &args.slurm, dir);
     }
+    check_outputs(args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())?;
     let bar = ProgressBar::new(0);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
     let results = execute(&series, &bar)?;
     bar.finish_and_clear();
-    for (spec, rows) in series.iter().zip(&results) {
+    report(&series, &results, args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())
+}
+
+/// Checks that every output file can be written, before anything runs.
+pub fn check_outputs(csv: Option<&PathBuf>, json: Option<&PathBuf>, svg: Option<&PathBuf>) -> Result<(), Failure> {
+    let svgs = svg.into_iter().flat_map(|p| svg_paths(p));
+    let csvs = csv.into_iter().flat_map(|p| [p.clone(), saturation_csv_path(p)]);
+    for path in csvs.chain(json.cloned()).chain(svgs) {
+        crate::check_writable(&path)?;
+    }
+    Ok(())
+}
+
+/// Prints a sweep's table and writes its CSV, JSON and SVG (the local `sweep` and
+/// `merge` of a cluster sweep write the same).
+pub fn report(
+    series: &[SeriesSpec],
+    results: &[Vec<Summary>],
+    csv: Option<&PathBuf>,
+    json: Option<&PathBuf>,
+    svg: Option<&PathBuf>,
+) -> Result<(), Failure> {
+    check_outputs(csv, json, svg)?;
+    for (spec, rows) in series.iter().zip(results) {
         if !spec.label.is_empty() {
             println!("\n== {} ==", spec.label);
         }
@@ -250,16 +274,16 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     let write = |path: &PathBuf, text: String| {
         std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))
     };
-    if let Some(p) = &args.csv {
-        write(p, points_csv(&series, &results))?;
-        write(&saturation_csv_path(p), saturation_csv(&series, &results))?;
+    if let Some(p) = csv {
+        write(p, points_csv(series, results))?;
+        write(&saturation_csv_path(p), saturation_csv(series, results))?;
     }
-    if let Some(p) = &args.json {
-        let doc: Vec<_> = series.iter().zip(&results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs[0], "saturation": curve_saturation(r), "points": r})).collect();
+    if let Some(p) = json {
+        let doc: Vec<_> = series.iter().zip(results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs[0], "saturation": curve_saturation(r), "points": r})).collect();
         write(p, serde_json::to_string_pretty(&doc).expect("serialises"))?;
     }
-    if let Some(p) = &args.svg {
-        let (lat, thr) = plots(&series, &results);
+    if let Some(p) = svg {
+        let (lat, thr) = plots(series, results);
         let [lat_path, thr_path] = svg_paths(p);
         write(&lat_path, lat.to_svg())?;
         write(&thr_path, thr.to_svg())?;

@@ -1,0 +1,220 @@
+//! Sweeps on a cluster: `hiradix sweep … --slurm DIR` writes the sweep as a Slurm job array
+//! instead of running it, and `hiradix merge DIR` collects the results into exactly the
+//! table, CSV, JSON and SVG a local `sweep` writes.
+//!
+//! The job directory is self-contained:
+//! - `manifest.json`: the series (label and number of points), the point count, and the
+//!   `hiradix` binary the tasks run;
+//! - `points/NNNNN.json`: one complete configuration per point (its seed included), in
+//!   the local sweep's order (series by series, loads in order);
+//! - `job.sh`: the `sbatch` script, an array of one task per point
+//!   (`--array=0-(N-1)%M`), resources per task from the network's memory estimate;
+//! - `results/NNNNN.json`: what a task writes (`hiradix run --json`), first as
+//!   `NNNNN.json.part`, renamed when complete, so a failed or cancelled task leaves no
+//!   result and a complete result is never overwritten by a partial one;
+//! - `logs/`: the tasks' output.
+//!
+//! `merge` reports missing points by index with the `sbatch --array=…` command that
+//! resubmits exactly them, and writes nothing until every point is there.
+
+use crate::sweep::{self, SeriesSpec};
+use crate::{bad_input, failure, Failure};
+use clap::Args;
+use hiradix::config::SimConfig;
+use hiradix::stats::Summary;
+use std::path::{Path, PathBuf};
+
+/// Slurm options of `hiradix sweep --slurm`.
+#[derive(Args, Clone, Debug)]
+pub struct SlurmArgs {
+    /// Write the sweep as a Slurm job array into this directory instead of running it
+    /// (then `sbatch DIR/job.sh`, and `hiradix merge DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub slurm: Option<PathBuf>,
+    /// `#SBATCH --partition`.
+    #[arg(long, requires = "slurm")]
+    pub slurm_partition: Option<String>,
+    /// `#SBATCH --account`.
+    #[arg(long, requires = "slurm")]
+    pub slurm_account: Option<String>,
+    /// `#SBATCH --time` of each task.
+    #[arg(long, requires = "slurm", default_value = "01:00:00")]
+    pub slurm_time: String,
+    /// Tasks of the array that may run at once (`--array=…%M`).
+    #[arg(long, requires = "slurm", default_value_t = 64)]
+    pub slurm_max_running: usize,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The job directory `hiradix sweep --slurm DIR` wrote.
+    pub dir: PathBuf,
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write `<stem>-latency.svg` and `<stem>-throughput.svg`.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Manifest {
+    version: u32,
+    hiradix: String,
+    points: usize,
+    series: Vec<ManifestSeries>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ManifestSeries {
+    label: String,
+    points: usize,
+}
+
+fn point_name(i: usize) -> String {
+    format!("{i:05}")
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))
+}
+
+/// A value safe inside single quotes in the job script.
+fn quoted(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Writes the job directory of a planned sweep.
+pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<(), Failure> {
+    if !(1..=100_000).contains(&args.slurm_max_running) {
+        return Err(bad_input(format!("--slurm-max-running {}: must be 1..=100000", args.slurm_max_running)));
+    }
+    for (name, v) in [("--slurm-partition", &args.slurm_partition), ("--slurm-account", &args.slurm_account)] {
+        if v.as_deref()
+            .is_some_and(|v| v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)))
+        {
+            return Err(bad_input(format!("{name}: letters, digits and - _ . , only")));
+        }
+    }
+    if !args.slurm_time.chars().all(|c| c.is_ascii_digit() || c == ':' || c == '-') || args.slurm_time.is_empty() {
+        return Err(bad_input(format!("--slurm-time {}: expected minutes, HH:MM:SS or D-HH:MM:SS", args.slurm_time)));
+    }
+    if dir.join("manifest.json").exists() {
+        return Err(bad_input(format!("{} already holds a job; choose a new directory", dir.display())));
+    }
+    for sub in ["points", "results", "logs"] {
+        std::fs::create_dir_all(dir.join(sub))
+            .map_err(|e| failure(format!("cannot create {}: {e}", dir.join(sub).display())))?;
+    }
+    let dir = dir.canonicalize().map_err(|e| failure(format!("{}: {e}", dir.display())))?;
+    let configs: Vec<&SimConfig> = series.iter().flat_map(|s| &s.configs).collect();
+    for (i, cfg) in configs.iter().enumerate() {
+        write(&dir.join("points").join(format!("{}.json", point_name(i))), &cfg.to_json())?;
+    }
+    let exe = std::env::current_exe().map_err(|e| failure(format!("cannot find the hiradix binary: {e}")))?;
+    let manifest = Manifest {
+        version: 1,
+        hiradix: exe.display().to_string(),
+        points: configs.len(),
+        series: series.iter().map(|s| ManifestSeries { label: s.label.clone(), points: s.configs.len() }).collect(),
+    };
+    write(&dir.join("manifest.json"), &serde_json::to_string_pretty(&manifest).expect("serialises"))?;
+    // Memory per task: the largest network's estimate, with room for the process itself.
+    let bytes = configs.iter().filter_map(|c| hiradix::sim::memory::estimate(c).map(|e| e.0)).max().unwrap_or(0);
+    let mem_mb = bytes.div_ceil(1 << 20) * 3 / 2 + 256;
+    let mut script = String::from(
+        "#!/bin/bash\n# A hiradix sweep as a Slurm job array: one task per point (hiradix sweep --slurm).\n",
+    );
+    script += "#SBATCH --job-name=hiradix-sweep\n";
+    script += &format!("#SBATCH --array=0-{}%{}\n", configs.len() - 1, args.slurm_max_running);
+    script += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+    script += &format!("#SBATCH --mem={mem_mb}M\n#SBATCH --time={}\n", args.slurm_time);
+    script += &format!("#SBATCH --output={}/logs/%A_%a.out\n", dir.display());
+    if let Some(p) = &args.slurm_partition {
+        script += &format!("#SBATCH --partition={p}\n");
+    }
+    if let Some(a) = &args.slurm_account {
+        script += &format!("#SBATCH --account={a}\n");
+    }
+    script += &format!(
+        "set -euo pipefail\nDIR={}\nHIRADIX={}\ni=$(printf %05d \"$SLURM_ARRAY_TASK_ID\")\n\
+         \"$HIRADIX\" run \"$DIR/points/$i.json\" --json \"$DIR/results/$i.json.part\"\n\
+         mv \"$DIR/results/$i.json.part\" \"$DIR/results/$i.json\"\n",
+        quoted(&dir.display().to_string()),
+        quoted(&manifest.hiradix)
+    );
+    let job = dir.join("job.sh");
+    write(&job, &script)?;
+    println!(
+        "wrote {} points to {}\nsubmit:  sbatch {}\nthen:    hiradix merge {}",
+        configs.len(),
+        dir.display(),
+        job.display(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// `hiradix merge DIR`.
+pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
+    let dir = &args.dir;
+    let manifest: Manifest = std::fs::read_to_string(dir.join("manifest.json"))
+        .map_err(|e| bad_input(format!("{}: not a job directory ({e})", dir.display())))
+        .and_then(|t| {
+            serde_json::from_str(&t).map_err(|e| bad_input(format!("{}/manifest.json: {e}", dir.display())))
+        })?;
+    let mut series = Vec::new();
+    let mut results = Vec::new();
+    let mut missing = Vec::new();
+    let mut i = 0;
+    for s in &manifest.series {
+        let (mut configs, mut rows) = (Vec::new(), Vec::new());
+        for _ in 0..s.points {
+            let name = point_name(i);
+            let point = std::fs::read_to_string(dir.join("points").join(format!("{name}.json")))
+                .map_err(|e| failure(format!("point {i}: {e}")))?;
+            configs.push(SimConfig::from_value(
+                serde_json::from_str(&point).map_err(|e| failure(format!("point {i}: {e}")))?,
+            )?);
+            match read_result(&dir.join("results").join(format!("{name}.json"))) {
+                Some(summary) => rows.push(summary),
+                None => missing.push(i),
+            }
+            i += 1;
+        }
+        series.push(SeriesSpec { label: s.label.clone(), configs });
+        results.push(rows);
+    }
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
+        return Err(failure(format!(
+            "{} of {} points have no result (missing or failed): {}\nresubmit them:  sbatch --array={} {}\n(nothing was written)",
+            missing.len(),
+            manifest.points,
+            list.join(", "),
+            list.join(","),
+            dir.join("job.sh").display()
+        )));
+    }
+    sweep::report(&series, &results, args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())
+}
+
+/// The summary of a complete task result, or `None` if there is none or it does not read.
+fn read_result(path: &Path) -> Option<Summary> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let doc: serde_json::Value = serde_json::from_str(&text).ok()?;
+    serde_json::from_value(doc.get("result")?.get("summary")?.clone()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_and_names() {
+        assert_eq!(quoted("/a b/c"), "'/a b/c'");
+        assert_eq!(quoted("it's"), "'it'\\''s'");
+        assert_eq!(point_name(7), "00007");
+    }
+}
