@@ -135,7 +135,7 @@ export class WebSim {
      * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
      * (the minimal channel towards group `G + shift`, the other channels of its router,
      * all others), averaged over the groups, over the cycles since the previous call.
-     * JSON of [`crate::dragonfly_stats::GlobalChannelUtilization`] plus `cycles`; `None`
+     * JSON of [`crate::stats::dragonfly::GlobalChannelUtilization`] plus `cycles`; `None`
      * if the network is not a dragonfly or no cycle passed.
      * @returns {string | undefined}
      */
