@@ -523,6 +523,7 @@ function storyLook() {
   const range = p.ranges?.[app.experiment.view.metric];
   if (range) look.range = range;
   if (p.focus?.dim !== undefined) look.dim = p.focus.dim;
+  if (p.focus?.routerScale !== undefined) look.routerScale = p.focus.routerScale;
   return look;
 }
 app.storyLook = storyLook;

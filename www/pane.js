@@ -101,12 +101,12 @@ export class Pane {
    * Draws the latest snapshot; skipped when neither it nor anything else the picture
    * shows (view, size, selection, trace, options) changed since the last drawing.
    */
-  draw(metric, selection, vcCells, trace = null, { range = 1, dim = undefined } = {}) {
+  draw(metric, selection, vcCells, trace = null, { range = 1, dim = undefined, routerScale = 1 } = {}) {
     const rect = this.canvas.getBoundingClientRect();
     const v = this.view;
-    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim]);
+    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim, routerScale]);
     if (key === this.drawn) return false;
-    v.render(this.frameData(metric, range), selection, { vcCells, trace, focus: this.focus, dim });
+    v.render(this.frameData(metric, range), selection, { vcCells, trace, focus: this.focus, dim, routerScale: this.focus ? routerScale : 1 });
     this.drawn = key;
     return true;
   }

@@ -249,6 +249,7 @@ export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyT
   ctx.font = fontPx(-1);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
+  let lastEnd = -Infinity;
   for (const c of classes) {
     if (c.to <= c.from) continue;
     ctx.fillStyle = c.shade;
@@ -256,7 +257,12 @@ export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyT
     ctx.fillStyle = AXIS;
     const wpx = X(c.to) - X(c.from);
     const label = wpx > ctx.measureText(c.label).width + 4 ? c.label : c.short ?? '';
-    ctx.fillText(label, (X(c.from) + X(c.to)) / 2, m.t + ph + 3);
+    // A label wider than its region goes on a second row, clear of its neighbour's.
+    const tw = ctx.measureText(label).width;
+    const cx = Math.max(X(c.from) + tw / 2, (X(c.from) + X(c.to)) / 2);
+    const row = tw > wpx + 6 && lastEnd > X(c.from) - 2 ? 1 : 0;
+    ctx.fillText(label, cx, m.t + ph + 3 + row * (FS + 1));
+    if (!row) lastEnd = cx + tw / 2;
   }
   const slot = (X(1) - X(0)) / (groups.length + 0.6);
   groups.forEach((g, gi) => {

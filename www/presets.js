@@ -145,7 +145,9 @@ export const PRESETS = [
     view: { metric: 'utilization' },
     sweep: '0.05:0.6:0.05',
     point: 'Greedy UGAL sends too much of its batch minimally at once: its orange-cased minimal channels stay busy (dark) long after those of UGAL-S and CLOS AD have cleared, and it finishes its batch last.',
-    focus: { kind: 'router-shift', pattern: 'router_shift', label: 'channels router i → i+1 (the minimal ones)' },
+    // 32 routers on a circle: the channels to the next router are short; smaller routers
+    // leave them visible.
+    focus: { kind: 'router-shift', pattern: 'router_shift', routerScale: 0.5, label: 'channels router i → i+1 (the minimal ones)' },
     keyPlots: ['classes', 'batch'],
     text: [
       'Batch mode: every terminal of a 32-ary 2-flat (1024 terminals) sends 8 packets of the worst-case router-shift pattern as fast as it can; each pane shows when its whole batch was delivered, divided by the batch size (Fig. 5). ',

@@ -426,12 +426,16 @@ export class NetworkView {
    * selection: {kind: 'router' | 'channel', index} or null. trace: a traced packet's
    * {channels, routers, current: {router} | {channel} | null, dst, armed} or null.
    */
-  render(frame, selection = null, { vcCells = true, trace = null, focus = null, dim = DIM_ALPHA } = {}) {
+  render(frame, selection = null, { vcCells = true, trace = null, focus = null, dim = DIM_ALPHA, routerScale = 1 } = {}) {
     this.resize();
     if (this.staticDirty) this.drawStatic();
     const ctx = this.canvas.getContext('2d', { alpha: false });
     const g = this.geo;
-    const { radius, lineWidth, dpr } = this.metrics();
+    const m = this.metrics();
+    const { lineWidth, dpr } = m;
+    // A story whose focus channels run between neighbouring routers draws the routers
+    // smaller, so the channels are not hidden under them.
+    const radius = routerScale === 1 ? m.radius : Math.max(1.5 * dpr, m.radius * routerScale);
     ctx.drawImage(this.staticLayer, 0, 0);
     // Busy channels, batched by colour bucket, low buckets first so busy ones end on top.
     // Dragonfly global channels first and thinner, so the groups' local channels stay legible.
