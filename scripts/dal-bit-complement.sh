@@ -2,8 +2,10 @@
 # What DAL's bit-complement throughput on the HyperX paper's Fig. 6 network depends on:
 # one `hiradix sweep` per DAL setting (thresholds, VC count, buffer depth, route
 # allocator), each around the hx-fig6 preset's router, with Valiant as the reference.
-# Writes docs/hyperx/dal-bc-<setting>.csv and .-saturation.csv (the onset and the
-# saturation throughput of every series); docs/faithfulness.md reads them.
+# Writes docs/hyperx/dal-bc-<setting>.csv (every point) and dal-bc-<setting>-saturation.csv
+# (each series' saturation onset and throughput), and docs/hyperx/dal-bc.csv gathering the
+# latter with the setting named: the claims of docs/hyperx.md read it
+# (src/figures/claims/hyperx.rs) and docs/faithfulness.md lists what it shows.
 # Usage: scripts/dal-bit-complement.sh [hiradix binary]   (about 10 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,3 +27,10 @@ run queue-threshold routing.dal_queue_threshold=0,2,8,32
 run vcs router.vcs=4,6,8
 run buffer-depth router.buffer_depth=16,32,64
 run allocator routing.allocator=sequential,greedy
+{
+  echo "setting,series,last_unsaturated_load,onset_load,max_accepted"
+  for f in algorithm unblocked-credits queue-threshold vcs buffer-depth allocator; do
+    tail -n +2 "docs/hyperx/dal-bc-$f-saturation.csv" | sed "s/^/$f,/"
+  done
+} > docs/hyperx/dal-bc.csv
+echo "wrote docs/hyperx/dal-bc.csv"
