@@ -114,7 +114,8 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
     updatePaneNotes();
     if (app.experiment.config.traffic.injection === 'batch' && app.running && app.panes.every((p) => p.stats.batchDone)) {
       setRunning(false);
-      notice('Every pane delivered its whole batch: the pane headers show the batch times. Reset (r) to replay.');
+      // In present mode the pane headers say it; a notice would cover the key plot.
+      if (!app.present) notice('Every pane delivered its whole batch: the pane headers show the batch times. Reset (r) to replay.');
     }
   }
 
