@@ -6,31 +6,44 @@
 # (each series' saturation onset and throughput), and docs/hyperx/dal-bc.csv gathering the
 # latter with the setting named: the claims of docs/hyperx.md read it
 # (src/figures/claims/hyperx.rs) and docs/faithfulness.md lists what it shows.
-# Usage: scripts/dal-bit-complement.sh [hiradix binary]   (about 10 minutes on 2 cores)
+# Usage: scripts/dal-bit-complement.sh [hiradix binary] [setting ...]
+#   settings: algorithm unblocked-credits queue-threshold vcs buffer-depth allocator
+#   (default: all; about 10 minutes each on 2 idle cores, the algorithm sweep first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 H=${1:-target/release/hiradix}
+shift || true
 [ -x "$H" ] || cargo build --release --quiet
 BASE=(--set topology.type=hyperx --set 'topology.s=[8,8,8]' --set 'topology.k=[1]' --set topology.t=8
       --set traffic.pattern=bit_complement --set router.vcs=6 --set router.buffer_depth=32
       --set router.pipeline_delay=4 --set router.speedup=2 --set router.switch_allocator=islip
       --set measurement.warmup=1000 --set measurement.measure=1000 --set measurement.drain_limit=2000
       --set routing.algorithm=dal)
-LOADS=0.3,0.4,0.45,0.5,0.55,0.6
-run() { # name, --vary spec
-  echo "== $1: $2"
-  "$H" sweep "${BASE[@]}" --loads $LOADS --vary "$2" --csv "docs/hyperx/dal-bc-$1.csv" | grep -E "^==|saturation:"
-}
-run algorithm routing.algorithm=dal,val
-run unblocked-credits routing.dal_unblocked_credits=1,4,16
-run queue-threshold routing.dal_queue_threshold=0,2,8,32
-run vcs router.vcs=4,6,8
-run buffer-depth router.buffer_depth=16,32,64
-run allocator routing.allocator=sequential,greedy
+ORDER=(algorithm unblocked-credits queue-threshold vcs buffer-depth allocator)
+declare -A VARY=(
+  [algorithm]=routing.algorithm=dal,val
+  [unblocked-credits]=routing.dal_unblocked_credits=4,16
+  [queue-threshold]=routing.dal_queue_threshold=0,8
+  [vcs]=router.vcs=4,8
+  [buffer-depth]=router.buffer_depth=16,64
+  [allocator]=routing.allocator=greedy
+)
+# The default DAL peaks between 0.45 and 0.5 (the algorithm sweep): the other settings are
+# measured around that peak.
+declare -A LOADS=([algorithm]=0.3,0.4,0.45,0.5,0.55,0.6)
+settings=("$@")
+[ ${#settings[@]} -gt 0 ] || settings=("${ORDER[@]}")
+for s in "${settings[@]}"; do
+  [ -n "${VARY[$s]:-}" ] || { echo "unknown setting $s (${ORDER[*]})" >&2; exit 2; }
+  echo "== $s: ${VARY[$s]}"
+  "$H" sweep "${BASE[@]}" --loads "${LOADS[$s]:-0.4,0.45,0.5}" --vary "${VARY[$s]}" --csv "docs/hyperx/dal-bc-$s.csv" |
+    grep -E "^==|saturation:"
+done
 {
   echo "setting,series,last_unsaturated_load,onset_load,max_accepted"
-  for f in algorithm unblocked-credits queue-threshold vcs buffer-depth allocator; do
-    tail -n +2 "docs/hyperx/dal-bc-$f-saturation.csv" | sed "s/^/$f,/"
+  for s in "${ORDER[@]}"; do
+    f="docs/hyperx/dal-bc-$s-saturation.csv"
+    if [ -s "$f" ]; then tail -n +2 "$f" | sed "s/^/$s,/"; fi
   done
 } > docs/hyperx/dal-bc.csv
 echo "wrote docs/hyperx/dal-bc.csv"
