@@ -136,14 +136,14 @@ pub fn topologies() -> Vec<TopologyEntry> {
             name: "flattened_butterfly",
             description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
             family: "hyperx",
-            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 6.0, "n − 1 dimensions")],
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 16.0, "n − 1 dimensions (FB Fig. 12 goes to n = 12)")],
             default: json!({"type": "flattened_butterfly", "k": 8, "n": 2}),
         },
         TopologyEntry {
             name: "dilated_flattened_butterfly",
             description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
             family: "hyperx",
-            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 6.0, "n − 1 dimensions")],
+            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 16.0, "n − 1 dimensions (FB Fig. 12 goes to n = 12)")],
             default: json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2}),
         },
         TopologyEntry {
