@@ -61,7 +61,8 @@ export function renderKey(app, preset, present) {
         app.keyNumbers = { metric, panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, focus: g.focus, rest: g.rest, count: g.count })) };
         caption(i, 'The orange-cased channels vs the rest', `(mean ${metricWords(metric)}, as coloured)`);
         const range = app.storyLook?.().range ?? 1;
-        const yMax = Math.min(1, Math.max(range, ...groups.flatMap((g) => [g.focus, g.rest]).filter(Number.isFinite)) * 1.15);
+        // Room above the tallest bar for its value.
+        const yMax = Math.max(range, ...groups.flatMap((g) => [g.focus, g.rest]).filter(Number.isFinite)) * 1.18;
         classBars(canvas, { groups, yLabel: metric === 'utilization' ? 'flits/cycle' : 'fraction full', yMax });
       } else if (kind === 'fig9') {
         const f = panes.find((p) => p.stats.fig9)?.stats.fig9;

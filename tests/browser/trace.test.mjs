@@ -3,7 +3,7 @@
 // in a queue) listed hop by hop and drawn on the canvas.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controlMessage, setControl, setup } from './page-helpers.mjs';
+import { controlMessage, setControl, settle, setup } from './page-helpers.mjs';
 
 let env;
 before(async () => {
@@ -141,6 +141,11 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
     window.hiradix.selection = { pane: 1, kind: 'router', index: r };
   }, r);
   await page.click('#btn-step');
+  // Paused now: once the step has landed and the inspector shows its cycle, its VC buttons
+  // name packets that are still where they say (an older refresh may name one that left).
+  await settle(page);
+  const cycle = await page.evaluate(() => window.hiradix.sim.now());
+  await page.waitForFunction((c) => new RegExp(`cycle ${c}\\b`).test(document.getElementById('inspector-body').textContent), cycle, { timeout: 10_000 });
   await page.waitForSelector('#inspector-body button.vc-trace');
   await page.dispatchEvent('#inspector-body button.vc-trace', 'pointerdown');
   await page.waitForSelector('#trace-box', { state: 'visible' });
