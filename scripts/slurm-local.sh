@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real single-node Slurm on this machine, for tests (issue 20): no systemd, no cgroups, no
+# A real single-node Slurm on this machine, for tests of `hiradix sweep --slurm`: no systemd, no cgroups, no
 # slurmdbd. Everything (munge key and socket, slurm.conf, state, spool, logs, pid files) lives
 # in one directory; the daemons run as root (munged as user munge) in the background.
 #
