@@ -11,10 +11,17 @@
 #   adaptive hops reserve a downstream slot that greedy allocation can promise twice)
 #   (default: all; about 10 minutes each on 2 idle cores, the algorithm sweep first)
 set -euo pipefail
+# The first argument is the binary unless it names a setting.
+case "${1:-}" in
+  algorithm|unblocked-credits|queue-threshold|vcs|buffer-depth|"") H="" ;;
+  *) H="$(realpath "$1")"; shift ;;
+esac
 cd "$(dirname "$0")/.."
-H=${1:-target/release/hiradix}
-shift || true
-[ -x "$H" ] || cargo build --release --quiet
+if [ -z "$H" ]; then
+  cargo build --release --quiet
+  H=target/release/hiradix
+fi
+[ -x "$H" ] || { echo "$H is not an executable" >&2; exit 2; }
 BASE=(--set topology.type=hyperx --set 'topology.s=[8,8,8]' --set 'topology.k=[1]' --set topology.t=8
       --set traffic.pattern=bit_complement --set router.vcs=6 --set router.buffer_depth=32
       --set router.pipeline_delay=4 --set router.speedup=2 --set router.switch_allocator=islip

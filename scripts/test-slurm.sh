@@ -54,8 +54,8 @@ cmp "$WORK/local-saturation.csv" "$WORK/merged-saturation.csv" || die "the merge
 # A point whose task failed (its result gone): reported by index, then resubmitted alone.
 rm "$WORK/job/results/00004.json" "$WORK/merged.csv"
 if "$H" merge "$WORK/job" --csv "$WORK/merged.csv" 2>"$WORK/err"; then die "merge succeeded with a point missing"; fi
-resubmit="$(grep -o 'sbatch --array=4 .*job.sh' "$WORK/err")" || { cat "$WORK/err" >&2; die "no resubmit command for point 4"; }
-id="$(${resubmit/sbatch/sbatch --parsable})"
+grep -q "sbatch --array=4 '$WORK/job/job.sh'" "$WORK/err" || { cat "$WORK/err" >&2; die "no resubmit command for point 4"; }
+id="$(sbatch --parsable --array=4 "$WORK/job/job.sh")"
 wait_job "$id" 120
 "$H" merge "$WORK/job" --csv "$WORK/merged.csv" >/dev/null
 cmp "$WORK/local.csv" "$WORK/merged.csv" || die "the CSV after resubmitting differs"

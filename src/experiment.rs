@@ -115,7 +115,7 @@ fn advance_reporting(
 }
 
 /// Advances `sim` through the measurement window of `cycles`, sampling the backlog
-/// (packets generated, not dropped, not yet delivered) about 256 times for the saturation
+/// (packets generated, not dropped, not yet delivered) 256 to 511 times for the saturation
 /// rule's tolerance ([`saturation`]).
 fn measure_window(
     sim: &mut Simulation,
@@ -226,6 +226,7 @@ fn run_batch(
         / (sim.network().terminals() as f64 * cycles as f64);
     let summary = Summary {
         offered_load: 1.0,
+        // A batch offers exactly what it delivers once it completes.
         offered_measured: accepted,
         accepted,
         avg_latency: s.latency.mean(),

@@ -225,8 +225,8 @@ mod tests {
 
     #[test]
     fn the_causes_in_order() {
-        // 72 terminals at 0.13 for 2000 cycles, 30-cycle latency: λT = 140 packets,
-        // σ = √280 ≈ 16.7, tolerance ≈ 67 flits.
+        // 72 terminals at 0.13 for 2000 cycles (18 720 flits), 30-cycle latency:
+        // λ = 9.36 packets/cycle, λT = 280.8, σ = √(2·280.8) ≈ 23.7, tolerance ≈ 95 flits.
         let w = window(18_720, 18_720 - 60, 30.0);
         assert!((tolerance_flits(&w) - 4.0 * (2.0f64 * 9.36 * 30.0).sqrt()).abs() < 1e-9);
         assert_eq!(cause(&w), None);

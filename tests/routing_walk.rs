@@ -82,12 +82,12 @@ fn every_routing_on_every_topology() {
                 );
                 assert_eq!(r.summary.labeled_packets, sim.network().terminals() as u64 * 8);
             }
-            walked.push(format!("{} on {}", algo.name, topo["type"]));
+            walked.push((algo.name, algo.families));
         }
     }
     eprintln!("walked {} (routing, topology) pairs: {walked:?}", walked.len());
     // Every declared routing walked on at least one instance of its family.
     for algo in &c.routings {
-        assert!(walked.iter().any(|w| w.starts_with(&format!("{} on ", algo.name))), "{} was never walked", algo.name);
+        assert!(walked.contains(&(algo.name, algo.families)), "{} ({}) was never walked", algo.name, algo.families);
     }
 }

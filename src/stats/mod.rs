@@ -122,7 +122,7 @@ pub struct Summary {
     #[serde(deserialize_with = "f64_or_nan")]
     pub offered_load: f64,
     /// The offered load measured: flits the sources generated during the window (dropped
-    /// ones included), per cycle per terminal.
+    /// ones included), per cycle per terminal (batch mode: the accepted throughput).
     #[serde(deserialize_with = "f64_or_nan")]
     pub offered_measured: f64,
     /// Accepted throughput, flits/cycle/terminal, over the measurement window.

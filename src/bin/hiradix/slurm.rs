@@ -85,6 +85,30 @@ fn quoted(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// A path the job script can name: UTF-8, without whitespace, control characters, quotes,
+/// `%` (a Slurm filename pattern) or shell metacharacters.
+fn script_path(what: &str, path: &Path) -> Result<String, Failure> {
+    let text = path.to_str().ok_or_else(|| bad_input(format!("{what} {}: not UTF-8", path.display())))?;
+    if let Some(c) = text.chars().find(|c| c.is_whitespace() || c.is_control() || "%\"'`$\\;&|<>*?!#".contains(*c)) {
+        return Err(bad_input(format!("{what} {text}: the job script cannot name a path containing {c:?}")));
+    }
+    Ok(text.to_string())
+}
+
+/// Most points one job directory holds (Slurm's own array limit is usually lower).
+const MAX_POINTS: usize = 1_000_000;
+/// Largest file `merge` reads from a job directory.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads a file of the job directory, refusing one larger than [`MAX_FILE_BYTES`].
+fn read_capped(path: &Path) -> Result<String, String> {
+    let len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(format!("{len} bytes, more than {MAX_FILE_BYTES}"));
+    }
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
+}
+
 /// Writes the job directory of a planned sweep.
 pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<(), Failure> {
     if !(1..=100_000).contains(&args.slurm_max_running) {
@@ -108,6 +132,7 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
             .map_err(|e| failure(format!("cannot create {}: {e}", dir.join(sub).display())))?;
     }
     let dir = dir.canonicalize().map_err(|e| failure(format!("{}: {e}", dir.display())))?;
+    let dir_text = script_path("--slurm", &dir)?;
     let configs: Vec<&SimConfig> = series.iter().flat_map(|s| &s.configs).collect();
     for (i, cfg) in configs.iter().enumerate() {
         write(&dir.join("points").join(format!("{}.json", point_name(i))), &cfg.to_json())?;
@@ -115,7 +140,7 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
     let exe = std::env::current_exe().map_err(|e| failure(format!("cannot find the hiradix binary: {e}")))?;
     let manifest = Manifest {
         version: 1,
-        hiradix: exe.display().to_string(),
+        hiradix: script_path("the hiradix binary", &exe)?,
         points: configs.len(),
         series: series.iter().map(|s| ManifestSeries { label: s.label.clone(), points: s.configs.len() }).collect(),
     };
@@ -130,7 +155,7 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
     script += &format!("#SBATCH --array=0-{}%{}\n", configs.len() - 1, args.slurm_max_running);
     script += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
     script += &format!("#SBATCH --mem={mem_mb}M\n#SBATCH --time={}\n", args.slurm_time);
-    script += &format!("#SBATCH --output={}/logs/%A_%a.out\n", dir.display());
+    script += &format!("#SBATCH --output={dir_text}/logs/%A_%a.out\n");
     if let Some(p) = &args.slurm_partition {
         script += &format!("#SBATCH --partition={p}\n");
     }
@@ -141,7 +166,7 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
         "set -euo pipefail\nDIR={}\nHIRADIX={}\ni=$(printf %05d \"$SLURM_ARRAY_TASK_ID\")\n\
          \"$HIRADIX\" run \"$DIR/points/$i.json\" --json \"$DIR/results/$i.json.part\"\n\
          mv \"$DIR/results/$i.json.part\" \"$DIR/results/$i.json\"\n",
-        quoted(&dir.display().to_string()),
+        quoted(&dir_text),
         quoted(&manifest.hiradix)
     );
     let job = dir.join("job.sh");
@@ -159,11 +184,22 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
 /// `hiradix merge DIR`.
 pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
     let dir = &args.dir;
-    let manifest: Manifest = std::fs::read_to_string(dir.join("manifest.json"))
+    let manifest: Manifest = read_capped(&dir.join("manifest.json"))
         .map_err(|e| bad_input(format!("{}: not a job directory ({e})", dir.display())))
         .and_then(|t| {
             serde_json::from_str(&t).map_err(|e| bad_input(format!("{}/manifest.json: {e}", dir.display())))
         })?;
+    let bad = |what: String| bad_input(format!("{}/manifest.json: {what}", dir.display()));
+    if manifest.version != 1 {
+        return Err(bad(format!("version {}: this hiradix reads version 1", manifest.version)));
+    }
+    if let Some(i) = manifest.series.iter().position(|s| s.points == 0) {
+        return Err(bad(format!("series[{i}].points: must be at least 1")));
+    }
+    let total = manifest.series.iter().try_fold(0usize, |t, s| t.checked_add(s.points));
+    if total != Some(manifest.points) || manifest.points > MAX_POINTS {
+        return Err(bad(format!("points: {} does not match its series (at most {MAX_POINTS})", manifest.points)));
+    }
     let mut series = Vec::new();
     let mut results = Vec::new();
     let mut missing = Vec::new();
@@ -172,15 +208,15 @@ pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
         let (mut configs, mut rows) = (Vec::new(), Vec::new());
         for _ in 0..s.points {
             let name = point_name(i);
-            let point = std::fs::read_to_string(dir.join("points").join(format!("{name}.json")))
-                .map_err(|e| failure(format!("point {i}: {e}")))?;
-            configs.push(SimConfig::from_value(
-                serde_json::from_str(&point).map_err(|e| failure(format!("point {i}: {e}")))?,
-            )?);
-            match read_result(&dir.join("results").join(format!("{name}.json"))) {
+            let file = format!("points/{name}.json");
+            let text = read_capped(&dir.join(&file)).map_err(|e| bad_input(format!("{file}: {e}")))?;
+            let value = hiradix::config::parse_config_document(&text).map_err(|e| bad_input(format!("{file}: {e}")))?;
+            let cfg = SimConfig::from_value(value).map_err(|e| bad_input(format!("{file}: {e}")))?;
+            match read_result(&dir.join("results").join(format!("{name}.json")), &cfg) {
                 Some(summary) => rows.push(summary),
                 None => missing.push(i),
             }
+            configs.push(cfg);
             i += 1;
         }
         series.push(SeriesSpec { label: s.label.clone(), configs });
@@ -189,22 +225,24 @@ pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
     if !missing.is_empty() {
         let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
         return Err(failure(format!(
-            "{} of {} points have no result (missing or failed): {}\nresubmit them:  sbatch --array={} {}\n(nothing was written)",
+            "{} of {} points have no result (missing, failed, or not of their point): {}\nresubmit them:  sbatch --array={} {}\n(nothing was written)",
             missing.len(),
             manifest.points,
             list.join(", "),
             list.join(","),
-            dir.join("job.sh").display()
+            quoted(&dir.join("job.sh").display().to_string())
         )));
     }
     sweep::report(&series, &results, args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())
 }
 
-/// The summary of a complete task result, or `None` if there is none or it does not read.
-fn read_result(path: &Path) -> Option<Summary> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let doc: serde_json::Value = serde_json::from_str(&text).ok()?;
-    serde_json::from_value(doc.get("result")?.get("summary")?.clone()).ok()
+/// The summary of a complete task result for the point `cfg`, or `None` if there is none,
+/// it does not read, it was made for another configuration, or it contradicts itself.
+fn read_result(path: &Path, cfg: &SimConfig) -> Option<Summary> {
+    let doc: serde_json::Value = serde_json::from_str(&read_capped(path).ok()?).ok()?;
+    let made_for: SimConfig = serde_json::from_value(doc.get("config")?.clone()).ok()?;
+    let summary: Summary = serde_json::from_value(doc.get("result")?.get("summary")?.clone()).ok()?;
+    (made_for == *cfg && summary.saturated == summary.saturation.is_some()).then_some(summary)
 }
 
 #[cfg(test)]

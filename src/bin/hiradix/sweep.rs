@@ -279,7 +279,7 @@ pub fn report(
         write(&saturation_csv_path(p), saturation_csv(series, results))?;
     }
     if let Some(p) = json {
-        let doc: Vec<_> = series.iter().zip(results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs[0], "saturation": curve_saturation(r), "points": r})).collect();
+        let doc: Vec<_> = series.iter().zip(results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs.first(), "saturation": curve_saturation(r), "points": r})).collect();
         write(p, serde_json::to_string_pretty(&doc).expect("serialises"))?;
     }
     if let Some(p) = svg {
@@ -313,7 +313,10 @@ pub fn plots(series: &[SeriesSpec], results: &[Vec<Summary>]) -> (Plot, Plot) {
         "accepted (flits/cycle/terminal)",
     );
     for (spec, rows) in series.iter().zip(results) {
-        let name = if spec.label.is_empty() { spec.configs[0].routing.algorithm.clone() } else { spec.label.clone() };
+        let name = match (spec.label.is_empty(), spec.configs.first()) {
+            (true, Some(c)) => c.routing.algorithm.clone(),
+            _ => spec.label.clone(),
+        };
         let c = curve_saturation(rows);
         let name = format!("{name} (sat. {:.3} from {})", c.max_accepted, c.onset_text());
         lat.series.push(Series::new(

@@ -161,13 +161,19 @@ impl Figures {
         Ok(self.saturation(figure, panel, series)?.max_accepted)
     }
 
-    /// The average latency of one series at `load`; `None` if not measured or saturated.
+    /// The average latency of one series at `load`; `None` if the point is saturated, or
+    /// lies beyond where the series stopped at saturation. A load the series should have
+    /// measured but did not is an error, not a saturated point.
     pub fn latency(&self, figure: &str, panel: &str, series: &str, load: f64) -> Result<Option<f64>, String> {
-        Ok(self
-            .points(figure, panel, series)?
-            .iter()
-            .find(|p| (p.load - load).abs() < 1e-9 && !p.saturated)
-            .map(|p| p.latency))
+        let points = self.points(figure, panel, series)?;
+        if let Some(p) = points.iter().find(|p| (p.load - load).abs() < 1e-9) {
+            return Ok((!p.saturated).then_some(p.latency));
+        }
+        let last = points.last().expect("points() is never empty");
+        if load > last.load && last.saturated {
+            return Ok(None);
+        }
+        Err(format!("{figure}: {panel} / {series} has no point at load {load}"))
     }
 
     /// The point of one series at `load`.
