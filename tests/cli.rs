@@ -279,11 +279,11 @@ fn hostile_inputs_are_refused_up_front() {
 fn a_cluster_sweep_merges_into_the_local_sweeps_csv() {
     let dir = Scratch::new("slurm");
     let job = dir.join("job");
-    let mut sweep = vec!["sweep", "--loads", "0.1,0.5", "--vary", "routing.algorithm=min,val", "-j", "1"];
+    let mut sweep = vec!["sweep", "--loads", "0.1,0.5", "--vary", "routing.algorithm=min,val"];
     sweep.extend(SMALL);
     let local = dir.join("local.csv");
     let mut args = sweep.clone();
-    args.extend(["--csv", local.to_str().unwrap()]);
+    args.extend(["--csv", local.to_str().unwrap(), "-j", "1"]);
     assert!(hiradix(&args).status.success());
     let mut args = sweep.clone();
     args.extend(["--slurm", job.to_str().unwrap(), "--slurm-partition", "batch"]);
@@ -311,4 +311,13 @@ fn a_cluster_sweep_merges_into_the_local_sweeps_csv() {
     // A job directory is not overwritten.
     let o = hiradix(&args);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Outputs belong to merge.
+    let mut with_csv = args.clone();
+    let other = dir.join("other");
+    with_csv.extend(["--csv", "x.csv"]);
+    let at = with_csv.iter().position(|a| *a == job.to_str().unwrap()).unwrap();
+    with_csv[at] = other.to_str().unwrap();
+    let o = hiradix(&with_csv);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--csv, --json, --svg go to `hiradix merge`"), "{}", stderr(&o));
 }

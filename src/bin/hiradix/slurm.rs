@@ -95,6 +95,8 @@ fn script_path(what: &str, path: &Path) -> Result<String, Failure> {
     Ok(text.to_string())
 }
 
+/// Slurm's default `MaxArraySize`: a larger array needs the cluster's limit raised.
+const SLURM_DEFAULT_MAX_ARRAY: usize = 1001;
 /// Most points one job directory holds (Slurm's own array limit is usually lower).
 const MAX_POINTS: usize = 1_000_000;
 /// Largest file `merge` reads from a job directory.
@@ -171,6 +173,12 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
     );
     let job = dir.join("job.sh");
     write(&job, &script)?;
+    if configs.len() > SLURM_DEFAULT_MAX_ARRAY {
+        eprintln!(
+            "note: {} tasks exceed Slurm's default MaxArraySize ({SLURM_DEFAULT_MAX_ARRAY}); check your cluster's limit (scontrol show config)",
+            configs.len()
+        );
+    }
     println!(
         "wrote {} points to {}\nsubmit:  sbatch {}\nthen:    hiradix merge {}",
         configs.len(),

@@ -226,6 +226,9 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     }
     let series = plan(args)?;
     if let Some(dir) = &args.slurm.slurm {
+        if args.csv.is_some() || args.json.is_some() || args.svg.is_some() || args.jobs.is_some() {
+            return Err(bad_input("--slurm writes a job instead of running: --csv, --json, --svg go to `hiradix merge`, and -j has no effect"));
+        }
         return crate::slurm::write_job(&series, &args.slurm, dir);
     }
     check_outputs(args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())?;
