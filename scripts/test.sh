@@ -47,28 +47,27 @@ install_deps() {
     fi
 }
 
-formatting() {
+# cargo from PATH, or Debian's when PATH has none.
+run_cargo() {
     local cargo=cargo
     command -v cargo >/dev/null || cargo=/usr/bin/cargo
-    "$cargo" fmt --check
+    "$cargo" "$@"
+}
+
+formatting() {
+    run_cargo fmt --check
 }
 
 lints() {
-    local cargo=cargo
-    command -v cargo >/dev/null || cargo=/usr/bin/cargo
-    "$cargo" clippy --release --all-targets -- -D warnings
+    run_cargo clippy --release --all-targets -- -D warnings
 }
 
 native_tests() {
-    local cargo=cargo
-    command -v cargo >/dev/null || cargo=/usr/bin/cargo
-    "$cargo" test --release
+    run_cargo test --release
 }
 
 checked_tests() {
-    local cargo=cargo
-    command -v cargo >/dev/null || cargo=/usr/bin/cargo
-    "$cargo" test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing --test config_fuzz
+    run_cargo test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing --test config_fuzz
 }
 
 slurm_sweep() {

@@ -49,13 +49,8 @@ pub struct SlurmArgs {
 pub struct MergeArgs {
     /// The job directory `hiradix sweep --slurm DIR` wrote.
     pub dir: PathBuf,
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
-    #[arg(long)]
-    pub json: Option<PathBuf>,
-    /// Write `<stem>-latency.svg` and `<stem>-throughput.svg`.
-    #[arg(long)]
-    pub svg: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: sweep::Outputs,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -241,7 +236,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
             quoted(&dir.join("job.sh").display().to_string())
         )));
     }
-    sweep::report(&series, &results, args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())
+    sweep::report(&series, &results, &args.out)
 }
 
 /// The summary of a complete task result for the point `cfg`, or `None` if there is none,

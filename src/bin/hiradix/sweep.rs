@@ -23,19 +23,34 @@ pub struct SweepArgs {
     /// e.g. `--vary routing.algorithm=min,min_ad,val`.
     #[arg(long)]
     pub vary: Option<String>,
+    #[command(flatten)]
+    pub out: Outputs,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub slurm: crate::slurm::SlurmArgs,
+}
+
+/// The files a sweep writes (`sweep`, and `merge` of a cluster sweep).
+#[derive(Args, Clone, Debug, Default)]
+pub struct Outputs {
+    /// Every point as CSV, and each series' saturation as `<stem>-saturation.csv`.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Every series with its configuration, saturation and points as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Write latency-vs-load and throughput-vs-load plots as `<stem>-latency.svg` and
     /// `<stem>-throughput.svg`.
     #[arg(long)]
     pub svg: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
-    pub jobs: Option<usize>,
-    #[command(flatten)]
-    pub slurm: crate::slurm::SlurmArgs,
+}
+
+impl Outputs {
+    fn any(&self) -> bool {
+        self.csv.is_some() || self.json.is_some() || self.svg.is_some()
+    }
 }
 
 /// Parses `a:b:step` or `a,b,c`.
@@ -226,24 +241,24 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     }
     let series = plan(args)?;
     if let Some(dir) = &args.slurm.slurm {
-        if args.csv.is_some() || args.json.is_some() || args.svg.is_some() || args.jobs.is_some() {
+        if args.out.any() || args.jobs.is_some() {
             return Err(bad_input("--slurm writes a job instead of running: --csv, --json, --svg go to `hiradix merge`, and -j has no effect"));
         }
         return crate::slurm::write_job(&series, &args.slurm, dir);
     }
-    check_outputs(args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())?;
+    check_outputs(&args.out)?;
     let bar = ProgressBar::new(0);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
     let results = execute(&series, &bar)?;
     bar.finish_and_clear();
-    report(&series, &results, args.csv.as_ref(), args.json.as_ref(), args.svg.as_ref())
+    report(&series, &results, &args.out)
 }
 
 /// Checks that every output file can be written, before anything runs.
-pub fn check_outputs(csv: Option<&PathBuf>, json: Option<&PathBuf>, svg: Option<&PathBuf>) -> Result<(), Failure> {
-    let svgs = svg.into_iter().flat_map(|p| svg_paths(p));
-    let csvs = csv.into_iter().flat_map(|p| [p.clone(), saturation_csv_path(p)]);
-    for path in csvs.chain(json.cloned()).chain(svgs) {
+pub fn check_outputs(out: &Outputs) -> Result<(), Failure> {
+    let svgs = out.svg.iter().flat_map(|p| svg_paths(p));
+    let csvs = out.csv.iter().flat_map(|p| [p.clone(), saturation_csv_path(p)]);
+    for path in csvs.chain(out.json.clone()).chain(svgs) {
         crate::check_writable(&path)?;
     }
     Ok(())
@@ -251,14 +266,8 @@ pub fn check_outputs(csv: Option<&PathBuf>, json: Option<&PathBuf>, svg: Option<
 
 /// Prints a sweep's table and writes its CSV, JSON and SVG (the local `sweep` and
 /// `merge` of a cluster sweep write the same).
-pub fn report(
-    series: &[SeriesSpec],
-    results: &[Vec<Summary>],
-    csv: Option<&PathBuf>,
-    json: Option<&PathBuf>,
-    svg: Option<&PathBuf>,
-) -> Result<(), Failure> {
-    check_outputs(csv, json, svg)?;
+pub fn report(series: &[SeriesSpec], results: &[Vec<Summary>], out: &Outputs) -> Result<(), Failure> {
+    check_outputs(out)?;
     for (spec, rows) in series.iter().zip(results) {
         if !spec.label.is_empty() {
             println!("\n== {} ==", spec.label);
@@ -277,15 +286,15 @@ pub fn report(
     let write = |path: &PathBuf, text: String| {
         std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))
     };
-    if let Some(p) = csv {
+    if let Some(p) = &out.csv {
         write(p, points_csv(series, results))?;
         write(&saturation_csv_path(p), saturation_csv(series, results))?;
     }
-    if let Some(p) = json {
+    if let Some(p) = &out.json {
         let doc: Vec<_> = series.iter().zip(results).map(|(s, r)| serde_json::json!({"series": s.label, "config": s.configs.first(), "saturation": curve_saturation(r), "points": r})).collect();
         write(p, serde_json::to_string_pretty(&doc).expect("serialises"))?;
     }
-    if let Some(p) = svg {
+    if let Some(p) = &out.svg {
         let (lat, thr) = plots(series, results);
         let [lat_path, thr_path] = svg_paths(p);
         write(&lat_path, lat.to_svg())?;
