@@ -129,7 +129,7 @@ fn measure_window(
     while sim.now() < end {
         sim.advance(stride.min(end - sim.now()))?;
         let s = sim.stats();
-        samples.push((s.generated - s.dropped - s.delivered) as f64);
+        samples.push(s.backlog() as f64);
         if sim.now() - reported >= 256 {
             reported = sim.now();
             progress(Phase::Measure, sim.now());
@@ -155,8 +155,7 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
     // Drain: run until every labeled packet has arrived, or give up.
     let mut drained = false;
     for _ in 0..m.drain_limit / 64 + 1 {
-        let s = sim.stats();
-        if s.labeled_delivered == s.labeled_created {
+        if sim.stats().labeled_done() {
             drained = true;
             break;
         }
@@ -164,7 +163,7 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
         progress(Phase::Drain, sim.now());
     }
     let s = sim.stats();
-    drained |= s.labeled_delivered == s.labeled_created;
+    drained |= s.labeled_done();
     let terminals = sim.network().terminals() as f64;
     let window = m.measure as f64;
     let lat = &s.latency;
@@ -174,6 +173,7 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
         dropped: s.window_dropped,
         offered_flits: s.window_offered_flits,
         accepted_flits: s.window_accepted_flits,
+        unroutable_flits: s.window_unroutable_flits,
         window: m.measure,
         packet_size: cfg.traffic.packet_size,
         mean_latency: lat.mean(),
@@ -194,6 +194,11 @@ pub fn run_sim_reporting(sim: &mut Simulation, progress: &mut dyn FnMut(Phase, u
         avg_latency_minimal: s.latency_minimal.mean(),
         avg_latency_nonminimal: s.latency_nonminimal.mean(),
         labeled_packets: s.labeled_created,
+        unroutable_fraction: if s.labeled_created == 0 {
+            0.0
+        } else {
+            s.labeled_unroutable as f64 / s.labeled_created as f64
+        },
         saturated: saturation.is_some(),
         saturation,
         cycles: sim.now(),
@@ -238,6 +243,7 @@ fn run_batch(
         avg_latency_minimal: s.latency_minimal.mean(),
         avg_latency_nonminimal: s.latency_nonminimal.mean(),
         labeled_packets: s.labeled_created,
+        unroutable_fraction: s.labeled_unroutable as f64 / s.labeled_created.max(1) as f64,
         saturated: !done,
         saturation: (!done).then_some(SaturationCause::NotDrained),
         cycles: sim.now(),

@@ -171,6 +171,13 @@ impl Chance {
 const TRAFFIC: u64 = 1;
 const ROUTING: u64 = 2;
 const ALLOCATION: u64 = 3;
+const FAULTS: u64 = 4;
+
+/// The stream that draws `faults.random_fraction`'s failed links: its own, so failing links
+/// leaves the traffic and routing streams unchanged.
+pub fn fault_stream(seed: u64) -> SimRng {
+    SimRng::new(seed, FAULTS)
+}
 
 /// The independent streams a simulation draws from.
 #[derive(Clone, Debug)]

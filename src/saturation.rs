@@ -96,6 +96,9 @@ pub struct WindowCounts {
     pub offered_flits: u64,
     /// Flits delivered during the window.
     pub accepted_flits: u64,
+    /// Flits of packets dropped during the window as unroutable (routed onto a failed
+    /// link): lost, not backlog, so they are not counted as growth.
+    pub unroutable_flits: u64,
     /// Window length in cycles.
     pub window: u64,
     /// Flits per packet.
@@ -154,7 +157,7 @@ pub fn cause(w: &WindowCounts) -> Option<SaturationCause> {
     if w.dropped > 0 {
         return Some(SaturationCause::SourcesFull);
     }
-    let growth = w.offered_flits as f64 - w.accepted_flits as f64;
+    let growth = w.offered_flits as f64 - w.accepted_flits as f64 - w.unroutable_flits as f64;
     (growth > tolerance_flits(w)).then_some(SaturationCause::BacklogGrew)
 }
 
@@ -203,6 +206,7 @@ mod tests {
             dropped: 0,
             offered_flits: offered,
             accepted_flits: accepted,
+            unroutable_flits: 0,
             window: 2000,
             packet_size: 1,
             mean_latency: latency,

@@ -193,7 +193,7 @@ fn run_and_sweep_agree_on_saturation() {
     );
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<_> = text.lines().collect();
-    assert!(rows[1].ends_with(",false,") && rows[2].ends_with(",true,backlog_grew"), "{text}");
+    assert!(rows[1].ends_with(",false,,0.00000") && rows[2].ends_with(",true,backlog_grew,0.00000"), "{text}");
     let per_series = std::fs::read_to_string(dir.join("sweep-saturation.csv")).unwrap();
     let row = per_series.lines().nth(1).unwrap();
     assert!(row.starts_with(",0.1,0.13,0.12"), "{per_series}");

@@ -55,7 +55,7 @@ fn try_config(config: &Value) -> Result<(), ConfigErrors> {
 }
 
 /// The sections a configuration error may name (and `(config)` for the document itself).
-const SECTIONS: [&str; 6] = ["topology", "routing", "traffic", "router", "measurement", "seed"];
+const SECTIONS: [&str; 7] = ["topology", "routing", "traffic", "router", "measurement", "faults", "seed"];
 
 /// Every error names a field of the configuration (its path starts with a section, or is
 /// the unknown key itself) and says what is wrong with it.
@@ -92,6 +92,17 @@ fn bad_values_are_errors_not_panics() {
                 number(p, p.min - 1.0),
                 number(p, p.max + 1.0),
             ];
+            if p.kind == "link_list" {
+                values.extend([
+                    json!([[0, 1]]),
+                    json!([[0, 1, 7]]),
+                    json!([[0, 4_000_000_000u32]]),
+                    json!([[0]]),
+                    json!([[1, 1]]),
+                    json!([[0, 1], [0, 1]]),
+                    json!([[0, 1, 2, 3]]),
+                ]);
+            }
             if p.kind == "int_list" {
                 values.extend([
                     json!([0]),

@@ -68,8 +68,33 @@ pub struct SimConfig {
     pub traffic: TrafficConfig,
     pub router: RouterConfig,
     pub measurement: MeasurementConfig,
-    /// Seed of all random streams (traffic, routing, allocation are derived from it).
+    /// Failed links (HyperX paper §6).
+    pub faults: FaultConfig,
+    /// Seed of all random streams (traffic, routing, allocation, faults are derived from it).
     pub seed: u64,
+}
+
+/// Failed router-to-router links (HyperX paper §6; SPEC.md §2). A failed link carries
+/// nothing in either direction for the whole run (the page can fail and restore links
+/// while it runs: see `Simulation::set_link_failed`). Terminal links cannot fail: every
+/// terminal hangs on one link, so its failure would disconnect it, which is refused.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FaultConfig {
+    /// Links named by their two routers, `[a, b]`, or `[a, b, trunk]` for the `trunk`-th
+    /// (from 0, in port order at `a`) of several parallel links (HyperX with `K > 1`,
+    /// the 2-dilated flattened butterfly).
+    pub links: Vec<Vec<u32>>,
+    /// This fraction of all router-to-router links (rounded to the nearest count) fails,
+    /// drawn from the seed's own fault stream (the traffic and routing streams are
+    /// unchanged), in addition to `links`.
+    pub random_fraction: f64,
+}
+
+impl FaultConfig {
+    pub fn is_empty(&self) -> bool {
+        self.links.is_empty() && self.random_fraction == 0.0
+    }
 }
 
 /// The network. `type` selects the family; the other fields are its parameters.
@@ -540,6 +565,18 @@ impl SimConfig {
             "measurement",
             format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"),
         );
+        for (i, link) in self.faults.links.iter().enumerate() {
+            check(
+                matches!(link.len(), 2 | 3),
+                &format!("faults.links[{i}]"),
+                format!("a link is [router, router] or [router, router, trunk], got {} numbers", link.len()),
+            );
+        }
+        check(
+            self.faults.links.len() <= MAX_LISTED_FAULTS,
+            "faults.links",
+            format!("at most {MAX_LISTED_FAULTS} links, got {}", self.faults.links.len()),
+        );
         if self.routing.cr_granularity == 0 {
             errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
         }
@@ -557,6 +594,9 @@ impl SimConfig {
         }
     }
 }
+
+/// Most links `faults.links` may list (larger fault sets: `faults.random_fraction`).
+pub const MAX_LISTED_FAULTS: usize = 65_536;
 
 /// Fills the fields a `topology` section leaves out from the catalog's default for its
 /// type (or the default topology when it names no type), so `--set topology.k=16` or

@@ -13,7 +13,8 @@ pub struct Param {
     /// Dotted config path, e.g. `router.vcs` or `topology.k`.
     pub path: &'static str,
     pub label: &'static str,
-    /// `int`, `float`, `int_list` or `enum`.
+    /// `int`, `float`, `int_list`, `enum` or `link_list` (a list of `[router, router]` or
+    /// `[router, router, trunk]`, checked against the built network).
     pub kind: &'static str,
     pub min: f64,
     pub max: f64,
@@ -229,6 +230,8 @@ pub fn params() -> Vec<Param> {
         int("measurement.measure", "measurement window", 1.0, 1e7, "cycles during which packets are labeled"),
         int("measurement.drain_limit", "drain limit", 0.0, 1e7, "cycles allowed to drain labeled packets"),
         int("measurement.watchdog", "watchdog", 10.0, 1e7, "cycles without movement that count as deadlock"),
+        float("faults.random_fraction", "failed links (fraction)", 0.0, 0.5, "this fraction of router-to-router links fails, drawn from the seed's fault stream (HyperX §6)"),
+        Param { kind: "link_list", ..list("faults.links", "failed links", 0.0, 4294967295.0, "links that fail: [router, router] or [router, router, trunk] each (HyperX §6); the page fails a link you click") },
         int("seed", "seed", 0.0, 4294967295.0, "seed of all random streams"),
     ]
 }

@@ -8,7 +8,7 @@ use super::{Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::topology::{Butterfly, FoldedClos};
+use crate::topology::{Butterfly, FoldedClos, Network};
 
 /// The VC of `port` with the most credits (one VC class).
 #[inline]
@@ -22,14 +22,80 @@ fn roomiest_vc(ctx: &RouteCtx, port: u32) -> u32 {
 /// one cycle see each other's choices); at a common ancestor it goes *down* on the unique
 /// port towards the destination. Up/down routing never turns down-then-up, so one VC is
 /// deadlock free.
+///
+/// **Failed links** (HyperX paper §6): failed uplinks are never chosen, and neither is an
+/// uplink from which every way up leads to an ancestor whose deterministic down path to
+/// the destination meets a failed downlink: each up port keeps a table of the destinations
+/// it must not carry, compressed into ranges of terminals ("contiguous ranges of
+/// destinations can be handled by a single entry"), rebuilt when links fail or recover.
 pub struct UpDownAdaptive {
     clos: FoldedClos,
+    /// Per port id: the destination terminal ranges `[lo, hi)` that up port must not
+    /// carry (empty without failed links).
+    disallowed: Vec<Vec<(u32, u32)>>,
+    /// See [`UpDownAdaptive::unreachable_leaf_pairs`].
+    unreachable: usize,
 }
 
 impl UpDownAdaptive {
     pub fn new(clos: &FoldedClos) -> Self {
-        UpDownAdaptive { clos: clos.clone() }
+        UpDownAdaptive { clos: clos.clone(), disallowed: Vec::new(), unreachable: 0 }
     }
+
+    /// Entries of the disallowed-uplink tables, over all switches (the paper's table
+    /// size after range compression).
+    pub fn table_entries(&self) -> usize {
+        self.disallowed.iter().map(Vec::len).sum()
+    }
+
+    /// Ordered pairs of leaf switches between which up/down routing finds no working path
+    /// (the network may still be connected through paths that turn down and up again,
+    /// which up/down routing never takes): packets between them are counted unroutable.
+    pub fn unreachable_leaf_pairs(&self) -> usize {
+        self.unreachable
+    }
+
+    fn allowed(&self, port_id: usize, dst: u32) -> bool {
+        self.disallowed.get(port_id).is_none_or(|ranges| !ranges.iter().any(|&(lo, hi)| (lo..hi).contains(&dst)))
+    }
+}
+
+/// `reach[router][leaf]`: whether up/down routing from `router` can reach leaf switch
+/// `leaf` over working links (at an ancestor: its down path; below: some working up port
+/// to a switch that can).
+fn reachability(clos: &FoldedClos, failed: &[bool]) -> Vec<Vec<bool>> {
+    let net = clos.network();
+    let per_leaf = clos.terminals_per_leaf();
+    let leaves = clos.switches_at(0);
+    let mut reach = vec![Vec::new(); net.routers()];
+    // Higher levels first: a switch's answer depends on its parents'.
+    let mut routers: Vec<u32> = (0..net.routers() as u32).collect();
+    routers.sort_by_key(|&r| std::cmp::Reverse(clos.level_of(r).0));
+    for r in routers {
+        let row = (0..leaves)
+            .map(|leaf| {
+                let dst = leaf * per_leaf;
+                if clos.down_port(r, dst).is_some() {
+                    let mut at = r;
+                    while clos.level_of(at).0 > 0 {
+                        let p = clos.down_port(at, dst).expect("an ancestor's child is one");
+                        if failed[net.port_id(at, p)] {
+                            return false;
+                        }
+                        at = net.port(at, p).peer_router;
+                    }
+                    true
+                } else {
+                    let (first, count) = clos.up_ports(r);
+                    (first..first + count).any(|u| {
+                        !failed[net.port_id(r, u)] && reach[net.port(r, u).peer_router as usize][leaf as usize]
+                    })
+                }
+            })
+            .collect();
+        reach[r as usize] = row;
+    }
+    reach
 }
 
 impl Routing for UpDownAdaptive {
@@ -47,8 +113,12 @@ impl Routing for UpDownAdaptive {
         let (first, count) = self.clos.up_ports(here);
         debug_assert!(count > 0, "top switches are ancestors of every terminal");
         let q = &ctx.queues;
+        let faults = q.any_failed();
         let (mut best, mut best_len, mut ties) = (first, u32::MAX, 0);
         for port in first..first + count {
+            if faults && !(q.alive(here, port) && self.allowed(ctx.first_port + port as usize, pkt.dst)) {
+                continue;
+            }
             let len = q.port_queue(here, port);
             if len < best_len {
                 (best, best_len, ties) = (port, len, 1);
@@ -59,7 +129,44 @@ impl Routing for UpDownAdaptive {
                 }
             }
         }
+        // No allowed uplink (failures that up/down routing cannot route around): the
+        // first, counted unroutable if it has failed.
         Decision::Forward { port: best, vc: roomiest_vc(ctx, best) }
+    }
+    fn set_faults(&mut self, net: &Network, failed: &[bool]) {
+        if !failed.contains(&true) {
+            (self.disallowed, self.unreachable) = (Vec::new(), 0);
+            return;
+        }
+        let clos = &self.clos;
+        let reach = reachability(clos, failed);
+        let leaves = clos.switches_at(0) as usize;
+        self.unreachable =
+            (0..leaves).map(|l| reach[l].iter().enumerate().filter(|&(m, &ok)| m != l && !ok).count()).sum();
+        let per_leaf = clos.terminals_per_leaf();
+        let mut disallowed = vec![Vec::new(); net.total_ports()];
+        for r in 0..net.routers() as u32 {
+            let (first, count) = clos.up_ports(r);
+            for u in first..first + count {
+                let id = net.port_id(r, u);
+                if failed[id] {
+                    continue; // never chosen: routing skips failed links
+                }
+                let peer = net.port(r, u).peer_router as usize;
+                let ranges: &mut Vec<(u32, u32)> = &mut disallowed[id];
+                for (leaf, &ok) in reach[peer].iter().enumerate() {
+                    if ok {
+                        continue;
+                    }
+                    let (lo, hi) = (leaf as u32 * per_leaf, (leaf as u32 + 1) * per_leaf);
+                    match ranges.last_mut() {
+                        Some(last) if last.1 == lo => last.1 = hi,
+                        _ => ranges.push((lo, hi)),
+                    }
+                }
+            }
+        }
+        self.disallowed = disallowed;
     }
 }
 

@@ -39,9 +39,23 @@
 //! sequential allocator (with the greedy one, inputs deciding in the same cycle could
 //! promise the same slot twice) and `dal_unblocked_credits ≥ 1`. Livelock: at most two
 //! hops per dimension.
+//!
+//! **Failed links** (HyperX paper §6). Rules 2 and 3 never choose a failed link, and a
+//! deroute only goes to a switch whose link to the destination's coordinate works (the
+//! paper's "filters on random routes"). When every minimal link of an offset dimension has
+//! failed, the packet may deroute in it again although it already did ("permit a further
+//! deroute"); the filter makes the hop after it minimal. The escape network's dimension
+//! order meets a failed link by a *detour*: two hops in the same dimension through a switch
+//! linked to both ends, the first on an escape VC other than the highest, the second on the
+//! highest escape VC (`DETOUR` marks the packet in between). Escape channels then stay
+//! acyclic in the order (dimension, lower escape VCs, highest escape VC): a detour's first
+//! hop waits only on its second, and every other escape hop only on later dimensions. With
+//! a single escape VC (2 or 3 VCs) both hops share it, which is deadlock-free when each
+//! fully connected subnetwork (a line of a dimension) has at most one failed link, the
+//! paper's condition. A packet whose dimension offers no detour is counted unroutable.
 
 use super::hyperx_min::{dor_port, vc_in_class_at};
-use super::{wins_tie, Decision, HopNote, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
+use super::{wins_tie, Decision, HopNote, QueueView, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -51,6 +65,9 @@ use std::sync::Mutex;
 
 /// `route_bits` flag: the packet is in the escape (dimension-order) network.
 pub const ESCAPE: u32 = 1 << 31;
+/// `route_bits` flag: the packet took the first hop of an escape detour around a failed
+/// link; its next hop is the second, on the highest escape VC.
+pub const DETOUR: u32 = 1 << 30;
 
 pub struct Dal {
     hx: HyperX,
@@ -77,6 +94,35 @@ pub fn build(cfg: &crate::config::RoutingConfig, hx: &HyperX) -> Result<Box<dyn 
         ));
     }
     Ok(Box::new(Dal::new(hx, cfg.dal_unblocked_credits, cfg.dal_queue_threshold)))
+}
+
+/// The failed links (router pairs whose every parallel link failed) around which DAL has
+/// no detour: no third switch of their line linked to both ends. DAL delivers every packet
+/// when there are none (always so with one failed link per line, the paper's condition);
+/// otherwise packets that need such a link are counted unroutable.
+pub fn links_without_detour(hx: &HyperX, failed: &[bool]) -> usize {
+    let net = hx.network();
+    if failed.is_empty() {
+        return 0;
+    }
+    let cut = |a: u32, d: usize, m: u32| {
+        let first = hx.port_to(a, d, m, 0);
+        (first..first + hx.layout()[d].trunks).all(|p| failed[net.port_id(a, p)])
+    };
+    let mut missing = 0;
+    for a in 0..hx.routers() {
+        for (d, dim) in hx.layout().iter().enumerate() {
+            let own = hx.coord(a, d);
+            for m in own + 1..dim.extent {
+                if cut(a, d, m)
+                    && !(0..dim.extent).any(|c| c != own && c != m && !cut(a, d, c) && !cut(hx.neighbor(a, d, c), d, m))
+                {
+                    missing += 1;
+                }
+            }
+        }
+    }
+    missing
 }
 
 impl Dal {
@@ -148,6 +194,9 @@ impl Dal {
             }
             let first = dim.port_toward(own as u32, target as u32);
             for port in first..first + dim.trunks {
+                if !q.alive(port) {
+                    continue;
+                }
                 let (vc, free) = best_adaptive_vc(q, port);
                 if free >= need {
                     offer(&mut best, port, vc, q.port_queue(port), d, rng);
@@ -160,8 +209,10 @@ impl Dal {
     /// The best of the deroute outputs (to a switch still offset from the destination) of
     /// the deroutable offset dimensions whose best adaptive VC has at least `need` free,
     /// unpromised slots.
+    #[allow(clippy::too_many_arguments)]
     fn best_deroute(
         &self,
+        qv: &QueueView,
         q: &RouterQueues,
         here: u32,
         dst: u32,
@@ -170,14 +221,23 @@ impl Dal {
         rng: &mut SimRng,
     ) -> Option<Pick> {
         let hx = &self.hx;
+        let faults = q.any_failed();
         let mut best = None;
         for (d, ((&own, &target), dim)) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()).enumerate() {
-            if own == target || derouted & (1 << d) != 0 {
+            if own == target {
                 continue;
             }
             let first = dim.port_toward(own as u32, target as u32);
             let direct = first..first + dim.trunks;
+            // A further deroute is allowed where every minimal link has failed (§6).
+            let minimal_failed = faults && !direct.clone().any(|p| q.alive(p));
+            if derouted & (1 << d) != 0 && !minimal_failed {
+                continue;
+            }
             for port in (dim.first_port..dim.first_port + dim.ports()).filter(|p| !direct.contains(p)) {
+                if faults && !(q.alive(port) && self.links_to(qv, here, d, port, target as u32)) {
+                    continue;
+                }
                 let (vc, free) = best_adaptive_vc(q, port);
                 if free >= need {
                     offer(&mut best, port, vc, q.port_queue(port), d, rng);
@@ -249,7 +309,7 @@ impl Dal {
     ) -> (Decision, &'static str, usize) {
         let (here, dst) = (ctx.router, pkt.dst_router);
         // (3) a deroute in a deroutable offset dimension to a switch still offset.
-        if let Some(b) = self.best_deroute(q, here, dst, pkt.route_bits, uncongested, rng) {
+        if let Some(b) = self.best_deroute(&ctx.queues, q, here, dst, pkt.route_bits, uncongested, rng) {
             pkt.route_bits |= 1 << b.dim;
             pkt.nonminimal = true;
             return (Decision::Forward { port: b.port, vc: b.vc }, "deroute", b.dim);
@@ -263,17 +323,77 @@ impl Dal {
         self.escape(ctx, q, pkt, "escape")
     }
 
-    /// The escape network's hop: dimension order on an escape (odd) VC.
+    /// The escape network's hop: dimension order on an escape (odd) VC, or a detour
+    /// around a failed link (see the module documentation).
     #[inline]
     fn escape(
         &self,
         ctx: &RouteCtx,
         q: &RouterQueues,
-        pkt: &Packet,
+        pkt: &mut Packet,
         rule: &'static str,
     ) -> (Decision, &'static str, usize) {
         let port = dor_port(&self.hx, &ctx.queues, ctx.router, pkt.dst_router);
-        (Decision::Forward { port, vc: vc_in_class_at(q, port, 1, 2) }, rule, usize::MAX)
+        if !q.any_failed() {
+            return (Decision::Forward { port, vc: vc_in_class_at(q, port, 1, 2) }, rule, usize::MAX);
+        }
+        self.escape_around_failures(ctx, q, pkt, port, rule)
+    }
+
+    /// [`Dal::escape`] in a network with failed links.
+    #[cold]
+    #[inline(never)]
+    fn escape_around_failures(
+        &self,
+        ctx: &RouteCtx,
+        q: &RouterQueues,
+        pkt: &mut Packet,
+        port: u32,
+        rule: &'static str,
+    ) -> (Decision, &'static str, usize) {
+        // The highest odd VC.
+        let highest = (q.vcs() - 1) | 1;
+        let highest = if highest < q.vcs() { highest } else { highest - 2 };
+        if q.alive(port) {
+            if pkt.route_bits & DETOUR != 0 {
+                pkt.route_bits &= !DETOUR;
+                return (Decision::Forward { port, vc: highest }, "detour", usize::MAX);
+            }
+            return (Decision::Forward { port, vc: vc_in_class_at(q, port, 1, 2) }, rule, usize::MAX);
+        }
+        // A detour: through the switch of the same dimension, linked to both ends, with
+        // the shortest queue.
+        let hx = &self.hx;
+        let (here, dst) = (ctx.router, pkt.dst_router);
+        let d = (0..hx.dims()).find(|&d| hx.coord(here, d) != hx.coord(dst, d)).expect("not at the destination");
+        let (target, dim) = (hx.coord(dst, d), &hx.layout()[d]);
+        let direct = hx.port_to(here, d, target, 0)..hx.port_to(here, d, target, 0) + dim.trunks;
+        let via = (dim.first_port..dim.first_port + dim.ports())
+            .filter(|&p| !direct.contains(&p) && q.alive(p) && self.links_to(&ctx.queues, here, d, p, target))
+            .min_by_key(|&p| q.port_queue(p));
+        let Some(via) = via else {
+            // No detour in this dimension: the packet is unroutable.
+            return (Decision::Forward { port, vc: 1 }, "unroutable", usize::MAX);
+        };
+        pkt.route_bits |= DETOUR;
+        // The escape VCs below the highest (the only one when there is one).
+        let (credits, _) = q.channel_vcs(via);
+        let vc = (1..highest).step_by(2).max_by_key(|&v| (credits[v as usize], std::cmp::Reverse(v))).unwrap_or(1);
+        (Decision::Forward { port: via, vc }, "detour", usize::MAX)
+    }
+
+    /// Whether the switch that port `port` (of dimension `d`) of `here` leads to has a
+    /// working link to coordinate `target` of that dimension (or is at it).
+    fn links_to(&self, qv: &QueueView, here: u32, d: usize, port: u32, target: u32) -> bool {
+        let hx = &self.hx;
+        let dim = &hx.layout()[d];
+        let m = dim.coord_of_port(hx.coord(here, d), port);
+        if m == target {
+            return true;
+        }
+        let via = hx.neighbor(here, d, m);
+        let first = hx.port_to(via, d, target, 0);
+        (first..first + dim.trunks).any(|p| qv.alive(via, p))
     }
 
     /// The numbers behind a decision, per dimension, from the queue state it was made on

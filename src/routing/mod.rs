@@ -152,6 +152,9 @@ pub struct QueueView<'a> {
     pub(crate) downstream: &'a [u32],
     /// Per port id, [`QueueView::port_queue`] kept up to date by the engine.
     pub(crate) port_queues: &'a [u32],
+    /// Per port id, whether its link has failed (HyperX §6); empty when none has, so
+    /// that [`QueueView::alive`] costs no load then.
+    pub(crate) failed: &'a [bool],
     pub(crate) vcs: u32,
     pub(crate) depth: u32,
 }
@@ -189,6 +192,16 @@ impl<'a> QueueView<'a> {
     #[inline]
     pub fn port_queue_at(&self, id: u32) -> u32 {
         self.port_queues[id as usize]
+    }
+    /// Whether the link of port `port` of `router` works (has not failed).
+    #[inline]
+    pub fn alive(&self, router: u32, port: u32) -> bool {
+        self.failed.is_empty() || !self.failed[self.net.port_id(router, port)]
+    }
+    /// Whether any link of the network has failed.
+    #[inline]
+    pub fn any_failed(&self) -> bool {
+        !self.failed.is_empty()
     }
     pub fn vcs(&self) -> u32 {
         self.vcs
@@ -240,6 +253,16 @@ impl<'a> RouterQueues<'_, 'a> {
         let id = self.first_id + port as usize;
         let credits = self.output_credits(port).expect("a channel to another router has credits");
         (credits, &self.view.committed[id * vcs..][..vcs])
+    }
+    /// See [`QueueView::any_failed`].
+    #[inline]
+    pub fn any_failed(&self) -> bool {
+        !self.view.failed.is_empty()
+    }
+    /// See [`QueueView::alive`].
+    #[inline]
+    pub fn alive(&self, port: u32) -> bool {
+        self.view.failed.is_empty() || !self.view.failed[self.first_id + port as usize]
     }
     /// See [`QueueView::port_queue`].
     #[inline]
@@ -337,6 +360,10 @@ pub trait Routing: Send + Sync {
     fn hop_note(&self, _router: u32) -> Option<HopNote> {
         None
     }
+    /// The failed links changed (`failed`: a flag per port id of `net`): algorithms that
+    /// keep tables derived from them (folded-Clos up-routing's disallowed uplinks) renew
+    /// them. The others read failures through [`QueueView`] and ignore this.
+    fn set_faults(&mut self, _net: &Network, _failed: &[bool]) {}
 }
 
 /// Parameters of UGAL-L_CR's credit round-trip mechanism (implemented by the engine in

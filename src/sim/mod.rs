@@ -40,7 +40,7 @@ use crate::config::{AllocatorMode, ConfigErrors, InjectionMode, SimConfig, Switc
 use crate::rng::Streams;
 use crate::routing::{self, QueueView, RouteNote, Routing};
 use crate::stats::Stats;
-use crate::topology::{LinkClass, Network, Topology};
+use crate::topology::{FaultSet, LinkClass, Network, Topology};
 use crate::traffic::Pattern;
 use std::collections::VecDeque;
 use table::Table;
@@ -173,6 +173,11 @@ pub struct Simulation {
     pattern: Pattern,
     rng: Streams,
     now: u64,
+    /// The failed links (HyperX §6): routing reads them through [`QueueView`]; a packet
+    /// routed onto one is dropped as unroutable (`route_router`).
+    faults: FaultSet,
+    /// Input VCs whose head a routing pass found unroutable, dropped after the pass.
+    unroutable: Vec<u32>,
 
     // Parameters resolved from the config.
     vcs: u32,
@@ -295,10 +300,14 @@ impl Simulation {
         Self::assemble(cfg, topo, routing)
     }
 
-    fn assemble(cfg: &SimConfig, topo: Topology, routing: Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
+    fn assemble(cfg: &SimConfig, topo: Topology, mut routing: Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
         let r = &cfg.router;
         let pattern = Pattern::build(&cfg.traffic, &topo, cfg.seed)?;
         let net = topo.network();
+        let faults = FaultSet::from_config(&cfg.faults, net, cfg.seed)?;
+        if !faults.is_empty() {
+            routing.set_faults(net, faults.flags());
+        }
         let (vcs, depth) = (r.vcs, r.depth_per_vc());
         let ports = net.total_ports();
         let nvc = ports * vcs as usize;
@@ -346,6 +355,8 @@ impl Simulation {
         let sim = Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
+            unroutable: Vec::with_capacity(net.max_radix() as usize * vcs as usize),
+            faults,
             vcs,
             depth,
             pipeline_delay: r.pipeline_delay as u64,
@@ -535,6 +546,36 @@ impl Simulation {
         Ok(pid)
     }
 
+    /// Fails (`failed`) or restores the link of port id `port` while the simulation runs
+    /// (the page's click on a link). The stated rule for what is under way: packets already
+    /// on the link, or past the switch in its output queue, are delivered; packets routed to
+    /// it but not yet through the switch are routed again, and credits in flight return.
+    /// Refuses a failure that would disconnect the network, and a terminal port.
+    pub fn set_link_failed(&mut self, port: usize, failed: bool) -> Result<(), String> {
+        let net = self.topo.network();
+        self.faults.set(net, port, failed)?;
+        let peer = self.downstream[port] as usize;
+        if failed {
+            let vcs = self.vcs as usize;
+            for end in [port, peer] {
+                let r = self.port_router[end];
+                let first = self.first_port[r as usize] as usize;
+                let out = (end - first) as u16;
+                for local in 0..(self.first_port[r as usize + 1] as usize - first) * vcs {
+                    let iv = first * vcs + local;
+                    let input = self.inputs[iv];
+                    if self.nonempty.get(r, local) && !self.unrouted.get(r, local) && input.out_port == out {
+                        self.committed[end * vcs + input.out_vc as usize] -= self.packet_size;
+                        self.port_queues[end] -= self.packet_size as u32;
+                        self.unrouted.of(r).set_checked(local);
+                    }
+                }
+            }
+        }
+        self.routing.set_faults(self.topo.network(), self.faults.flags());
+        Ok(())
+    }
+
     /// Advances `cycles` cycles, stopping early with an error on deadlock.
     pub fn advance(&mut self, cycles: u64) -> Result<(), SimError> {
         for _ in 0..cycles {
@@ -695,6 +736,7 @@ impl Simulation {
             committed: &self.committed,
             downstream: &self.downstream,
             port_queues: &self.port_queues,
+            failed: self.faults.flags_if_any(),
             vcs: self.vcs,
             depth: self.depth,
         }
@@ -713,6 +755,10 @@ impl Simulation {
     }
     pub fn network(&self) -> &Network {
         self.topo.network()
+    }
+    /// The failed links.
+    pub fn faults(&self) -> &FaultSet {
+        &self.faults
     }
     pub fn stats(&self) -> &Stats {
         &self.stats

@@ -10,7 +10,7 @@
 //! addresses in registers.
 
 use super::table::{Table, View, ViewMut};
-use super::{Arrival, Channel, OutEntry, Simulation, NO_PORT};
+use super::{Arrival, Channel, CreditReturn, OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
 
 /// `x mod n` for `x < 2n`, without a division.
@@ -110,6 +110,14 @@ impl RouterBits {
 pub(super) struct RouterBitsMut<'a>(ViewMut<'a, u64>);
 
 impl RouterBitsMut<'_> {
+    /// Sets bit `local`, bounds-checked (for the rare paths).
+    pub(super) fn set_checked(&mut self, local: usize) {
+        self.0[local / 64] |= 1 << (local % 64);
+    }
+    /// Clears bit `local`, bounds-checked.
+    pub(super) fn clear_checked(&mut self, local: usize) {
+        self.0[local / 64] &= !(1 << (local % 64));
+    }
     /// Sets bit `local`.
     ///
     /// # Safety
@@ -217,6 +225,9 @@ impl Simulation {
         } else {
             self.route_inputs::<false>(r, now);
         }
+        if !self.unroutable.is_empty() {
+            self.drop_unroutable(r, now);
+        }
     }
 
     /// [`Self::route_router`] for one allocator mode, so that the greedy pass carries
@@ -239,11 +250,14 @@ impl Simulation {
             ref mut pending,
             ref mut rc_start,
             ref first_port,
+            ref faults,
+            ref mut unroutable,
             vcs,
             depth,
             packet_size,
             ..
         } = *self;
+        let failed = faults.flags_if_any();
         let (mut inputs_v, local_vc_v, downstream_v) = (inputs.view_mut(), local_vc.view(), downstream.view());
         let net = topo.network();
         let first = first_port[r as usize] as usize;
@@ -261,7 +275,7 @@ impl Simulation {
             first_port: first,
             in_port: 0,
             in_vc: 0,
-            queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], vcs, depth },
+            queues: QueueView { net, credits, committed: &[], downstream, port_queues: &[], failed, vcs, depth },
         };
         let mut ctx = with_commitments(&base, committed, port_queues);
         // Visit set bits at or after `start`, then those before it. A single word is swept
@@ -312,6 +326,12 @@ impl Simulation {
                     net.radix(r)
                 );
                 let op = first + port as usize;
+                routed |= 1 << (local % 64);
+                if !failed.is_empty() && failed[op] {
+                    // Routed onto a failed link (oblivious routing, or no way around).
+                    unroutable.push(iv as u32);
+                    continue;
+                }
                 // SAFETY: `op` < first_port[r + 1] ≤ P (just checked; 1).
                 if unsafe { *downstream_v.get_unchecked(op) } != NO_PORT {
                     pkt.hops += 1;
@@ -319,7 +339,6 @@ impl Simulation {
                 // SAFETY: `iv` < P · V (as above).
                 let input = unsafe { inputs_v.get_unchecked_mut(iv) };
                 (input.out_port, input.out_vc) = (port as u16, vc as u16);
-                routed |= 1 << (local % 64);
                 if SEQUENTIAL {
                     committed[op * vcs as usize + vc as usize] += packet_size;
                     port_queues[op] += packet_size as u32;
@@ -339,6 +358,55 @@ impl Simulation {
                 *port_queues.get_unchecked_mut(op as usize) += packet_size as u32;
             }
         }
+    }
+
+    /// Drops the heads of the input VCs of router `r` that the last routing pass routed
+    /// onto a failed link, counting them as unroutable (HyperX §6: such a packet "must be
+    /// retried from the source"; the simulator counts it and does not retry), and returns
+    /// their buffer slots' credits upstream as if they had left.
+    #[cold]
+    #[inline(never)]
+    fn drop_unroutable(&mut self, r: u32, now: u64) {
+        let (vcs, depth, size) = (self.vcs as usize, self.depth as usize, self.packet_size);
+        let first_vc = self.first_port[r as usize] as usize * vcs;
+        for k in 0..self.unroutable.len() {
+            let iv = self.unroutable[k] as usize;
+            let input = &mut self.inputs[iv];
+            let pid = input.pid;
+            input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
+            input.buf_len -= 1;
+            let local = iv - first_vc;
+            if input.buf_len == 0 {
+                self.nonempty.of(r).clear_checked(local);
+            } else {
+                let slot = self.buf[iv * depth + input.buf_head as usize];
+                input.set_head(slot.pid, slot.arrived(now) + self.pipeline_delay);
+                self.unrouted.of(r).set_checked(local);
+            }
+            let in_port = iv / vcs;
+            let at = now + (size as u64 - 1) + self.latency[in_port] as u64;
+            let up = self.upstream[in_port];
+            self.credit_wheel[(at & self.wheel_mask) as usize].push(CreditReturn {
+                iv: iv as u32,
+                up,
+                flits: size,
+                round_trip: 0,
+            });
+            self.load[r as usize] -= 1;
+            self.in_network -= 1;
+            let pkt = self.packets[pid];
+            let s = &mut self.stats;
+            s.unroutable += 1;
+            if s.in_window(now) {
+                s.window_unroutable_flits += size as u64;
+            }
+            if pkt.labeled {
+                s.labeled_unroutable += 1;
+            }
+            self.packets.release(pid);
+        }
+        self.unroutable.clear();
+        self.last_progress = now;
     }
 
     /// Each output channel of router `r` that is free sends the head of its output queue.

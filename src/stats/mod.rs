@@ -80,6 +80,11 @@ pub struct Stats {
     pub window_offered_flits: u64,
     /// Packets dropped because a source queue was full, inside the window.
     pub window_dropped: u64,
+    /// Packets routed onto a failed link and dropped (HyperX §6), since the start; of
+    /// them, the labeled ones; flits of those dropped inside the window.
+    pub unroutable: u64,
+    pub labeled_unroutable: u64,
+    pub window_unroutable_flits: u64,
     /// Cumulative counters over all packets since the start (for live plots).
     pub generated: u64,
     pub dropped: u64,
@@ -98,6 +103,15 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Every labeled packet has arrived or was dropped as unroutable.
+    pub fn labeled_done(&self) -> bool {
+        self.labeled_delivered + self.labeled_unroutable == self.labeled_created
+    }
+    /// Packets generated and neither dropped nor delivered yet.
+    pub fn backlog(&self) -> u64 {
+        self.generated - self.dropped - self.unroutable - self.delivered
+    }
+
     /// Folds one generation event into [`Stats::traffic_fingerprint`].
     #[inline]
     pub fn note_generated(&mut self, cycle: u64, src: u32, dst: u32) {
@@ -143,6 +157,10 @@ pub struct Summary {
     #[serde(deserialize_with = "f64_or_nan")]
     pub avg_latency_nonminimal: f64,
     pub labeled_packets: u64,
+    /// Fraction of labeled packets routed onto a failed link and dropped as unroutable
+    /// (0 without failed links; HyperX §6).
+    #[serde(default)]
+    pub unroutable_fraction: f64,
     /// The point is saturated ([`crate::saturation`]): `saturation.is_some()`.
     pub saturated: bool,
     /// Why it is saturated, if it is.

@@ -114,6 +114,27 @@ impl Network {
     pub fn router_of_port(&self, id: usize) -> u32 {
         (self.port_offset.partition_point(|&o| o as usize <= id) - 1) as u32
     }
+    /// Whether terminals inject and receive at different routers (the conventional
+    /// butterfly): its channels are used in one direction only.
+    pub fn unidirectional(&self) -> bool {
+        self.inject_port != self.terminal_port
+    }
+    /// The port id at router `a` of its `trunk`-th link (from 0, in port order) to router
+    /// `b`, or why there is none.
+    pub fn link_port(&self, a: u32, b: u32, trunk: u32) -> Result<usize, String> {
+        let routers = self.routers() as u32;
+        if let Some(r) = [a, b].into_iter().find(|&r| r >= routers) {
+            return Err(format!("router {r} does not exist (routers are 0..{routers})"));
+        }
+        let links: Vec<u32> = (0..self.radix(a)).filter(|&p| self.port(a, p).peer_router == b).collect();
+        match links.get(trunk as usize) {
+            Some(&p) => Ok(self.port_id(a, p)),
+            None if links.is_empty() => Err(format!("routers {a} and {b} are not linked")),
+            None => {
+                Err(format!("routers {a} and {b} have {} parallel links; trunk {trunk} does not exist", links.len()))
+            }
+        }
+    }
     /// Every directed router-to-router channel as (src router, src port, dst router, dst port).
     pub fn channels(&self) -> impl Iterator<Item = (u32, u32, u32, u32)> + '_ {
         (0..self.routers() as u32).flat_map(move |r| {

@@ -58,6 +58,13 @@ impl DimLayout {
         debug_assert_ne!(m, own);
         self.first_port + (m - (m > own) as u32) * self.trunks
     }
+    /// The coordinate port `port` of this dimension leads to from a switch at `own`
+    /// (the inverse of [`DimLayout::port_toward`]).
+    #[inline]
+    pub fn coord_of_port(&self, own: u32, port: u32) -> u32 {
+        let j = (port - self.first_port) / self.trunks;
+        j + (j >= own) as u32
+    }
 }
 
 /// Largest network the simulator builds (terminals), to keep memory bounded.

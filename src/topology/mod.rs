@@ -3,12 +3,14 @@
 
 pub mod butterfly;
 pub mod dragonfly;
+pub mod faults;
 pub mod folded_clos;
 pub mod graph;
 pub mod hyperx;
 
 pub use butterfly::Butterfly;
 pub use dragonfly::Dragonfly;
+pub use faults::FaultSet;
 pub use folded_clos::FoldedClos;
 pub use graph::{LinkClass, Network, Port};
 pub use hyperx::HyperX;

@@ -168,8 +168,13 @@ pub fn table_header() -> String {
 
 pub fn table_row(s: &Summary) -> String {
     let lat = if s.saturated { "sat".to_string() } else { format!("{:.2}", s.avg_latency) };
+    let unroutable = if s.unroutable_fraction > 0.0 {
+        format!(" ({:.2}% unroutable: routed onto a failed link)", 100.0 * s.unroutable_fraction)
+    } else {
+        String::new()
+    };
     format!(
-        "{:>6.3} {:>9.4} {:>9} {:>6} {:>6} {:>6.2} {:>5.1}% {:>8.2} {:>9.2}  {}",
+        "{:>6.3} {:>9.4} {:>9} {:>6} {:>6} {:>6.2} {:>5.1}% {:>8.2} {:>9.2}  {}{unroutable}",
         s.offered_load,
         s.accepted,
         lat,
@@ -190,11 +195,11 @@ pub fn curve_saturation(rows: &[Summary]) -> CurveSaturation {
 
 /// Every point, one row each (the `--csv` file).
 pub fn points_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
-    let mut csv = String::from("series,load,offered_measured,accepted,avg_latency,p50_latency,p99_latency,max_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated,saturation\n");
+    let mut csv = String::from("series,load,offered_measured,accepted,avg_latency,p50_latency,p99_latency,max_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated,saturation,unroutable_fraction\n");
     for (spec, rows) in series.iter().zip(results) {
         for s in rows {
             csv += &format!(
-                "{},{},{:.5},{:.5},{:.3},{},{},{},{:.3},{:.4},{:.3},{:.3},{},{}\n",
+                "{},{},{:.5},{:.5},{:.3},{},{},{},{:.3},{:.4},{:.3},{:.3},{},{},{:.5}\n",
                 spec.label,
                 s.offered_load,
                 s.offered_measured,
@@ -208,7 +213,8 @@ pub fn points_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
                 s.avg_latency_minimal,
                 s.avg_latency_nonminimal,
                 s.saturated,
-                s.saturation.map_or("", |c| c.name())
+                s.saturation.map_or("", |c| c.name()),
+                s.unroutable_fraction
             );
         }
     }

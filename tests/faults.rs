@@ -1,0 +1,236 @@
+//! Failed links (HyperX paper §6): the fault-tolerant algorithms (DAL, folded-Clos
+//! up-routing) deliver every packet around failures and stay deadlock-free at saturating
+//! load; oblivious routing counts the packets it routes onto a failed link as unroutable,
+//! exactly those and never a hang; a failure that disconnects the network is refused.
+
+use hiradix::config::{FaultConfig, InjectionMode, SimConfig, TopologyConfig};
+use hiradix::experiment::run;
+use hiradix::routing::comparison::UpDownAdaptive;
+use hiradix::routing::dal::links_without_detour;
+use hiradix::routing::Routing;
+use hiradix::sim::Simulation;
+use hiradix::topology::{FaultSet, Topology};
+
+fn config(topology: serde_json::Value, algorithm: &str, vcs: u32, faults: FaultConfig) -> SimConfig {
+    let mut cfg = SimConfig::default();
+    cfg.topology = serde_json::from_value::<TopologyConfig>(topology).expect("a topology");
+    cfg.routing.algorithm = algorithm.into();
+    cfg.router.vcs = vcs;
+    cfg.router.buffer_depth = 4;
+    cfg.traffic.load = 1.0;
+    cfg.measurement.watchdog = 1500;
+    cfg.faults = faults;
+    cfg
+}
+
+fn random(fraction: f64) -> FaultConfig {
+    FaultConfig { links: Vec::new(), random_fraction: fraction }
+}
+
+/// Runs `cfg` at full load with the invariant checks on (no deadlock, flits conserved),
+/// then as a batch, which must complete: with every packet delivered if `covered` (the
+/// algorithm's stated condition holds), else with the packets it cannot route counted.
+fn deliver(cfg: &SimConfig, what: &str, covered: bool) {
+    for pattern in ["uniform", "router_shift"] {
+        let mut cfg = cfg.clone();
+        cfg.traffic.pattern = pattern.into();
+        let mut sim = Simulation::new(&cfg).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(!sim.faults().is_empty(), "{what}: no link failed");
+        sim.set_invariant_checks(true);
+        if let Err(e) = sim.advance(2000) {
+            panic!("{what}, {pattern} at full load: {e}");
+        }
+        if covered {
+            assert_eq!(sim.stats().unroutable, 0, "{what}, {pattern}: packets found no way around");
+        }
+        let mut batch = cfg.clone();
+        batch.traffic.injection = InjectionMode::Batch;
+        batch.traffic.batch_size = 8;
+        let r = run(&batch).unwrap_or_else(|e| panic!("{what} batch: {e}"));
+        assert!(r.batch_normalized_latency.is_some(), "{what}, {pattern}: batch did not complete");
+        if covered {
+            assert_eq!(r.summary.unroutable_fraction, 0.0, "{what}, {pattern}: unroutable packets");
+        }
+    }
+}
+
+fn deliver_everything(cfg: &SimConfig, what: &str) {
+    deliver(cfg, what, true);
+}
+
+/// Whether the failures of `cfg` meet the stated condition of its algorithm: DAL finds a
+/// detour around every failed link, up/down routing a path between every two leaves.
+fn covered(cfg: &SimConfig) -> bool {
+    let topo = Topology::build(&cfg.topology).unwrap();
+    let faults = FaultSet::from_config(&cfg.faults, topo.network(), cfg.seed).unwrap();
+    match &topo {
+        Topology::HyperX(hx) => links_without_detour(hx, faults.flags()) == 0,
+        Topology::FoldedClos(clos) => {
+            let mut routing = UpDownAdaptive::new(clos);
+            routing.set_faults(topo.network(), faults.flags());
+            routing.unreachable_leaf_pairs() == 0
+        }
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn dal_routes_around_failed_links() {
+    let shapes = [
+        serde_json::json!({"type": "hyperx", "s": [4, 4, 4], "k": [1], "t": 2}),
+        serde_json::json!({"type": "hyperx", "s": [8, 8], "k": [1], "t": 4}),
+        serde_json::json!({"type": "hyperx", "s": [3, 4], "k": [1, 2], "t": 2}),
+    ];
+    let (mut covered_runs, mut uncovered_runs) = (0, 0);
+    for shape in &shapes {
+        for (fraction, vcs) in [(0.05, 4), (0.1, 6), (0.2, 4)] {
+            for seed in 1..=2 {
+                let mut cfg = config(shape.clone(), "dal", vcs, random(fraction));
+                cfg.seed = seed;
+                let ok = covered(&cfg);
+                deliver(&cfg, &format!("DAL on {shape} with {fraction} failed, {vcs} VCs, seed {seed}"), ok);
+                if ok {
+                    covered_runs += 1;
+                } else {
+                    uncovered_runs += 1;
+                }
+            }
+        }
+    }
+    assert!(covered_runs >= 12 && uncovered_runs >= 1, "{covered_runs} covered, {uncovered_runs} not");
+}
+
+#[test]
+fn dal_with_one_escape_vc_survives_one_failure_per_line() {
+    // Two VCs: one escape VC, so detours share it; one failed link per line of dimension 0.
+    let links = (0..4).map(|line| vec![line * 4, line * 4 + 1]).collect();
+    let cfg = config(
+        serde_json::json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 2}),
+        "dal",
+        2,
+        FaultConfig { links, random_fraction: 0.0 },
+    );
+    deliver_everything(&cfg, "DAL with 2 VCs");
+}
+
+#[test]
+fn folded_clos_up_routing_avoids_failed_downlinks() {
+    for (shape, fraction) in [
+        (serde_json::json!({"type": "folded_clos", "down": [8, 8], "up": [8]}), 0.1),
+        (serde_json::json!({"type": "folded_clos", "down": [4, 4, 4], "up": [4, 4]}), 0.1),
+        (serde_json::json!({"type": "folded_clos", "down": [4, 4, 4], "up": [4, 4]}), 0.25),
+    ] {
+        for seed in 1..=2 {
+            let mut cfg = config(shape.clone(), "updown_ad", 1, random(fraction));
+            cfg.seed = seed;
+            let ok = covered(&cfg);
+            assert!(ok || fraction > 0.2, "{shape} with {fraction} failed, seed {seed}: a pair up/down cannot reach");
+            deliver(&cfg, &format!("up/down on {shape} with {fraction} failed, seed {seed}"), ok);
+        }
+    }
+}
+
+#[test]
+fn disallowed_uplink_tables_are_range_compressed() {
+    // down [4, 4], up [4]: 4 leaves, 4 spines. Fail the link from spine 0 (router 4) down
+    // to leaf 1: the other three leaves must not send leaf 1's terminals (4..8) up to
+    // spine 0, one range each; leaf 1 itself reaches everything through its other spines.
+    let topo = Topology::build(
+        &serde_json::from_value(serde_json::json!({"type": "folded_clos", "down": [4, 4], "up": [4]})).unwrap(),
+    )
+    .unwrap();
+    let (net, clos) = (topo.network(), topo.as_folded_clos().unwrap());
+    let faults = FaultSet::from_config(&FaultConfig { links: vec![vec![4, 1]], random_fraction: 0.0 }, net, 1).unwrap();
+    let mut routing = UpDownAdaptive::new(clos);
+    routing.set_faults(net, faults.flags());
+    assert_eq!(routing.table_entries(), 3);
+    let cfg = config(
+        serde_json::json!({"type": "folded_clos", "down": [4, 4], "up": [4]}),
+        "updown_ad",
+        1,
+        FaultConfig { links: vec![vec![4, 1]], random_fraction: 0.0 },
+    );
+    deliver_everything(&cfg, "up/down with one failed downlink");
+}
+
+#[test]
+fn oblivious_routing_counts_exactly_the_packets_sent_onto_a_failed_link() {
+    // One line of 8 switches, one terminal each, link 0–1 failed: under uniform traffic DOR
+    // sends 2 of the 56 ordered pairs over it, so 1/28 of the packets are unroutable.
+    let mut cfg = config(
+        serde_json::json!({"type": "hyperx", "s": [8], "k": [1], "t": 1}),
+        "min",
+        1,
+        FaultConfig { links: vec![vec![0, 1]], random_fraction: 0.0 },
+    );
+    cfg.traffic.load = 0.3;
+    cfg.measurement.measure = 20_000;
+    let r = run(&cfg).expect("runs");
+    let s = &r.summary;
+    let n = s.labeled_packets as f64;
+    let p = 1.0 / 28.0;
+    let sigma = (p * (1.0 - p) / n).sqrt();
+    assert!((s.unroutable_fraction - p).abs() < 4.0 * sigma, "unroutable {} vs {p} (n = {n})", s.unroutable_fraction);
+    assert!(!s.saturated, "dropped packets are not backlog: {:?}", s.saturation);
+    // Accepted = offered less the unroutable share.
+    assert!((s.accepted - 0.3 * (1.0 - p)).abs() < 0.01, "accepted {}", s.accepted);
+    // MIN AD with one dimension has no way around either; DAL has.
+    cfg.routing.algorithm = "dal".into();
+    cfg.router.vcs = 2;
+    let dal = run(&cfg).expect("runs").summary;
+    assert_eq!(dal.unroutable_fraction, 0.0);
+    assert!((dal.accepted - 0.3).abs() < 0.01, "DAL accepted {}", dal.accepted);
+}
+
+#[test]
+fn faults_are_deterministic_and_leave_the_traffic_unchanged() {
+    let shape = serde_json::json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 2});
+    let mut cfg = config(shape.clone(), "dal", 4, random(0.1));
+    cfg.traffic.load = 0.4;
+    let a = Simulation::new(&cfg).unwrap();
+    let b = Simulation::new(&cfg).unwrap();
+    assert_eq!(a.faults(), b.faults());
+    let (ra, rb) = (run(&cfg).unwrap(), run(&cfg).unwrap());
+    assert_eq!(ra.summary, rb.summary);
+    // The same seed without faults offers the same packets (the fault stream is its own).
+    let mut none = cfg.clone();
+    none.faults = FaultConfig::default();
+    let mut with = Simulation::new(&cfg).unwrap();
+    let mut without = Simulation::new(&none).unwrap();
+    with.advance(500).unwrap();
+    without.advance(500).unwrap();
+    assert_eq!(with.stats().traffic_fingerprint, without.stats().traffic_fingerprint);
+}
+
+#[test]
+fn links_fail_and_recover_while_running() {
+    let shape = serde_json::json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 2});
+    let mut cfg = config(shape, "dal", 4, FaultConfig::default());
+    cfg.traffic.load = 0.6;
+    let mut sim = Simulation::new(&cfg).unwrap();
+    sim.set_invariant_checks(true);
+    sim.advance(300).unwrap();
+    let net = sim.network().clone();
+    let link = |a: u32, b: u32| net.link_port(a, b, 0).unwrap();
+    // One failed link in each of router 0's lines (the paper's condition for DAL), failed
+    // one by one under load, then restored.
+    for p in [link(0, 1), link(0, 4)] {
+        sim.set_link_failed(p, true).unwrap();
+        sim.advance(300).unwrap();
+    }
+    assert_eq!(sim.faults().links(), 2);
+    for p in [link(0, 1), link(0, 4)] {
+        sim.set_link_failed(p, false).unwrap();
+        sim.advance(300).unwrap();
+    }
+    assert!(sim.faults().is_empty());
+    assert_eq!(sim.stats().unroutable, 0, "DAL found a way around every failure");
+    // Cutting router 0 off entirely is refused, and leaves the set as it was.
+    for b in [1, 2, 3, 4, 8] {
+        sim.set_link_failed(link(0, b), true).unwrap();
+    }
+    let err = sim.set_link_failed(link(0, 12), true).expect_err("would disconnect router 0");
+    assert!(err.contains("disconnect"), "{err}");
+    assert_eq!(sim.faults().links(), 5);
+    assert!(sim.stats().delivered > 0);
+}
