@@ -45,6 +45,7 @@ pub const HYPERX_FIGURES: &[(&str, &str)] = &[
     ("fb-fig12", "FB Fig. 12: N = 4K flattened butterflies with n' = 1, 2, 3, 5, 11 under VAL and MIN AD, UR"),
     ("hx-fig6", "HyperX Fig. 6: Min-AD, Valiant, Clos-AD, DAL on N = 4096, S = 8, T = 8, K = 1; bit complement, bit rotate, transpose, Swap2"),
     ("hx-fig7", "HyperX Fig. 7: HyperX with DAL vs adaptive folded Clos at β = 0.5 and 0.25 (N = 4096), four patterns"),
+    ("hx-faults", "HyperX §6: saturation throughput vs fraction of failed links, DOR, MIN AD, VAL, DAL on a HyperX and adaptive up-routing on a folded Clos (N = 512), UR and bit complement"),
     ("dfb-fig4", "2DFB Fig. 4: throughput of Minimal and adaptive 2DFB on the 8-ary 1-D 2DFB and adaptive Clos (N = 64)"),
     ("dfb-fig5", "2DFB Fig. 5: throughput, 8-ary 2-D 2DFB vs folded Clos (N = 512)"),
     ("dfb-fig6", "2DFB Fig. 6: latency vs load, 8-ary 1-D 2DFB vs folded Clos (N = 64), benign, adversarial, random"),
@@ -221,6 +222,7 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
         "fb-fig12" => fb_fig12(opts, progress)?,
         "hx-fig6" => hx_fig6(opts, progress)?,
         "hx-fig7" => hx_fig7(opts, progress)?,
+        "hx-faults" => hx_faults(opts, progress)?,
         "dfb-fig4" | "dfb-fig6" => dfb(false, name == "dfb-fig4", opts, progress)?,
         "dfb-fig5" | "dfb-fig7" => dfb(true, name == "dfb-fig5", opts, progress)?,
         _ => unreachable!(),
@@ -609,6 +611,144 @@ fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     }
     md += "\nPaper (Fig. 7, §4.1): the folded Clos saturates at β on every pattern (the topology routes everything as Valiant would) and has higher hop counts; HyperX with DAL reaches 2β on patterns that do not congest (Swap2) while keeping β on those that do.\n";
     Ok(finish(plots, series, "load", md))
+}
+
+/// The seeds of the first `samples` fault sets of `fraction` on `cfg`'s network (from
+/// `cfg.seed` on) that leave it connected: the samples a point averages.
+fn connected_fault_seeds(cfg: &SimConfig, fraction: f64, samples: usize) -> Result<Vec<u64>, String> {
+    let topo = crate::topology::Topology::build(&cfg.topology).map_err(|e| e.to_string())?;
+    let faults = crate::config::FaultConfig { links: Vec::new(), random_fraction: fraction };
+    let seeds: Vec<u64> = (cfg.seed..cfg.seed + 100)
+        .filter(|&s| crate::topology::FaultSet::from_config(&faults, topo.network(), s).is_ok())
+        .take(samples)
+        .collect();
+    if seeds.len() < samples {
+        return Err(format!("{fraction} of the links failed disconnects the network for most seeds"));
+    }
+    Ok(seeds)
+}
+
+/// HyperX §6 (no figure in the paper): saturation throughput (highest accepted over a load
+/// sweep) against the fraction of failed links, averaged over fault samples, with the
+/// fraction of packets lost as unroutable at the lowest load.
+fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
+    let nets: Vec<(&str, TopologyConfig)> = if quick {
+        vec![
+            ("HyperX", TopologyConfig::Hyperx { s: vec![4, 4], k: vec![1], t: 4 }),
+            ("folded Clos", TopologyConfig::FoldedClos { down: vec![4, 4, 4], up: vec![2, 4] }),
+        ]
+    } else {
+        vec![
+            ("HyperX", TopologyConfig::Hyperx { s: vec![8, 8], k: vec![1], t: 8 }),
+            ("folded Clos", TopologyConfig::FoldedClos { down: vec![8, 8, 8], up: vec![4, 8] }),
+        ]
+    };
+    let algorithms: [(&str, &str); 5] =
+        [("HyperX", "min"), ("HyperX", "min_ad"), ("HyperX", "val"), ("HyperX", "dal"), ("folded Clos", "updown_ad")];
+    let fractions = if quick { vec![0.0, 0.05, 0.1] } else { vec![0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2] };
+    let samples = if quick { 1 } else { 3 };
+    let patterns = [("UR", "uniform"), ("bit complement", "bit_complement")];
+    let loads = steps(0.1, 1.0, 0.1);
+    let mut sweeps = Vec::new();
+    let mut points = Vec::new(); // (pattern, algorithm, fraction, series names)
+    for (panel, pattern) in patterns {
+        for (net, algo) in algorithms {
+            let topo = &nets.iter().find(|n| n.0 == net).expect("declared").1;
+            let mut base = hx_base(topo.clone(), quick);
+            if algo == "updown_ad" {
+                base.routing.allocator = AllocatorMode::Sequential;
+            }
+            for &f in &fractions {
+                let seeds = if f == 0.0 { vec![base.seed] } else { connected_fault_seeds(&base, f, samples)? };
+                let mut names = Vec::new();
+                for seed in seeds {
+                    let mut cfg = base.clone();
+                    cfg.seed = seed;
+                    cfg.faults.random_fraction = f;
+                    let name = format!("{} f={f} seed={seed}", label(algo));
+                    sweeps.push(load_sweep(panel, &name, &cfg, algo, pattern, &loads));
+                    names.push(name);
+                }
+                points.push((panel, algo, f, names));
+            }
+        }
+    }
+    let series = collect(&execute(&sweeps, opts, progress)?);
+    let find = |panel: &str, name: &str| series.iter().find(|s| s.panel == panel && s.name == name);
+    // Per (pattern, algorithm, fraction): mean saturation throughput and unroutable share.
+    let mut summary: Vec<(&str, &str, f64, f64, f64)> = Vec::new();
+    for (panel, algo, f, names) in &points {
+        let found: Vec<&FigureSeries> = names.iter().filter_map(|n| find(panel, n)).collect();
+        let n = found.len().max(1) as f64;
+        let throughput = found.iter().map(|s| super::saturation(&s.points).max_accepted).sum::<f64>() / n;
+        let unroutable =
+            found.iter().map(|s| s.points.first().map_or(0.0, |p| p.1.unroutable_fraction)).sum::<f64>() / n;
+        summary.push((panel, algo, *f, throughput, unroutable));
+    }
+    let plots = patterns
+        .iter()
+        .zip(["a", "b"])
+        .map(|((panel, pattern), l)| {
+            let mut p = Plot::new(
+                format!("({l}) {panel}"),
+                "fraction of links failed",
+                "saturation throughput (fraction of terminal bandwidth)",
+            );
+            for (net, algo) in algorithms {
+                let pts = summary.iter().filter(|r| r.0 == *panel && r.1 == algo).map(|r| (r.2, r.3)).collect();
+                p.series.push(Series::new(format!("{} ({net})", label(algo)), pts));
+            }
+            p.y_range = Some((0.0, 1.0));
+            (pattern.replace('_', "-"), p)
+        })
+        .collect();
+    let mut md = format!(
+        "{}, the HyperX paper's router (Fig. 6). For each fraction f, f of the router-to-router links fail at random (`faults.random_fraction`, {} fault sample{} per point: the first seeds from 1 whose failures leave the network connected); each point is the highest accepted throughput of a load sweep 0.1–1.0, averaged over the samples. Packets that an algorithm routes onto a failed link are dropped and counted as unroutable (HyperX §6: oblivious routing \"will block at any failed link\").\n\n",
+        if quick {
+            "Quick: HyperX 4×4, T = 4 (N = 64) and folded Clos `down = [4, 4, 4], up = [2, 4]` (N = 64)"
+        } else {
+            "HyperX 8×8, T = 8, K = 1 (N = 512, β = 0.5) and folded Clos `down = [8, 8, 8], up = [4, 8]` (N = 512, β = 0.5)"
+        },
+        samples,
+        if samples == 1 { "" } else { "s" }
+    );
+    for (panel, _) in patterns {
+        let _ =
+            write!(md, "**{panel}**: saturation throughput (unroutable share of packets at load 0.1)\n\n| algorithm |");
+        for f in &fractions {
+            let _ = write!(md, " f = {f} |");
+        }
+        md += "\n|---|";
+        md += &"---|".repeat(fractions.len());
+        md += "\n";
+        for (net, algo) in algorithms {
+            let _ = write!(md, "| {} ({net}) |", label(algo));
+            for r in summary.iter().filter(|r| r.0 == panel && r.1 == algo) {
+                if r.4 > 0.0 {
+                    let _ = write!(md, " {:.3} ({:.1} %) |", r.3, 100.0 * r.4);
+                } else {
+                    let _ = write!(md, " {:.3} |", r.3);
+                }
+            }
+            md += "\n";
+        }
+        md += "\n";
+    }
+    md += "Paper (§6): adaptive routing routes around failed links (\"links with hard errors are simply eliminated from the possible routing alternates\"), folded-Clos up-routing avoids uplinks whose deterministic down path meets a failed downlink, DAL permits a further deroute where its only minimal link has failed, and with oblivious routing \"a packet can therefore get stuck at a failed link\".\n";
+    let csv_series = series.clone();
+    let mut fig = finish(plots, csv_series, "load", md);
+    fig.csv = faults_csv(&summary);
+    Ok(fig)
+}
+
+/// The hx-faults points: one row per (pattern, algorithm, fraction).
+fn faults_csv(summary: &[(&str, &str, f64, f64, f64)]) -> String {
+    let mut out = String::from("panel,series,failed_fraction,saturation_throughput,unroutable_fraction\n");
+    for (panel, algo, f, throughput, unroutable) in summary {
+        let _ = writeln!(out, "{panel},{},{f},{throughput:.5},{unroutable:.5}", label(algo));
+    }
+    out
 }
 
 // ----- 2DFB paper -----
