@@ -13,6 +13,10 @@ fn instances() -> Vec<serde_json::Value> {
     let mut v: Vec<serde_json::Value> = catalog().topologies.iter().map(|t| t.default.clone()).collect();
     v.push(serde_json::json!({"type": "hyperx", "s": [3, 4], "k": [1, 2], "t": 2}));
     v.push(serde_json::json!({"type": "flattened_butterfly", "k": 3, "n": 3}));
+    // Dragonflies whose groups are flattened butterflies (§3.2, Fig. 6), one with several
+    // channels per group pair.
+    v.push(serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "intra": [2, 2]}));
+    v.push(serde_json::json!({"type": "dragonfly", "p": 1, "a": 8, "h": 2, "g": 6, "intra": [2, 2, 2]}));
     v
 }
 

@@ -126,6 +126,10 @@ pub enum TopologyConfig {
         g: u32,
         #[serde(default)]
         arrangement: GlobalArrangement,
+        /// Extents of the flattened butterfly inside each group (§3.2, Fig. 6), their
+        /// product `a`; `null` (the default): fully connected groups.
+        #[serde(default)]
+        intra: Option<Vec<u32>>,
     },
 }
 

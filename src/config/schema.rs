@@ -192,8 +192,9 @@ pub fn topologies() -> Vec<TopologyEntry> {
                 int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
                 int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
                 choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
+                Param { unset: Some("fully connected"), ..list("topology.intra", "group extents", 2.0, 256.0, "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a") },
             ],
-            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute"}),
+            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null}),
         },
     ]
 }

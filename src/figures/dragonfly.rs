@@ -44,9 +44,9 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
 pub fn base_config(quick: bool, buffer_depth: u32) -> SimConfig {
     let mut c = SimConfig::default();
     c.topology = if quick {
-        TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 9, arrangement: GlobalArrangement::Absolute }
+        TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 9, arrangement: GlobalArrangement::Absolute, intra: None }
     } else {
-        TopologyConfig::Dragonfly { p: 4, a: 8, h: 4, g: 33, arrangement: GlobalArrangement::Absolute }
+        TopologyConfig::Dragonfly { p: 4, a: 8, h: 4, g: 33, arrangement: GlobalArrangement::Absolute, intra: None }
     };
     c.router.vcs = 3;
     c.router.buffer_depth = buffer_depth;
@@ -393,8 +393,9 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
 
 fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
     match &cfg.topology {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement } => {
-            Dragonfly::new(*p, *a, *h, *g, *arrangement, "topology").map_err(|e| e.to_string())
+        TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra } => {
+            Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), "topology")
+                .map_err(|e| e.to_string())
         }
         _ => Err("not a dragonfly".into()),
     }

@@ -20,6 +20,14 @@
 //! them uses it (the shortest queue among its own), otherwise the gateway is drawn at
 //! random among them.
 //!
+//! **Groups that are not fully connected** (§3.2, Fig. 6): in a flattened-butterfly group
+//! every local segment of a path (to the gateway, to the destination) takes the
+//! dimension-order route inside the group, one or more hops, all in the segment's VC class;
+//! hop counts count them. Dimension order is acyclic inside a group, and the classes still
+//! rise from segment to segment, so the VCs below stay deadlock-free. Where the gateway is
+//! drawn among several (`g < ah + 1`), only the nearest ones are candidates, so that a
+//! packet re-drawing at the next router of its segment still gets closer to one.
+//!
 //! **VCs (Fig. 7).** Non-minimal: VC0 on the source-group local hop and the first global
 //! hop, VC1 on the intermediate-group local hop and the second global hop, VC2 on the
 //! destination-group local hop. Minimal paths, when mixed with non-minimal ones, use the
@@ -108,8 +116,19 @@ impl GlobalChannel {
     /// Router-to-router hops of the minimal path from `from` (in the channel's source
     /// group) to `dst` (in its target group) through this channel: §4.1 steps 1–3.
     #[inline]
-    fn path_hops(&self, from: u32, dst: u32) -> u32 {
-        (self.gateway != from) as u32 + 1 + (self.landing != dst) as u32
+    fn path_hops(&self, df: &Dragonfly, from: u32, dst: u32) -> u32 {
+        local_hops(df, from, self.gateway) + 1 + local_hops(df, self.landing, dst)
+    }
+}
+
+/// Local hops between two routers of one group: 0 or 1 in a fully connected group, the
+/// differing coordinates in a flattened-butterfly group (§3.2).
+#[inline]
+fn local_hops(df: &Dragonfly, a: u32, b: u32) -> u32 {
+    if df.intra.len() <= 1 {
+        (a != b) as u32
+    } else {
+        df.local_hops(df.index(a), df.index(b))
     }
 }
 
@@ -303,8 +322,16 @@ impl DragonflyRouting {
             let q = ctx.here();
             let channel = candidates.iter().min_by_key(|ch| q.port_queue(ch.gport)).expect("candidates");
             Hop { port: channel.gport, channel }
-        } else {
+        } else if self.df.intra.len() <= 1 {
             let channel = &candidates[rng.below(exit.count as u32) as usize];
+            Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
+        } else {
+            // A multi-hop group: among the nearest gateways, so that every hop brings the
+            // packet closer to one (a later router may draw another as near).
+            let nearest = candidates.iter().map(|ch| local_hops(&self.df, here, ch.gateway)).min().expect("candidates");
+            let near: Vec<&GlobalChannel> =
+                candidates.iter().filter(|ch| local_hops(&self.df, here, ch.gateway) == nearest).collect();
+            let channel = near[rng.below(near.len() as u32) as usize];
             Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
         }
     }
@@ -314,7 +341,7 @@ impl DragonflyRouting {
     /// group's first.
     #[inline]
     fn hops_to_other_group(&self, from: u32, dst: u32, gd: u32) -> u32 {
-        self.table.channel(self.exit(from, gd)).path_hops(from, dst)
+        self.table.channel(self.exit(from, gd)).path_hops(&self.df, from, dst)
     }
 
     /// Queue estimate of VC class `class` of output `port` of the packet's router: the sum
@@ -357,10 +384,10 @@ impl DragonflyRouting {
         let (gs, gd) = (df.group(here), df.group(dst));
         let (min, h_min, min_class) = if gs == gd {
             let port = df.local_port(df.index(here), df.index(dst));
-            (Hop { port, channel: &GlobalChannel::NONE }, 1, 2)
+            (Hop { port, channel: &GlobalChannel::NONE }, local_hops(df, here, dst), 2)
         } else {
             let hop = self.toward_group(ctx, gd, rng);
-            (hop, hop.channel.path_hops(here, dst), 1)
+            (hop, hop.channel.path_hops(df, here, dst), 1)
         };
         if self.alg == DfAlgorithm::Min {
             return (min.port, min_class);
@@ -379,7 +406,7 @@ impl DragonflyRouting {
             return go_nonminimal(pkt);
         }
         // The intermediate group is neither gs nor gd, so the landing router is not in gd.
-        let h_nm = (nm.channel.gateway != here) as u32 + 1 + self.hops_to_other_group(nm.channel.landing, dst, gd);
+        let h_nm = local_hops(df, here, nm.channel.gateway) + 1 + self.hops_to_other_group(nm.channel.landing, dst, gd);
         let local = ctx.here();
         let global_min = if gs == gd { local.port_queue(min.port) } else { q.port_queue_at(min.channel.id) };
         let vc_level = || (self.class_queue(ctx, min.port, min_class), self.class_queue(ctx, nm.port, 0));

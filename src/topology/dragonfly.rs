@@ -1,14 +1,23 @@
 //! The dragonfly (dragonfly paper §3; SPEC.md §2).
 //!
-//! `g` groups of `a` routers; each router has `p` terminals, `a − 1` local channels (the
-//! group is fully connected, the paper's 1-D flattened butterfly) and `h` global channels;
-//! `N = a·p·g`, `g ≤ a·h + 1`.
+//! `g` groups of `a` routers; each router has `p` terminals, local channels to the routers
+//! of its group and `h` global channels; `N = a·p·g`, `g ≤ a·h + 1`.
+//!
+//! **Intra-group network** (§3.2, Fig. 6). By default the group is fully connected (the
+//! paper's 1-D flattened butterfly: `a − 1` local channels). `intra = [e_1, …, e_m]` (with
+//! `e_1·…·e_m = a`) makes it an m-D flattened butterfly instead: in-group router `i` has
+//! the mixed-radix coordinates of `i` (`e_1` least significant) and a channel to every
+//! router that differs in exactly one coordinate, `Σ(e_d − 1)` local channels; Fig. 6(b)
+//! is `a = 8, intra = [2, 2, 2]`. Local routes then take several hops, in dimension order
+//! ([`Dragonfly::local_port`] is the next one).
 //!
 //! **Numbering.** Router `G·a + i` is router `i` of group `G`; terminal `r·p + t` is
-//! terminal `t` of router `r`. Ports of every router: `0..p` terminals, then the `a − 1`
-//! local ports (port `p + j` for in-group router `j < i`, `p + j − 1` for `j > i`), then
-//! the `h` global ports (`p + a − 1 + k`, `k = 0..h`). The global port `k` of router `i`
-//! is the group's *global slot* `c = i·h + k`, `c = 0..a·h`.
+//! terminal `t` of router `r`. Ports of every router: `0..p` terminals, then the local
+//! ports dimension by dimension (in dimension d, port `p + o_d + m` towards coordinate
+//! `m < own`, `p + o_d + m − 1` for `m > own`, `o_d` the ports of the dimensions before; so
+//! with one dimension, port `p + j` for in-group router `j < i`, `p + j − 1` for `j > i`),
+//! then the `h` global ports. The global port `k` of router `i` is the group's *global
+//! slot* `c = i·h + k`, `c = 0..a·h`.
 //!
 //! **Global arrangement.** With `q = ⌊ah/(g−1)⌋` and `rem = ah mod (g−1)`, the first
 //! `q·(g−1)` slots of every group form `q` *rounds* of one link to each other group:
@@ -39,6 +48,12 @@ pub struct Dragonfly {
     pub h: u32,
     pub g: u32,
     pub arrangement: GlobalArrangement,
+    /// Extents of the intra-group flattened butterfly (`[a]`: fully connected).
+    pub intra: Vec<u32>,
+    /// First local port (after the terminals) of each intra-group dimension, and the
+    /// number of local ports in all.
+    intra_offset: Vec<u32>,
+    local_ports: u32,
     /// Peer group of every global slot: `slot_group[G·ah + c]`.
     slot_group: Vec<u32>,
     /// For every ordered group pair `(G, T)`: the slots of `G` wired to `T`, in CSR form
@@ -52,7 +67,8 @@ pub struct Dragonfly {
 }
 
 impl Dragonfly {
-    /// Builds Dragonfly(p, a, h, g); `path` prefixes error paths (e.g. `topology`).
+    /// Builds Dragonfly(p, a, h, g) with fully connected groups; `path` prefixes error
+    /// paths (e.g. `topology`).
     pub fn new(
         p: u32,
         a: u32,
@@ -61,7 +77,33 @@ impl Dragonfly {
         arrangement: GlobalArrangement,
         path: &str,
     ) -> Result<Dragonfly, ConfigErrors> {
+        Self::with_groups(p, a, h, g, arrangement, &[], path)
+    }
+
+    /// Builds Dragonfly(p, a, h, g) whose groups are the flattened butterfly with extents
+    /// `intra` (empty: fully connected, the same as `[a]`).
+    pub fn with_groups(
+        p: u32,
+        a: u32,
+        h: u32,
+        g: u32,
+        arrangement: GlobalArrangement,
+        intra: &[u32],
+        path: &str,
+    ) -> Result<Dragonfly, ConfigErrors> {
         let mut errs = Vec::new();
+        let intra: Vec<u32> = if intra.is_empty() { vec![a] } else { intra.to_vec() };
+        if intra.len() > 4 || intra.iter().any(|e| !(2..=256).contains(e)) {
+            errs.push(ConfigError::new(
+                format!("{path}.intra"),
+                format!("the group's flattened butterfly needs 1..=4 extents of 2..=256, got {intra:?}"),
+            ));
+        } else if intra.iter().map(|&e| e as u64).product::<u64>() != a as u64 && a > 1 {
+            errs.push(ConfigError::new(
+                format!("{path}.intra"),
+                format!("the extents' product must equal a = {a}, got {intra:?}"),
+            ));
+        }
         let mut check = |ok: bool, field: &str, msg: String| {
             if !ok {
                 errs.push(ConfigError::new(format!("{path}.{field}"), msg));
@@ -90,9 +132,12 @@ impl Dragonfly {
                 format!("{terminals} terminals is larger than the simulator's limit of {MAX_TERMINALS}"),
             ));
         }
-        let radix = p + a - 1 + h;
+        let intra = if a == 1 { Vec::new() } else { intra };
+        let intra_offset: Vec<u32> = intra.iter().scan(0, |o, &e| Some(std::mem::replace(o, *o + e - 1))).collect();
+        let local_ports = intra.iter().map(|e| e - 1).sum::<u32>();
+        let radix = p + local_ports + h;
         if radix > 1024 {
-            return Err(ConfigErrors::one(path, format!("router radix p + a − 1 + h = {radix} exceeds 1024")));
+            return Err(ConfigErrors::one(path, format!("router radix p + local ports + h = {radix} exceeds 1024")));
         }
         let mut df = Dragonfly {
             p,
@@ -100,6 +145,9 @@ impl Dragonfly {
             h,
             g,
             arrangement,
+            intra,
+            intra_offset,
+            local_ports,
             slot_group: Vec::new(),
             pair_start: Vec::new(),
             pair_slots: Vec::new(),
@@ -162,16 +210,23 @@ impl Dragonfly {
         let routers = a * g;
         let mut b = NetworkBuilder::new((routers * p) as usize);
         for _ in 0..routers {
-            b.add_router(p + a - 1 + h);
+            b.add_router(p + self.local_ports + h);
         }
         for r in 0..routers {
             let (grp, i) = (r / a, r % a);
             for t in 0..p {
                 b.attach_terminal(r * p + t, r, t);
             }
-            for j in i + 1..a {
-                let peer = grp * a + j;
-                b.connect((r, self.local_port(i, j)), (peer, self.local_port(j, i)), LinkClass::Local, 0);
+            // One channel to every in-group router differing in one coordinate.
+            let mut stride = 1;
+            for (d, &e) in self.intra.iter().enumerate() {
+                let own = i / stride % e;
+                for m in own + 1..e {
+                    let j = i + (m - own) * stride;
+                    let peer = grp * a + j;
+                    b.connect((r, self.local_port(i, j)), (peer, self.local_port(j, i)), LinkClass::Local, d as u16);
+                }
+                stride *= e;
             }
             for k in 0..h {
                 let c = i * h + k;
@@ -202,21 +257,52 @@ impl Dragonfly {
     pub fn index(&self, router: u32) -> u32 {
         self.group_index[router as usize].1
     }
-    /// Local port of in-group router `i` towards in-group router `j ≠ i`.
+    /// Local port of in-group router `i` towards in-group router `j ≠ i`: the channel to
+    /// `j` in a fully connected group, else the first hop of the dimension-order route.
     #[inline]
     pub fn local_port(&self, i: u32, j: u32) -> u32 {
         debug_assert_ne!(i, j);
-        self.p + if j < i { j } else { j - 1 }
+        if self.intra.len() == 1 {
+            return self.p + if j < i { j } else { j - 1 };
+        }
+        let mut stride = 1;
+        for (&e, &offset) in self.intra.iter().zip(&self.intra_offset) {
+            let (own, m) = (i / stride % e, j / stride % e);
+            if own != m {
+                return self.p + offset + if m < own { m } else { m - 1 };
+            }
+            stride *= e;
+        }
+        unreachable!("in-group routers {i} and {j} are the same")
+    }
+    /// Local hops between in-group routers `i` and `j` (the coordinates in which they differ).
+    #[inline]
+    pub fn local_hops(&self, i: u32, j: u32) -> u32 {
+        if self.intra.len() == 1 {
+            return (i != j) as u32;
+        }
+        let mut stride = 1;
+        let mut hops = 0;
+        for &e in &self.intra {
+            hops += (i / stride % e != j / stride % e) as u32;
+            stride *= e;
+        }
+        hops
+    }
+    /// Local channels per router.
+    #[inline]
+    pub fn local_ports(&self) -> u32 {
+        self.local_ports
     }
     /// Port of global channel `k` (0..h).
     #[inline]
     pub fn global_port(&self, k: u32) -> u32 {
-        self.p + self.a - 1 + k
+        self.p + self.local_ports + k
     }
     /// Whether a port number is a global port.
     #[inline]
     pub fn is_global_port(&self, port: u32) -> bool {
-        port >= self.p + self.a - 1
+        port >= self.p + self.local_ports
     }
     /// The slots of group `grp` wired to group `target` (empty if `grp == target`).
     #[inline]
@@ -300,11 +386,20 @@ mod tests {
                 }
             }
         }
-        // Intra-group all-to-all.
+        // Intra-group: every local route reaches its router in `local_hops` hops.
         for r in 0..d.routers() {
             for j in 0..d.a {
-                if j != d.index(r) {
-                    assert_eq!(net.port(r, d.local_port(d.index(r), j)).peer_router, d.group(r) * d.a + j);
+                let (mut at, mut hops) = (r, 0);
+                while d.index(at) != j {
+                    let port = d.local_port(d.index(at), j);
+                    assert!(!d.is_global_port(port) && port >= d.p);
+                    at = net.port(at, port).peer_router;
+                    assert_eq!(d.group(at), d.group(r));
+                    hops += 1;
+                }
+                assert_eq!(hops, d.local_hops(d.index(r), j));
+                if d.intra.len() == 1 && j != d.index(r) {
+                    assert_eq!(hops, 1, "fully connected");
                 }
             }
         }
@@ -345,6 +440,27 @@ mod tests {
                 check_structure(&df(1, a, h, g, arr));
             }
         }
+    }
+
+    /// Fig. 6(b): a 3-D flattened butterfly (a cube) inside each group; and a 2-D one.
+    #[test]
+    fn flattened_butterfly_groups() {
+        for intra in [vec![2, 2, 2], vec![2, 4], vec![4, 2]] {
+            for g in [17, 9, 4] {
+                let d = Dragonfly::with_groups(2, 8, 2, g, GlobalArrangement::Absolute, &intra, "topology").unwrap();
+                check_structure(&d);
+                let local: u32 = intra.iter().map(|e| e - 1).sum();
+                assert_eq!(d.network().radix(0), 2 + local + 2);
+                assert_eq!(
+                    d.network().channels().filter(|c| d.group(c.0) == d.group(c.2)).count() as u32,
+                    g * 8 * local
+                );
+            }
+        }
+        let e = Dragonfly::with_groups(2, 8, 2, 17, GlobalArrangement::Absolute, &[2, 3], "topology").unwrap_err();
+        assert_eq!(e.0[0].path, "topology.intra");
+        let e = Dragonfly::with_groups(2, 8, 2, 17, GlobalArrangement::Absolute, &[1, 8], "topology").unwrap_err();
+        assert_eq!(e.0[0].path, "topology.intra");
     }
 
     #[test]

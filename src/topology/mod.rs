@@ -52,9 +52,9 @@ impl Topology {
                 Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { p, a, h, g, arrangement } => {
-                Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *g, *arrangement, P)?)
-            }
+            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra } => Topology::Dragonfly(
+                Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?,
+            ),
             TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),
             TopologyConfig::Butterfly { k, n } => Topology::Butterfly(Butterfly::new(*k, *n, P)?),
         })

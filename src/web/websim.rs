@@ -317,7 +317,8 @@ impl WebSim {
     /// the network, packets in source queues, packets dropped at full source queues,
     /// delivered packets that were routed non-minimally, minimally routed packets
     /// delivered, sum of their latencies, non-minimally routed packets delivered, sum of
-    /// their latencies, batch still pending (0/1), cycle of the last delivery]`.
+    /// their latencies, batch still pending (0/1), cycle of the last delivery, packets
+    /// dropped as unroutable (routed onto a failed link)]`.
     #[wasm_bindgen(js_name = liveCounters)]
     pub fn live_counters(&self) -> Vec<f64> {
         let s = self.sim.stats();
@@ -337,7 +338,41 @@ impl WebSim {
             s.latency_nonminimal.sum as f64,
             f64::from(u8::from(self.sim.batch_pending())),
             s.last_delivery as f64,
+            s.unroutable as f64,
         ]
+    }
+
+    /// Fails (`failed`) or restores the link of channel `channel` (both of its directions)
+    /// while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
+    /// happens to packets under way). Returns `""`, or why it was refused (a failure that
+    /// would disconnect the network, or a channel that does not exist).
+    #[wasm_bindgen(js_name = setChannelFailed)]
+    pub fn set_channel_failed(&mut self, channel: u32, failed: bool) -> String {
+        let Some(&port) = self.upstream_port.get(channel as usize) else {
+            return format!("channel {channel} does not exist");
+        };
+        self.sim.set_link_failed(port as usize, failed).err().unwrap_or_default()
+    }
+
+    /// Per channel: 1 if its link has failed.
+    #[wasm_bindgen(js_name = failedChannels)]
+    pub fn failed_channels(&self) -> Vec<u8> {
+        let faults = self.sim.faults();
+        self.upstream_port.iter().map(|&p| u8::from(faults.failed(p as usize))).collect()
+    }
+
+    /// The link of channel `channel` as `faults.links` names it: `[router, router, trunk]`
+    /// (trunk: its index among the parallel links of the pair, in port order at the first
+    /// router); empty for a channel that does not exist.
+    #[wasm_bindgen(js_name = channelLink)]
+    pub fn channel_link(&self, channel: u32) -> Vec<u32> {
+        let Some(&port) = self.upstream_port.get(channel as usize) else { return Vec::new() };
+        let net = self.sim.network();
+        let a = net.router_of_port(port as usize);
+        let b = net.port_by_id(port as usize).peer_router;
+        let local = port - net.port_offset(a) as u32;
+        let trunk = (0..local).filter(|&p| net.port(a, p).peer_router == b).count() as u32;
+        vec![a, b, trunk]
     }
 
     /// The configuration in effect, with every default filled in, as pretty JSON.
