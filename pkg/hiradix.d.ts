@@ -44,6 +44,12 @@ export class WebSim {
      */
     channelEndpoints(): Uint32Array;
     /**
+     * The link of channel `channel` as `faults.links` names it: `[router, router, trunk]`
+     * (trunk: its index among the parallel links of the pair, in port order at the first
+     * router); empty for a channel that does not exist.
+     */
+    channelLink(channel: number): Uint32Array;
+    /**
      * Per-channel queue occupancy in `[0, 1]`: flits buffered in the downstream input
      * port the channel feeds (all its VCs) over that port's buffer capacity.
      */
@@ -58,6 +64,10 @@ export class WebSim {
      * The configuration in effect, with every default filled in, as pretty JSON.
      */
     configJson(): string;
+    /**
+     * Per channel: 1 if its link has failed.
+     */
+    failedChannels(): Uint8Array;
     /**
      * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
      * (the minimal channel towards group `G + shift`, the other channels of its router,
@@ -78,7 +88,8 @@ export class WebSim {
      * the network, packets in source queues, packets dropped at full source queues,
      * delivered packets that were routed non-minimally, minimally routed packets
      * delivered, sum of their latencies, non-minimally routed packets delivered, sum of
-     * their latencies, batch still pending (0/1), cycle of the last delivery]`.
+     * their latencies, batch still pending (0/1), cycle of the last delivery, packets
+     * dropped as unroutable (routed onto a failed link)]`.
      */
     liveCounters(): Float64Array;
     /**
@@ -135,6 +146,13 @@ export class WebSim {
      * terminals that inject there (grows without bound past saturation, up to the cap).
      */
     routerSourceQueues(): Float32Array;
+    /**
+     * Fails (`failed`) or restores the link of channel `channel` (both of its directions)
+     * while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
+     * happens to packets under way). Returns `""`, or why it was refused (a failure that
+     * would disconnect the network, or a channel that does not exist).
+     */
+    setChannelFailed(channel: number, failed: boolean): string;
     /**
      * Number of terminals.
      */
@@ -254,9 +272,11 @@ export interface InitOutput {
     readonly websim_channelDetail: (a: number, b: number) => [number, number];
     readonly websim_channelDims: (a: number) => [number, number];
     readonly websim_channelEndpoints: (a: number) => [number, number];
+    readonly websim_channelLink: (a: number, b: number) => [number, number];
     readonly websim_channelOccupancy: (a: number) => [number, number];
     readonly websim_channelUtilization: (a: number) => [number, number];
     readonly websim_configJson: (a: number) => [number, number];
+    readonly websim_failedChannels: (a: number) => [number, number];
     readonly websim_globalChannelUtilization: (a: number) => [number, number];
     readonly websim_latencyHistograms: (a: number, b: number) => [number, number];
     readonly websim_liveCounters: (a: number) => [number, number];
@@ -270,6 +290,7 @@ export interface InitOutput {
     readonly websim_routerInjectionOccupancy: (a: number) => [number, number];
     readonly websim_routerPositions: (a: number) => [number, number];
     readonly websim_routerSourceQueues: (a: number) => [number, number];
+    readonly websim_setChannelFailed: (a: number, b: number, c: number) => [number, number];
     readonly websim_terminalCount: (a: number) => number;
     readonly websim_traceClear: (a: number) => void;
     readonly websim_traceJson: (a: number) => [number, number];

@@ -93,6 +93,19 @@ export class WebSim {
         return v1;
     }
     /**
+     * The link of channel `channel` as `faults.links` names it: `[router, router, trunk]`
+     * (trunk: its index among the parallel links of the pair, in port order at the first
+     * router); empty for a channel that does not exist.
+     * @param {number} channel
+     * @returns {Uint32Array}
+     */
+    channelLink(channel) {
+        const ret = wasm.websim_channelLink(this.__wbg_ptr, channel);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * Per-channel queue occupancy in `[0, 1]`: flits buffered in the downstream input
      * port the channel feeds (all its VCs) over that port's buffer capacity.
      * @returns {Float32Array}
@@ -132,6 +145,16 @@ export class WebSim {
         }
     }
     /**
+     * Per channel: 1 if its link has failed.
+     * @returns {Uint8Array}
+     */
+    failedChannels() {
+        const ret = wasm.websim_failedChannels(this.__wbg_ptr);
+        var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v1;
+    }
+    /**
      * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
      * (the minimal channel towards group `G + shift`, the other channels of its router,
      * all others), averaged over the groups, over the cycles since the previous call.
@@ -167,7 +190,8 @@ export class WebSim {
      * the network, packets in source queues, packets dropped at full source queues,
      * delivered packets that were routed non-minimally, minimally routed packets
      * delivered, sum of their latencies, non-minimally routed packets delivered, sum of
-     * their latencies, batch still pending (0/1), cycle of the last delivery]`.
+     * their latencies, batch still pending (0/1), cycle of the last delivery, packets
+     * dropped as unroutable (routed onto a failed link)]`.
      * @returns {Float64Array}
      */
     liveCounters() {
@@ -297,6 +321,27 @@ export class WebSim {
         var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
+    }
+    /**
+     * Fails (`failed`) or restores the link of channel `channel` (both of its directions)
+     * while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
+     * happens to packets under way). Returns `""`, or why it was refused (a failure that
+     * would disconnect the network, or a channel that does not exist).
+     * @param {number} channel
+     * @param {boolean} failed
+     * @returns {string}
+     */
+    setChannelFailed(channel, failed) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.websim_setChannelFailed(this.__wbg_ptr, channel, failed);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
     }
     /**
      * Number of terminals.
