@@ -234,3 +234,28 @@ fn links_fail_and_recover_while_running() {
     assert_eq!(sim.faults().links(), 5);
     assert!(sim.stats().delivered > 0);
 }
+
+#[test]
+fn dragonfly_ugal_routes_around_a_failed_global_channel() {
+    // The 72-node dragonfly (g = ah + 1: one channel per group pair); fail the channel
+    // between groups 0 and 1. MIN has no other path and counts the packets between the two
+    // groups as unroutable; the UGAL family takes the non-minimal path for them.
+    let topo = serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9});
+    let built = Topology::build(&serde_json::from_value(topo.clone()).unwrap()).unwrap();
+    let df = built.as_dragonfly().unwrap();
+    let (gateway, port) = df.slot_owner(0, df.slots_between(0, 1)[0]);
+    let peer = built.network().port(gateway, port).peer_router;
+    let faults = FaultConfig { links: vec![vec![gateway, peer]], random_fraction: 0.0 };
+    let mut cfg = config(topo, "min", 3, faults);
+    cfg.traffic.load = 0.2;
+    let min = run(&cfg).unwrap().summary;
+    // Packets from group 0 to 1 or back: 2 · 8 · 8 of 72 · 71 ordered terminal pairs.
+    let expected = 128.0 / (72.0 * 71.0);
+    assert!((min.unroutable_fraction - expected).abs() < 0.5 * expected, "MIN: {}", min.unroutable_fraction);
+    for algorithm in ["ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"] {
+        cfg.routing.algorithm = algorithm.into();
+        let s = run(&cfg).unwrap().summary;
+        assert_eq!(s.unroutable_fraction, 0.0, "{algorithm}");
+        assert!(!s.saturated && (s.accepted - 0.2).abs() < 0.01, "{algorithm}: {s:?}");
+    }
+}

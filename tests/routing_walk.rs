@@ -87,6 +87,32 @@ fn every_routing_on_every_topology() {
                 assert_eq!(r.summary.labeled_packets, sim.network().terminals() as u64 * 8);
             }
             walked.push((algo.name, algo.families));
+            // With a tenth of the links failed (HyperX §6): no deadlock at full load, and a
+            // batch completes, every packet delivered or counted unroutable.
+            if topo["type"] != "butterfly" {
+                let mut cfg = config(&topo, algo.name, "uniform");
+                cfg.router.vcs = 16;
+                cfg.faults.random_fraction = 0.1;
+                let mut sim = (1..50)
+                    .find_map(|seed| {
+                        cfg.seed = seed;
+                        Simulation::new(&cfg).ok()
+                    })
+                    .unwrap_or_else(|| panic!("{} on {topo}: no connected fault set", algo.name));
+                sim.set_invariant_checks(true);
+                if let Err(e) = sim.advance(1000) {
+                    panic!("{} on {topo} with failed links at full load: {e}", algo.name);
+                }
+                let mut batch = cfg.clone();
+                batch.traffic.injection = InjectionMode::Batch;
+                batch.traffic.batch_size = 8;
+                let r = run(&batch).unwrap_or_else(|e| panic!("{} on {topo} batch with failed links: {e}", algo.name));
+                assert!(
+                    r.batch_normalized_latency.is_some(),
+                    "{} on {topo} with failed links: batch did not complete",
+                    algo.name
+                );
+            }
         }
     }
     eprintln!("walked {} (routing, topology) pairs: {walked:?}", walked.len());

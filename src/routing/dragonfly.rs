@@ -28,6 +28,14 @@
 //! drawn among several (`g < ah + 1`), only the nearest ones are candidates, so that a
 //! packet re-drawing at the next router of its segment still gets closer to one.
 //!
+//! **Failed links** (HyperX §6 applied here): MIN and VAL are oblivious and a packet they
+//! route onto a failed link is counted unroutable. The UGAL family routes only over paths
+//! that work end to end: at the source it checks both candidates' links (the minimal path,
+//! and the non-minimal one through the first channel its landing router would take on),
+//! draws up to [`MAX_REDRAWS`] more intermediate groups for a working non-minimal path,
+//! and takes the working one without a comparison when only one works; where a router
+//! chooses among several channels to a group, it chooses among the working ones.
+//!
 //! **VCs (Fig. 7).** Non-minimal: VC0 on the source-group local hop and the first global
 //! hop, VC1 on the intermediate-group local hop and the second global hop, VC2 on the
 //! destination-group local hop. Minimal paths, when mixed with non-minimal ones, use the
@@ -56,11 +64,15 @@
 //! the true queue of the minimal path's global channel (what UGAL-G would have used).
 
 use super::hyperx_min::vc_in_class_at;
-use super::{CrParams, Decision, RouteCtx, RouteNote, Routing};
+use super::{CrParams, Decision, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::{IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::Dragonfly;
+
+/// Intermediate groups UGAL draws at most, beyond the first, looking for a non-minimal
+/// path that works when links have failed.
+const MAX_REDRAWS: u32 = 8;
 
 /// The algorithms of this family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,6 +329,9 @@ impl DragonflyRouting {
     fn choose(&self, exit: &Exit, ctx: &RouteCtx, rng: &mut SimRng) -> Hop<'_> {
         let here = ctx.router;
         let candidates = self.table.candidates(exit);
+        if ctx.queues.any_failed() {
+            return self.choose_working(candidates, ctx, rng);
+        }
         if candidates[0].gateway == here {
             // The router's own channels.
             let q = ctx.here();
@@ -334,6 +349,76 @@ impl DragonflyRouting {
             let channel = near[rng.below(near.len() as u32) as usize];
             Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
         }
+    }
+
+    /// [`Self::choose`] with failed links (HyperX §6, applied to the dragonfly): among the
+    /// candidate channels whose local route from here and whose channel work, the shortest
+    /// queue among the router's own, else a random one of the nearest; when none works, the
+    /// first (the packet will be counted unroutable).
+    #[cold]
+    fn choose_working<'t>(&'t self, candidates: &'t [GlobalChannel], ctx: &RouteCtx, rng: &mut SimRng) -> Hop<'t> {
+        let (here, q) = (ctx.router, &ctx.queues);
+        let working: Vec<&GlobalChannel> = candidates
+            .iter()
+            .filter(|ch| self.local_works(q, here, ch.gateway) && q.alive(ch.gateway, ch.gport))
+            .collect();
+        let hop = |ch: &'t GlobalChannel| {
+            let port = if ch.gateway == here {
+                ch.gport
+            } else {
+                self.df.local_port(self.df.index(here), self.df.index(ch.gateway))
+            };
+            Hop { port, channel: ch }
+        };
+        if working.is_empty() {
+            return hop(&candidates[0]);
+        }
+        if working[0].gateway == here {
+            let local = ctx.here();
+            return hop(working.iter().min_by_key(|ch| local.port_queue(ch.gport)).expect("not empty"));
+        }
+        let nearest = working.iter().map(|ch| local_hops(&self.df, here, ch.gateway)).min().expect("not empty");
+        let near: Vec<&&GlobalChannel> =
+            working.iter().filter(|ch| local_hops(&self.df, here, ch.gateway) == nearest).collect();
+        hop(near[rng.below(near.len() as u32) as usize])
+    }
+
+    /// Whether every link of the local route from `from` to `to` (routers of one group) works.
+    fn local_works(&self, q: &QueueView, mut from: u32, to: u32) -> bool {
+        let (df, net) = (&self.df, self.df.network());
+        while from != to {
+            let port = df.local_port(df.index(from), df.index(to));
+            if !q.alive(from, port) {
+                return false;
+            }
+            from = net.port(from, port).peer_router;
+        }
+        true
+    }
+
+    /// Whether the minimal route from `from` to `dst` in another group, through `channel`
+    /// (a channel of `from`'s group towards `dst`'s), works end to end.
+    fn via_works(&self, q: &QueueView, from: u32, channel: &GlobalChannel, dst: u32) -> bool {
+        self.local_works(q, from, channel.gateway)
+            && q.alive(channel.gateway, channel.gport)
+            && self.local_works(q, channel.landing, dst)
+    }
+
+    /// With failed links, which of the source router's two candidate paths work end to end
+    /// (the non-minimal one through the first channel its intermediate group's landing
+    /// router would take towards the destination group).
+    #[cold]
+    fn paths_work(&self, q: &QueueView, here: u32, dst: u32, min: &Hop, nm: &Hop) -> (bool, bool) {
+        let df = &self.df;
+        let (gs, gd) = (df.group(here), df.group(dst));
+        let min_works =
+            if gs == gd { self.local_works(q, here, dst) } else { self.via_works(q, here, min.channel, dst) };
+        let landing = nm.channel.landing;
+        let onward = self.table.channel(self.exit(landing, gd));
+        let nm_works = self.local_works(q, here, nm.channel.gateway)
+            && q.alive(nm.channel.gateway, nm.channel.gport)
+            && self.via_works(q, landing, onward, dst);
+        (min_works, nm_works)
     }
 
     /// Estimated router-to-router hops from `from` to `dst`, in another group `gd`, on a
@@ -392,18 +477,39 @@ impl DragonflyRouting {
         if self.alg == DfAlgorithm::Min {
             return (min.port, min_class);
         }
-        let Some(gi) = self.draw_intermediate(gs, gd, rng) else {
+        let Some(mut gi) = self.draw_intermediate(gs, gd, rng) else {
             return (min.port, min_class);
         };
-        let nm = self.toward_group(ctx, gi, rng);
+        let mut nm = self.toward_group(ctx, gi, rng);
+        // With failed links (HyperX §6), UGAL takes only a path that works end to end: a
+        // few draws for a working non-minimal one, and no comparison when one of the two
+        // is broken.
+        let mut broken = None;
+        if q.any_failed() && self.alg != DfAlgorithm::Val {
+            let (mut min_works, mut nm_works) = self.paths_work(q, here, dst, &min, &nm);
+            for _ in 0..MAX_REDRAWS {
+                if nm_works {
+                    break;
+                }
+                let Some(again) = self.draw_intermediate(gs, gd, rng) else { break };
+                (gi, nm) = (again, self.toward_group(ctx, again, rng));
+                (min_works, nm_works) = self.paths_work(q, here, dst, &min, &nm);
+            }
+            if min_works != nm_works {
+                broken = Some(!min_works);
+            }
+        }
         let go_nonminimal = |pkt: &mut Packet| {
             pkt.intermediate = gi;
             pkt.phase = 0;
             pkt.nonminimal = true;
             (nm.port, 0)
         };
-        if self.alg == DfAlgorithm::Val {
+        if self.alg == DfAlgorithm::Val || broken == Some(true) {
             return go_nonminimal(pkt);
+        }
+        if broken == Some(false) {
+            return (min.port, min_class);
         }
         // The intermediate group is neither gs nor gd, so the landing router is not in gd.
         let h_nm = local_hops(df, here, nm.channel.gateway) + 1 + self.hops_to_other_group(nm.channel.landing, dst, gd);

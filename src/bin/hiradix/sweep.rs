@@ -168,10 +168,10 @@ pub fn table_header() -> String {
 
 pub fn table_row(s: &Summary) -> String {
     let lat = if s.saturated { "sat".to_string() } else { format!("{:.2}", s.avg_latency) };
-    let unroutable = if s.unroutable_fraction > 0.0 {
-        format!(" ({:.2}% unroutable: routed onto a failed link)", 100.0 * s.unroutable_fraction)
-    } else {
-        String::new()
+    let unroutable = match 100.0 * s.unroutable_fraction {
+        0.0 => String::new(),
+        percent if percent < 0.01 => " (< 0.01 % unroutable: routed onto a failed link)".to_string(),
+        percent => format!(" ({percent:.2} % unroutable: routed onto a failed link)"),
     };
     format!(
         "{:>6.3} {:>9.4} {:>9} {:>6} {:>6} {:>6.2} {:>5.1}% {:>8.2} {:>9.2}  {}{unroutable}",
