@@ -530,6 +530,57 @@ fn dfb7_adversarial_highest(d: &Figures) -> Verdict {
 }
 
 /// The claims of the three papers, in the order of their figures.
+/// hx-faults rows of one series with some links failed: (fraction, unroutable share).
+fn unroutable(d: &Figures, series: &str) -> Result<Vec<(f64, f64)>, String> {
+    let rows = d.rows("hx-faults")?;
+    let v: Vec<(f64, f64)> = rows
+        .iter()
+        .filter(|r| r.get("series") == Some(&series))
+        .filter_map(|r| Some((r.get("failed_fraction")?.parse().ok()?, r.get("unroutable_fraction")?.parse().ok()?)))
+        .filter(|&(f, _)| f > 0.0)
+        .collect();
+    if v.is_empty() {
+        return Err(format!("hx-faults: no {series} with failed links"));
+    }
+    Ok(v)
+}
+
+/// The fractions of failed links at which `series` lost no packet (both patterns), as
+/// "f ≤ 0.15" or "none", and (cases without loss, cases).
+fn lossless(d: &Figures, series: &str) -> Result<(String, usize, usize), String> {
+    let v = unroutable(d, series)?;
+    let held = v.iter().filter(|p| p.1 == 0.0).count();
+    let worst = v.iter().filter(|p| p.1 > 0.0).map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let text = match (held, worst.is_finite()) {
+        (0, _) => "loses packets at every fraction".to_string(),
+        (_, false) => "no packet lost at any fraction (up to 0.2)".to_string(),
+        (_, true) => format!("no packet lost below f = {worst}, {held} of {} cases", v.len()),
+    };
+    Ok((text, held, v.len()))
+}
+
+fn faults_dal(d: &Figures) -> Verdict {
+    let (text, held, of) = lossless(d, "DAL")?;
+    Ok((text, Mark::share(held, of)))
+}
+
+fn faults_clos(d: &Figures) -> Verdict {
+    let (text, held, of) = lossless(d, "Adaptive Clos")?;
+    Ok((text, Mark::share(held, of)))
+}
+
+fn faults_oblivious(d: &Figures) -> Verdict {
+    let (mut text, mut held, mut of) = (Vec::new(), 0, 0);
+    for series in ["MIN", "VAL"] {
+        let v = unroutable(d, series)?;
+        held += v.iter().filter(|p| p.1 > 0.0).count();
+        of += v.len();
+        let least = v.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        text.push(format!("{series} ≥ {:.1} %", 100.0 * least));
+    }
+    Ok((format!("unroutable at every fraction: {}", text.join(", ")), Mark::share(held, of)))
+}
+
 pub fn claims() -> Vec<Claim> {
     let c = Claim::new;
     vec![
@@ -572,5 +623,8 @@ pub fn claims() -> Vec<Claim> {
         c("dfb-fig6", "2DFB 1-D: Minimal very high latency on adversarial (6)", "saturates at 0.5", dfb6_minimal_adversarial),
         c("dfb-fig7", "2DFB 2-D: adaptive 2DFB latency below adaptive Clos (7)", "all loads", dfb7_latency).because("As in 1-D: on adversarial traffic, near saturation, the direct link's queue threshold makes adaptive 2DFB slower than the Clos."),
         c("dfb-fig7", "2DFB 2-D: adaptive 2DFB's highest latency on adversarial (7)", "adversarial highest", dfb7_adversarial_highest).because("At low load the adversarial pattern is the cheapest for adaptive 2DFB (its packets take the direct link: about one hop, against two for the other patterns), so adversarial latency is highest only from medium load on."),
+        c("hx-faults", "HyperX §6: DAL routes around failed links (a further deroute where the only minimal link failed)", "no packet lost", faults_dal).because("The paper's argument covers one failed link per fully connected subnetwork; at 20 % of the links failed some lines keep no two-hop detour around a failed link, and DAL, which moves only in offset dimensions, counts those packets unroutable (`routing::dal::links_without_detour`)."),
+        c("hx-faults", "HyperX §6: folded-Clos adaptive routing avoids failed up- and downlinks", "no packet lost", faults_clos).because("With a tenth or more of the links failed, some leaf pairs of the tapered Clos have no up/down path left although the network stays connected (a path would have to turn down and up again); up/down routing counts those packets unroutable."),
+        c("hx-faults", "HyperX §6: with oblivious routing a packet gets stuck at a failed link", "packets lost", faults_oblivious),
     ]
 }
