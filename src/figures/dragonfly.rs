@@ -38,6 +38,10 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
     ("df-fig12", "dragonfly Fig. 12: UGAL-L on WC at load 0.25, latency histogram, 16- and 256-flit buffers"),
     ("df-fig14", "dragonfly Fig. 14: UGAL-L on WC, latency vs load for buffer depths 4 to 256"),
     ("df-fig16", "dragonfly Fig. 16: UGAL-L_CR vs UGAL-L, UGAL-L_VCH and UGAL-G, WC and UR, 16- and 256-flit buffers"),
+    (
+        "df-groups",
+        "dragonfly §3.2, Fig. 6: groups of 8 routers fully connected vs a 2-D and a 3-D flattened butterfly (N = 272), MIN, VAL, UGAL-L, UR and WC",
+    ),
 ];
 
 /// The base configuration of every run: the 1K network (or the 72-node one if `quick`).
@@ -229,6 +233,7 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
         "df-fig11" => fig11(opts, progress)?,
         "df-fig12" => fig12(opts, progress)?,
         "df-fig14" => fig14(opts, progress)?,
+        "df-groups" => groups(opts, progress)?,
         _ => unreachable!(),
     };
     fig.name = name.into();
@@ -281,6 +286,67 @@ fn fig_compare(
         ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, &series, "WC")),
     ];
     let markdown = format!("{}\n{paper}\n", table(&series, &[0.2, 0.4, 0.8], false));
+    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
+}
+
+/// §3.2, Fig. 6: the same dragonfly (p = h = 2, a = 8, g = 17: the routers of Fig. 6(b))
+/// with fully connected groups and with a 2-D and a 3-D flattened butterfly inside each
+/// group (quick: a = 4, g = 9, fully connected vs 2 × 2).
+fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
+    let quick = opts.quick;
+    let (a, g) = if quick { (4, 9) } else { (8, 17) };
+    let organisations: Vec<(&str, Option<Vec<u32>>)> = if quick {
+        vec![("fully connected", None), ("2-D FB 2×2", Some(vec![2, 2]))]
+    } else {
+        vec![("fully connected", None), ("2-D FB 2×4", Some(vec![2, 4])), ("3-D FB 2×2×2", Some(vec![2, 2, 2]))]
+    };
+    let algorithms = ["min", "val", "ugal_l"];
+    let names: Vec<String> = organisations
+        .iter()
+        .flat_map(|(org, _)| algorithms.iter().map(move |alg| format!("{}, {org}", label(alg))))
+        .collect();
+    let mut specs = Vec::new();
+    for (panel, pattern) in [("UR", "uniform"), ("WC", "group_shift")] {
+        for (i, _) in organisations.iter().enumerate() {
+            for (k, &alg) in algorithms.iter().enumerate() {
+                specs.push((panel, names[i * algorithms.len() + k].as_str(), alg, pattern, 16));
+            }
+        }
+    }
+    let mut jobs = sweeps(quick, &specs);
+    for j in &mut jobs {
+        let org = organisations.iter().find(|(o, _)| j.series.ends_with(o)).expect("a named organisation");
+        j.cfg.topology = TopologyConfig::Dragonfly {
+            p: 2,
+            a,
+            h: 2,
+            g,
+            arrangement: GlobalArrangement::Absolute,
+            intra: org.1.clone(),
+        };
+    }
+    let results = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &results);
+    let plots = vec![
+        ("ur".to_string(), latency_plot("(a) uniform random", LOAD_AXIS, &series, "UR", Some(100.0))),
+        ("wc".to_string(), latency_plot("(b) worst case (group shift)", LOAD_AXIS, &series, "WC", Some(100.0))),
+        ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
+        ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, &series, "WC")),
+    ];
+    let markdown = format!(
+        "This preset's networks replace the setup's: p = h = 2, a = {a}, g = {g} (N = {}), the groups {}; the router radix is p + (local channels) + h: {}. Everything else as above.\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality; the paper gives no performance figure. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
+        2 * a * g,
+        organisations.iter().map(|(o, _)| *o).collect::<Vec<_>>().join(", "),
+        organisations
+            .iter()
+            .map(|(o, intra)| {
+                let local: u32 = intra.as_ref().map_or(a - 1, |e| e.iter().map(|x| x - 1).sum());
+                format!("{o} {}", 2 + local + 2)
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        table(&series, &[0.1, 0.3], false)
+    );
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
