@@ -69,6 +69,9 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
     for (name, desc, runner) in selected {
         eprintln!("{name}: {desc}");
         let started = std::time::Instant::now();
+        // The code the numbers come from: the tree as the run starts (later edits do not
+        // change the running binary).
+        let source = source_commit();
         let bar = ProgressBar::new(0);
         bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}").expect("template"));
         let fig = runner(name, &opts, &|done, total| {
@@ -84,7 +87,8 @@ pub fn run(args: &FigureArgs) -> Result<(), Failure> {
             println!("wrote {}", path.display());
             Ok::<(), Failure>(())
         };
-        let markdown = with_provenance(&fig.markdown, &provenance(name, args, started.elapsed().as_secs_f64()));
+        let markdown =
+            with_provenance(&fig.markdown, &provenance(name, args, &source, started.elapsed().as_secs_f64()));
         write(format!("{name}.csv"), &fig.csv)?;
         write(format!("{name}.md"), &markdown)?;
         for (suffix, plot) in &fig.plots {
@@ -130,9 +134,9 @@ pub fn claims(args: &ClaimsArgs) -> Result<(), Failure> {
     }
 }
 
-/// "Measured on 2026-11-25 (UTC) at commit abc1234 with `hiradix figure …`, 312 s on 2
-/// cores.": when, from which code and by which command a figure's numbers were made.
-fn provenance(name: &str, args: &FigureArgs, seconds: f64) -> String {
+/// The commit of the working tree, with " plus uncommitted changes" when the code (not
+/// the outputs) differs from it.
+fn source_commit() -> String {
     let git = |a: &[&str]| {
         std::process::Command::new("git")
             .args(a)
@@ -142,8 +146,14 @@ fn provenance(name: &str, args: &FigureArgs, seconds: f64) -> String {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    // Uncommitted changes to the code (not to the outputs) make the commit inexact.
     let dirty = git(&["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"]).is_some_and(|s| !s.is_empty());
+    format!("{commit}{}", if dirty { " plus uncommitted changes" } else { "" })
+}
+
+/// "Measured on 2026-11-25 (UTC) at commit abc1234 with `hiradix figure …`, 312 s on 2
+/// cores.": when, from which code (`source`, see [`source_commit`]) and by which command a
+/// figure's numbers were made.
+fn provenance(name: &str, args: &FigureArgs, source: &str, seconds: f64) -> String {
     let mut command = format!("hiradix figure {name} --out-dir {}", args.out_dir.display());
     if args.quick {
         command += " --quick";
@@ -156,9 +166,8 @@ fn provenance(name: &str, args: &FigureArgs, seconds: f64) -> String {
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!(
-        "Measured on {} (UTC) at commit {commit}{} with `{command}`, {seconds:.0} s on {cores} cores.",
+        "Measured on {} (UTC) at commit {source} with `{command}`, {seconds:.0} s on {cores} cores.",
         utc_date(std::time::SystemTime::now()),
-        if dirty { " plus uncommitted changes" } else { "" }
     )
 }
 
