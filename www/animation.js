@@ -167,7 +167,8 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
         p.setNote(b ? `batch done in ${b.cycles} cycles = ${b.perPacket.toFixed(2)} cycles/packet` : c ? `batch: ${Math.round((100 * c[1]) / total)} % delivered` : '');
       } else if (r) {
         const lat = Number.isFinite(r.latency) ? r.latency.toFixed(1) : '–';
-        p.setNote(`accepted ${r.accepted.toFixed(3)} · latency ${lat}${r.inSources > p.info.terminals ? ' · source queues growing' : ''}`);
+        const lost = r.unroutableTotal > 0 ? ` · ${r.unroutableTotal} unroutable` : '';
+        p.setNote(`accepted ${r.accepted.toFixed(3)}${lost} · latency ${lat}${r.inSources > p.info.terminals ? ' · source queues growing' : ''}`);
       }
     }
   }

@@ -5,12 +5,14 @@
 
 import { getPath, readsParam } from './experiment.js';
 import { el } from './dom.js';
+import { formatLinks, parseLinks } from './faults.js';
 
 const SECTIONS = [
   { id: 'topology', title: 'Topology', open: true },
   { id: 'routing', title: 'Routing', open: true },
   { id: 'traffic', title: 'Traffic', open: true },
   { id: 'router', title: 'Router', open: false },
+  { id: 'faults', title: 'Failed links', open: true },
   { id: 'measurement', title: 'Measurement (sweep) and seed', open: false },
 ];
 
@@ -41,6 +43,9 @@ export function parseControl(spec, raw) {
       if (bad !== undefined) return { error: `every value must be between ${spec.min} and ${spec.max}, got ${bad}` };
       return { value: xs };
     }
+    case 'link_list':
+      // Set by clicking links (✂), or typed: "0-1, 5-9/1" or [[0,1],[5,9,1]].
+      return parseLinks(text, spec.max);
     case 'enum':
       if (!spec.options.includes(text)) return { error: `must be one of ${spec.options.join(', ')}, got '${text}'` };
       return { value: text };
@@ -102,7 +107,10 @@ export class Controls {
       for (const [value, label, title] of opts) input.append(el('option', { value, text: label, title: title || undefined }));
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else if (spec.kind === 'int_list') {
-      input = el('input', { id, type: 'text', inputmode: 'numeric', 'aria-describedby': msg.id, placeholder: 'e.g. 8,8,8' });
+      input = el('input', { id, type: 'text', inputmode: 'numeric', 'aria-describedby': msg.id, placeholder: spec.unset ? `empty: ${spec.unset}` : 'e.g. 8,8,8' });
+      input.addEventListener('change', () => this.commit(spec, input.value));
+    } else if (spec.kind === 'link_list') {
+      input = el('input', { id, type: 'text', 'aria-describedby': msg.id, placeholder: 'none — e.g. 0-1, 5-9/1, or click links (✂)' });
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else {
       input = el('input', {
@@ -160,7 +168,8 @@ export class Controls {
         input.value = '';
         continue;
       }
-      input.value = spec.kind === 'int_list' ? (Array.isArray(v) ? v.join(',') : String(v)) : String(v);
+      if (spec.kind === 'link_list') input.value = Array.isArray(v) ? formatLinks(v) : String(v);
+      else input.value = spec.kind === 'int_list' ? (Array.isArray(v) ? v.join(',') : String(v)) : String(v);
       if (range) range.value = String(v);
     }
   }

@@ -1,5 +1,6 @@
 // Pointer interaction with the network canvases: hover and click to inspect a router or a
-// channel (the inspector panel, refreshed while pinned), wheel to zoom about the pointer,
+// channel (the inspector panel, refreshed while pinned; in the fail-links mode a click on a
+// channel fails or restores its link instead), wheel to zoom about the pointer,
 // drag to pan, double-click to fit. Zoom and pan apply to every pane at once. The details
 // come with the simulation worker's snapshots (the page asks for the hovered or pinned
 // element's), so a newly hovered element shows a moment later.
@@ -20,7 +21,7 @@ function devicePoint(canvas, ev) {
   return [(ev.clientX - rect.left) * dpr, (ev.clientY - rect.top) * dpr];
 }
 
-export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTrace }) {
+export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTrace, failLink }) {
   const update = () => updateInspector(app);
   let drag = null;
   container.addEventListener('pointerdown', (ev) => {
@@ -65,6 +66,11 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTr
     const hit = pane.view.hitTest(...devicePoint(ev.target, ev));
     if (app.tracePicking && hit?.kind === 'router') {
       pickTrace(hit.index);
+      return;
+    }
+    // Fail-links mode (www/faults.js): a channel fails or restores its link.
+    if (app.failPicking && hit?.kind === 'channel') {
+      failLink(pane.index, hit.index);
       return;
     }
     app.selection = hit ? { pane: pane.index, ...hit } : null;

@@ -21,7 +21,9 @@ export function keyPlotsOf(app, preset) {
   const plots = preset?.keyPlots ? preset.keyPlots.filter((k) => k !== 'classes' || focused) : [];
   const dragonfly = app.panes.some((p) => p.info.family === 'dragonfly');
   const batch = app.panes[0]?.info.batch;
-  for (const k of [batch ? 'batch' : 'throughput', dragonfly ? 'fig9' : 'latency', 'throughput']) {
+  // With failed links, the packets lost to them.
+  const failed = app.panes.some((p) => p.failedLinks > 0);
+  for (const k of [batch ? 'batch' : 'throughput', failed ? 'unroutable' : dragonfly ? 'fig9' : 'latency', 'throughput']) {
     if (plots.length >= 2) break;
     if (!plots.includes(k)) plots.push(k);
   }
@@ -88,6 +90,13 @@ export function renderKey(app, preset, present) {
           yMax: 1,
           xMin: 0,
         });
+      } else if (kind === 'unroutable') {
+        caption(i, 'Packets lost to failed links', '(unroutable: routed onto a failed link; total)');
+        const series = panes.map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c[15] ?? 0]) }));
+        const top = Math.max(10, ...series.flatMap((s) => s.points.map((q) => q[1])));
+        // The legend says each pane's total so far, so a flat line at 0 reads as "none lost".
+        const legendEntries = panes.map((p, k) => ({ label: `${paneLabel(p)}: ${series[k].points.at(-1)?.[1] ?? 0}`, colour: p.colour }));
+        lineChart(canvas, { series, xLabel: 'cycle', yLabel: 'packets', yMax: top * 1.35, xMin: 0, legendEntries });
       } else if (kind === 'latency') {
         caption(i, 'Latency', '(cycles)');
         lineChart(canvas, {

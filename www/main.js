@@ -25,6 +25,7 @@ import { SimClient } from './sim-client.js';
 import { RemoteSim } from './remote-sim.js';
 import { Pacer } from './pacing.js';
 import { animation } from './animation.js';
+import { FailLinks } from './faults.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -206,8 +207,9 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   app.lastErrors = [];
   if (source === 'json') showConfigError(null);
   // A message about the experiment being replaced (a refused link, a finished batch, a
-  // changed network type) has lost its cause.
+  // changed network type, a refused link failure) has lost its cause.
   notice(null);
+  app.failLinks.say(null);
   // Replace the panes.
   const old = app.panes;
   app.panes = [];
@@ -451,7 +453,7 @@ function compareValues(raw) {
   const spec = [...app.model.catalog.params, ...(app.model.topologyEntry(exp.config.topology.type)?.params ?? [])].find((p) => p.path === exp.compare.param);
   if (spec && spec.kind !== 'enum') {
     for (const v of values) {
-      const r = parseControl(spec, Array.isArray(v) ? v.join(',') : v);
+      const r = parseControl(spec, spec.kind === 'link_list' ? formatValue(v) : Array.isArray(v) ? v.join(',') : v);
       if (r.error) {
         showCompareMessage(`${clip(formatValue(v), 80)}: ${r.error}`);
         return;
@@ -553,6 +555,28 @@ function syncFocusLegend() {
   const on = Boolean(rule && app.panes.some((p) => p.focus));
   $('legend-focus-row').hidden = !on;
   $('legend-focus').textContent = on ? `orange casing: ${rule.label}${rule.dim === 1 ? '' : '; the other channels are dimmed'}` : '';
+  syncFailedLegend();
+}
+
+// The legend's row for failed links (shown while some pane has one).
+function syncFailedLegend() {
+  const counts = app.panes.map((p) => p.failedLinks ?? 0);
+  const on = counts.some((n) => n > 0);
+  const each = counts.every((n) => n === counts[0]) ? `${counts[0]}` : counts.map((n, i) => `${app.panes[i].variant.name}: ${n}`).join(', ');
+  $('legend-failed-row').hidden = !on;
+  $('legend-failed').textContent = on ? `dashed, crossed out: failed link (carries nothing; ${each} failed)` : '';
+  document.body.classList.toggle('has-failed', on);
+}
+
+// Links failed or recovered in some panes (www/faults.js): the focus that depends on them,
+// the legend, the form, the URL and the story's "modified" follow; the sweep's points no
+// longer describe the experiment.
+function onFaultsChanged() {
+  const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus ?? null;
+  for (const p of app.panes) p.setFocus(rule);
+  syncUi();
+  resetSweep();
+  app.lastKey = 0;
 }
 
 // What the PNG export draws under the networks: the ramp and what it means.
@@ -564,7 +588,7 @@ function exportLegend() {
     labels: rampLabels(metric),
     focus: rule && app.panes.some((p) => p.focus) ? `orange casing: ${rule.label}` : null,
     focusColour: COLOURS.focus,
-    extra: 'router: white = idle, darker = fuller injection buffers · ring: packets waiting at the source',
+    extra: `router: white = idle, darker = fuller injection buffers · ring: packets waiting at the source${app.panes.some((p) => p.failedLinks > 0) ? ' · dashed, crossed out: failed link' : ''}`,
   };
 }
 
@@ -751,7 +775,10 @@ function wireControls() {
   app.exportPng = () => canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })), exportLegend());
   app.trace = new PacketTrace(app, { notice });
   app.trace.onLinkChange = () => writeUrlSoon();
-  $('btn-trace').addEventListener('click', () => app.trace.togglePicking());
+  $('btn-trace').addEventListener('click', toggleTrace);
+  app.failLinks = new FailLinks(app, { serial, changed: onFaultsChanged });
+  $('btn-fail').addEventListener('click', () => app.failLinks.toggle());
+  $('fault-msg-close').addEventListener('click', () => app.failLinks.say(null));
   $('trace-clear').addEventListener('click', () => app.trace.clear());
   // Trace buttons in the (constantly refreshed) inspector act on pointerdown.
   $('inspector-body').addEventListener('pointerdown', (ev) => {
@@ -772,7 +799,13 @@ function wireControls() {
     app.lowerVisible = on;
   }).observe(document.querySelector('.lower'));
   app.renderKey = () => renderKey(app, PRESETS.find((p) => p.id === app.experiment?.preset), app.present);
-  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r) });
+  wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r), failLink: (pane, c) => app.failLinks.click(pane, c) });
+}
+
+// Trace (button or t): picking a router to trace ends picking links to fail.
+function toggleTrace() {
+  app.trace.togglePicking();
+  if (app.trace.picking) app.failLinks.setPicking(false);
 }
 
 // One cycle, in the worker; the snapshot after it lands a moment later.
@@ -786,8 +819,9 @@ function step() {
 function onKey(ev) {
   const tag = ev.target?.tagName;
   if (ev.key === 'Escape') {
-    if (app.present && !app.selection && !app.trace.picking) setPresent(false);
+    if (app.present && !app.selection && !app.trace.picking && !app.failPicking) setPresent(false);
     if (app.trace.picking) app.trace.setPicking(false);
+    if (app.failPicking) app.failLinks.setPicking(false);
     app.selection = null;
     updateInspector();
     return;
@@ -842,7 +876,11 @@ function onKey(ev) {
       break;
     case 't':
     case 'T':
-      app.trace.togglePicking();
+      toggleTrace();
+      break;
+    case 'x':
+    case 'X':
+      app.failLinks.toggle();
       break;
     default:
   }

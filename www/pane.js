@@ -54,6 +54,7 @@ export class Pane {
     });
     this.focus = null; // the story's focus channels (a mask), see setFocus
     this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind, vcs: this.vcs });
+    this.setFailed(sim.failedChannels());
     this.stats = new StatsTracker(this.info);
     this.stats.sample(sim);
   }
@@ -61,7 +62,26 @@ export class Pane {
   /** The channels a story is about (www/story.js rule), or none. */
   setFocus(rule) {
     const g = this.view.geo;
-    this.focus = focusMask(rule, { info: this.info, config: this.config, src: g.src, dst: g.dst, groups: this.groups, classes: g.global });
+    this.focus = focusMask(rule, { info: this.info, config: this.config, src: g.src, dst: g.dst, groups: this.groups, classes: g.global, failed: this.failed });
+  }
+
+  /** The failed channels (per channel, 1 = failed; WebSim.failedChannels). */
+  setFailed(mask) {
+    this.failed = mask && mask.length === this.info.channels ? Uint8Array.from(mask) : new Uint8Array(this.info.channels);
+    this.failedLinks = this.failed.reduce((n, x) => n + x, 0) / 2;
+    this.failedSeq = (this.failedSeq ?? 0) + 1;
+    this.view.failed = this.failedLinks > 0 ? this.failed : null;
+  }
+
+  /** Side by side over faults.links: this pane's list changed (a link clicked). */
+  setVariantValue(value) {
+    const v = this.variant;
+    v.value = value;
+    v.label = `${v.label.split(' = ')[0]} = ${formatValue(value)}`;
+    this.title = `${v.name}: ${v.label}`;
+    this.short = formatValue(value);
+    this.labelEl.textContent = `${v.name} · ${formatValue(value)}`;
+    this.labelEl.title = v.label;
   }
 
   get now() {
@@ -104,7 +124,7 @@ export class Pane {
   draw(metric, selection, vcCells, trace = null, { range = 1, dim = undefined, routerScale = 1 } = {}) {
     const rect = this.canvas.getBoundingClientRect();
     const v = this.view;
-    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim, routerScale]);
+    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim, routerScale, this.failedSeq]);
     if (key === this.drawn) return false;
     v.render(this.frameData(metric, range), selection, { vcCells, trace, focus: this.focus, dim, routerScale: this.focus ? routerScale : 1 });
     this.drawn = key;

@@ -11,7 +11,7 @@ export class RemoteSim {
    * @param client the SimClient
    * @param gen the worker's generation of simulations this pane belongs to
    * @param index the pane's index
-   * @param data {info, config, vcs, depth, positions, endpoints, groups, classes} (the
+   * @param data {info, config, vcs, depth, positions, endpoints, groups, classes, failed} (the
    *   JSON ones as strings, as WebSim returns them)
    * @param snap the pane's first snapshot
    */
@@ -64,6 +64,10 @@ export class RemoteSim {
   }
   channelClasses() {
     return this.data.classes;
+  }
+  /** Per channel, 1 = failed: as built; the page updates it after failing a link (`ask`). */
+  failedChannels() {
+    return this.data.failed ?? new Uint8Array(this.info.channels);
   }
 
   // The latest snapshot.

@@ -81,6 +81,9 @@ export const COLOURS = {
   focus: '#f28e2b',
   selection: '#2563eb',
   trace: '#c026d3',
+  // A failed link: near-black dashes over a white casing, crossed out at its middle — a
+  // pattern no load colour has, so it reads in greyscale and to colour-blind eyes.
+  failed: '#111111',
   emptyCell: '#e4e8ee',
 };
 
@@ -253,6 +256,7 @@ export class NetworkView {
     this.buckets = new Uint8Array(n);
     this.order = new Uint32Array(n);
     this.counts = new Uint32Array(RAMP_LEVELS + 1);
+    this.failed = null; // per channel, 1 = failed (null: none)
   }
 
   /** Matches the canvas's backing store to its CSS size; returns true if it changed. */
@@ -473,6 +477,8 @@ export class NetworkView {
     }
     if (hasFocus) this.drawFocus(ctx, order, focus, width, dpr);
     ctx.globalAlpha = 1;
+    // Failed links over everything else on the links, never dimmed.
+    if (this.failed) this.drawFailed(ctx, this.failed, width, radius, dpr);
     // VC cells once zoomed in (at the fitted view they would only add noise).
     this.vcCellsShown = vcCells && frame.vc && this.zoom >= 1.5 ? this.drawVcCells(ctx, frame, radius, lineWidth) : false;
     // Routers, filled by their terminals' load, batched by bucket.
@@ -562,6 +568,49 @@ export class NetworkView {
       }
       if (any) ctx.stroke();
     }
+  }
+
+  // Failed links: both directions dashed over a white casing, and a cross at the link's
+  // middle (drawn once per link, from the direction whose source is the lower router).
+  drawFailed(ctx, failed, width, radius, dpr) {
+    const g = this.geo;
+    const seg = this.seg;
+    const w = Math.max(2.5 * dpr, width * 1.6);
+    ctx.save();
+    ctx.lineCap = 'butt';
+    ctx.beginPath();
+    for (let c = 0; c < g.channels; c++) if (failed[c]) this.pathChannel(ctx, c);
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = w + 2 * dpr;
+    ctx.stroke();
+    ctx.strokeStyle = COLOURS.failed;
+    ctx.lineWidth = w;
+    ctx.setLineDash([2.2 * w, 1.4 * w]);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    const { lineWidth } = this.metrics();
+    const arm = Math.min(10 * dpr, Math.max(4 * dpr, radius * 0.8));
+    const cross = new Path2D();
+    for (let c = 0; c < g.channels; c++) {
+      if (!failed[c] || g.src[c] > g.dst[c]) continue;
+      const i = 6 * c;
+      const curved = !Number.isNaN(seg[i + 2]);
+      const off = lineWidth * (0.7 + 1.4 * g.parallel[c]);
+      const x = (curved ? 0.25 * seg[i] + 0.5 * seg[i + 2] + 0.25 * seg[i + 4] : (seg[i] + seg[i + 4]) / 2) - g.nx[c] * off;
+      const y = (curved ? 0.25 * seg[i + 1] + 0.5 * seg[i + 3] + 0.25 * seg[i + 5] : (seg[i + 1] + seg[i + 5]) / 2) - g.ny[c] * off;
+      cross.moveTo(x - arm, y - arm);
+      cross.lineTo(x + arm, y + arm);
+      cross.moveTo(x - arm, y + arm);
+      cross.lineTo(x + arm, y - arm);
+    }
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = Math.max(2 * dpr, w * 0.8) + 3 * dpr;
+    ctx.stroke(cross);
+    ctx.strokeStyle = COLOURS.failed;
+    ctx.lineWidth = Math.max(2 * dpr, w * 0.8);
+    ctx.stroke(cross);
+    ctx.restore();
   }
 
   // A traced packet: the channels it took, the routers it visited, a ring where it is now

@@ -8,7 +8,8 @@
 //      reply lists the problems, {index, message} (the engine's `path: message` lines),
 //      if any failed (then none is kept). The running simulations are untouched.
 //  {type: 'commit', gen, want}  the staged simulations replace the running ones, as
-//      generation `gen`; the reply has each one's static data and first snapshot.
+//      generation `gen`; the reply has each one's static data (with its failed channels)
+//      and first snapshot.
 //  {type: 'discard'}          drops the staged simulations.
 //  {type: 'check', configs}   {ok}: would every config build? Nothing changes.
 //  {type: 'step', cycles, commands, want}  applies the commands ({gen, pane, op, args}:
@@ -68,8 +69,9 @@ function commit({ gen: next, want }) {
     endpoints: sim.channelEndpoints(),
     groups: sim.routerGroups(),
     classes: sim.channelClasses(),
+    failed: sim.failedChannels(),
   }));
-  const transfer = statics.flatMap((s) => [s.positions.buffer, s.endpoints.buffer, s.groups.buffer, s.classes.buffer]);
+  const transfer = statics.flatMap((s) => [s.positions.buffer, s.endpoints.buffer, s.groups.buffer, s.classes.buffer, s.failed.buffer]);
   // The first snapshot takes a statistics sample: the counters' starting point.
   const snap = snapshot({ ...want, sampleAt: 0 }, false, transfer);
   return { gen, statics, ...snap, transfer };

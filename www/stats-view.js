@@ -145,6 +145,7 @@ export function renderStatsTable(table, app) {
     ['hops', (r) => f(r?.hops, 2)],
     ['packets in the network', (r) => (r ? String(r.inNetwork) : '–')],
     ['packets in source queues', (r) => (r ? String(r.inSources) : '–')],
+    ['unroutable (failed link)', (r) => (r ? String(r.unroutableTotal) : '–')],
   ];
   const extra = [];
   if (panes[0].info.batch) {

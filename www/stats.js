@@ -13,6 +13,8 @@ const FIG9_TAU = 1500;
 const C = {
   generated: 0, delivered: 1, flits: 2, latSum: 3, hops: 4, inNetwork: 5, inSources: 6, dropped: 7,
   nonmin: 8, minCount: 9, minSum: 10, nmCount: 11, nmSum: 12, batchPending: 13, lastDelivery: 14,
+  // Packets dropped because they were routed onto a failed link (HyperX §6).
+  unroutable: 15,
 };
 
 const ratio = (a, b) => (b > 0 ? a / b : NaN);
@@ -49,6 +51,8 @@ export class StatsTracker {
       inNetwork: b.c[C.inNetwork],
       inSources: b.c[C.inSources],
       dropped: d(C.dropped),
+      unroutable: d(C.unroutable) || 0,
+      unroutableTotal: b.c[C.unroutable] ?? 0,
     };
   }
 
@@ -128,9 +132,9 @@ export class StatsTracker {
   csvRows(variant) {
     const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? (Number.isFinite(v) ? v.toFixed(5) : '') : v);
     return this.samples.map((s) =>
-      [JSON.stringify(variant), s.cycle, s.offered, s.accepted, s.latency, s.latencyMin, s.latencyNonmin, s.nonminFraction, s.hops, s.inNetwork, s.inSources, s.dropped].map(fmt).join(','),
+      [JSON.stringify(variant), s.cycle, s.offered, s.accepted, s.latency, s.latencyMin, s.latencyNonmin, s.nonminFraction, s.hops, s.inNetwork, s.inSources, s.dropped, s.unroutable].map(fmt).join(','),
     );
   }
 }
 
-export const CSV_HEADER = 'variant,cycle,offered,accepted,latency,latency_minimal,latency_nonminimal,nonminimal_fraction,hops,packets_in_network,packets_in_source_queues,dropped';
+export const CSV_HEADER = 'variant,cycle,offered,accepted,latency,latency_minimal,latency_nonminimal,nonminimal_fraction,hops,packets_in_network,packets_in_source_queues,dropped,unroutable';

@@ -62,6 +62,32 @@ export function focusMask(rule, net) {
         if (same && coord(a, d, dims) !== coord(b, d, dims)) set(c);
       }
     }
+  } else if (rule.kind === 'failed-detours') {
+    // Around each failed link a–b: the working channels a → x → b and b → x → a through
+    // every router x linked to both (in a HyperX, the rest of the link's line: DAL's detour).
+    const failed = net.failed;
+    if (!failed) return null;
+    const R = info.routers;
+    const out = Array.from({ length: R }, () => []);
+    const pairs = new Map(); // src·R + dst → working channels
+    for (let c = 0; c < n; c++) {
+      if (failed[c]) continue;
+      out[src[c]].push(c);
+      const k = src[c] * R + dst[c];
+      if (!pairs.has(k)) pairs.set(k, []);
+      pairs.get(k).push(c);
+    }
+    const both = (a, b) => [...(pairs.get(a * R + b) ?? []), ...(pairs.get(b * R + a) ?? [])];
+    for (let c = 0; c < n; c++) {
+      if (!failed[c] || src[c] > dst[c]) continue;
+      const a = src[c];
+      const b = dst[c];
+      for (const c1 of out[a]) {
+        const x = dst[c1];
+        if (x === b || !pairs.has(x * R + b)) continue;
+        for (const d of [...both(a, x), ...both(x, b)]) set(d);
+      }
+    }
   } else return null;
   return any ? mask : null;
 }
