@@ -228,6 +228,48 @@ pub struct DfCostPoint {
     pub cost: CostBreakdown,
 }
 
+/// A dragonfly of the simulator's form (p, a, h, g) whose groups are the flattened
+/// butterfly `intra` (empty: fully connected; §3.2, Fig. 6), packaged as a cabinet row per
+/// group: every router has `Σ(e − 1)` local channels (`a − 1` fully connected) on short
+/// cables, and `h` global ones.
+pub fn dragonfly_groups(tech: &Technology, p: u32, a: u32, h: u32, g: u32, intra: &[u32]) -> Inventory {
+    let routers = a as u64 * g as u64;
+    let nodes = routers * p as u64;
+    let local_ports: u32 = if intra.is_empty() { a - 1 } else { intra.iter().map(|e| e - 1).sum() };
+    let group_nodes = a as u64 * p as u64;
+    let groups = vec![
+        ChannelGroup::new("terminal", Placement::Terminal, 2.0 * nodes as f64, 1.0, 0.0),
+        ChannelGroup::new(
+            "local (intra-group)",
+            Placement::LocalCable,
+            (routers * local_ports as u64) as f64,
+            1.0,
+            tech.edge_length(group_nodes) / 3.0,
+        ),
+        ChannelGroup::new(
+            "global",
+            Placement::Global,
+            (routers * h as u64) as f64,
+            1.0,
+            2.0 * tech.edge_length(nodes) / 3.0,
+        ),
+    ];
+    let shape = if intra.is_empty() {
+        "fully connected".to_string()
+    } else {
+        intra.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("×")
+    };
+    Inventory {
+        topology: "dragonfly".into(),
+        nodes,
+        routers: routers as f64,
+        router_scale: 1.0,
+        dedicated_serdes: true,
+        groups,
+        config: format!("p = {p}, a = {a}, h = {h}, g = {g}, groups {shape}"),
+    }
+}
+
 /// Fig. 19: cost of every topology at every size under the dragonfly paper's pricing.
 pub fn fig19(tech: &Technology, sizes: &[u64]) -> Vec<DfCostPoint> {
     let pricing = CablePricing::dragonfly(tech);

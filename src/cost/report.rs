@@ -277,6 +277,17 @@ apart, pin-scaled routers.
 
 "#;
     s += &df_table_md(sizes);
+    s += r#"
+### Group organisations (dragonfly §3.2, Fig. 6)
+
+The dragonfly of the `df-groups` figure (p = h = 2, a = 8, g = 17, N = 272; docs/dragonfly.md)
+with each group fully connected and as a 2-D or 3-D flattened butterfly
+(`topology.intra`), one cabinet row per group, under the dragonfly paper's pricing: a
+flattened-butterfly group needs fewer local cables and a smaller router for the same
+global channels.
+
+"#;
+    s += &dragonfly::group_organisations_table();
     s
 }
 
