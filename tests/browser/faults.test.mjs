@@ -273,3 +273,25 @@ test('the faults.links control: typed links, a bad entry next to the control, th
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the failed-links story: more links fail in both panes; with no detour left in its row DAL loses packets too; Reset story restores the two', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open('?preset=dal-failed-links&speed=5');
+  assert.deepEqual(await page.evaluate(() => window.hiradix.panes.map((p) => p.failedLinks)), [2, 2]);
+  await page.click('#btn-fail');
+  // Switch 5's other two row links: 5–6 has failed already, so its row has no detour left.
+  await clickLink(page, 1, 4, 5);
+  await clickLink(page, 1, 5, 7);
+  await page.waitForFunction(() => window.hiradix.panes.every((p) => p.failedLinks === 4));
+  assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [[5, 6], [9, 10], [4, 5], [5, 7]]);
+  assert.equal(await page.isVisible('#story-modified'), true, 'the story is marked modified');
+  const u0 = await unroutable(page);
+  await advanceBy(page, 400);
+  const u1 = await unroutable(page);
+  assert.ok(u1[1] > u0[1], `DAL lost no packets with switch 5's row links all failed: ${u0} → ${u1}`);
+  await page.click('#story-restore');
+  await page.waitForFunction(() => window.hiradix.panes.every((p) => p.failedLinks === 2) && decodeURIComponent(location.search).includes('faults.links=[[5,6],[9,10]]&'));
+  assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [[5, 6], [9, 10]]);
+  assert.equal(await page.isVisible('#story-modified'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

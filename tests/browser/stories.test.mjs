@@ -55,6 +55,9 @@ async function openStory(id, cycles, { paused = false } = {}) {
       metric: p.linksMetric,
       accepted: p.stats.recent(10)?.accepted,
       batch: p.stats.batchDone?.cycles ?? null,
+      now: p.sim.now(),
+      unroutable: p.sim.liveCounters()[15],
+      failedLinks: p.failedLinks,
     }));
   });
   for (const n of numbers) {
@@ -155,4 +158,22 @@ test('2dfb-adaptive: minimal routing loads only the two cased links; adaptive ov
   assert.ok(adaptive.rest >= 0.1, `adaptive overflows: ${fmt([adaptive])}`);
   // The text: Minimal saturates at 50 %, adaptive follows the offered 0.8.
   assert.ok(Math.abs(adaptive.accepted - 0.8) < 0.04 && Math.abs(min.accepted - 0.5) < 0.03, `accepted ${adaptive.accepted} vs ${min.accepted}`);
+});
+
+test('dal-failed-links: DOR loses the packets routed onto the failed links, DAL none, over the cased detours', { timeout: 180_000 }, async () => {
+  const [min, dal] = await openStory('dal-failed-links', 800);
+  assert.equal(min.metric, 'utilization');
+  assert.deepEqual([min.failedLinks, dal.failedLinks], [2, 2], 'the two dashed links');
+  // Each failed link of a row of four has two detours (through the row's other two
+  // switches) of two links, both ways: 8 channels per failed link.
+  assert.equal(min.count, 16);
+  // The look list: DOR loses about 1.6 packets a cycle (2 switches × 4 terminals × 0.2),
+  // DAL none; the point: DOR delivers 0.175 of the offered 0.2, DAL all of it.
+  const rate = min.unroutable / min.now;
+  assert.ok(Math.abs(rate - 1.6) < 0.15, `DOR unroutable ${min.unroutable} in ${min.now} cycles = ${rate.toFixed(2)}/cycle`);
+  assert.equal(dal.unroutable, 0, 'DAL lost packets');
+  assert.ok(Math.abs(min.accepted - 0.175) < 0.015 && Math.abs(dal.accepted - 0.2) < 0.015, `accepted DOR ${min.accepted}, DAL ${dal.accepted}`);
+  // The detours carry about twice as much under DAL: 0.4 against 0.2 flits/cycle.
+  assert.ok(Math.abs(dal.focus - 0.4) < 0.08 && Math.abs(min.focus - 0.2) < 0.06, `detours: ${fmt([min, dal])}`);
+  assert.ok(dal.focus >= 1.6 * min.focus, `DAL's detours not busier: ${fmt([min, dal])}`);
 });
