@@ -70,7 +70,7 @@ export class Pane {
     this.failed = mask && mask.length === this.info.channels ? Uint8Array.from(mask) : new Uint8Array(this.info.channels);
     this.failedLinks = this.failed.reduce((n, x) => n + x, 0) / 2;
     this.failedSeq = (this.failedSeq ?? 0) + 1;
-    this.view.failed = this.failedLinks > 0 ? this.failed : null;
+    this.view.setFailed(this.failedLinks > 0 ? this.failed : null);
   }
 
   /** Side by side over faults.links: this pane's list changed (a link clicked). */

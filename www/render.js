@@ -257,6 +257,16 @@ export class NetworkView {
     this.order = new Uint32Array(n);
     this.counts = new Uint32Array(RAMP_LEVELS + 1);
     this.failed = null; // per channel, 1 = failed (null: none)
+    // The failed links are static: drawn once per view into their own transparent layer,
+    // which every frame lays over the coloured channels.
+    this.failedLayer = document.createElement('canvas');
+    this.failedDrawn = null;
+  }
+
+  /** The failed channels (per channel, 1 = failed), or null for none. */
+  setFailed(mask) {
+    this.failed = mask;
+    this.failedDrawn = null;
   }
 
   /** Matches the canvas's backing store to its CSS size; returns true if it changed. */
@@ -478,7 +488,16 @@ export class NetworkView {
     if (hasFocus) this.drawFocus(ctx, order, focus, width, dpr);
     ctx.globalAlpha = 1;
     // Failed links over everything else on the links, never dimmed.
-    if (this.failed) this.drawFailed(ctx, this.failed, width, radius, dpr);
+    if (this.failed) {
+      const key = `${this.width}x${this.height} ${this.zoom} ${this.centre} ${width} ${radius}`;
+      if (this.failedDrawn !== key) {
+        this.failedLayer.width = this.width;
+        this.failedLayer.height = this.height;
+        this.drawFailed(this.failedLayer.getContext('2d'), this.failed, width, radius, dpr);
+        this.failedDrawn = key;
+      }
+      ctx.drawImage(this.failedLayer, 0, 0);
+    }
     // VC cells once zoomed in (at the fitted view they would only add noise).
     this.vcCellsShown = vcCells && frame.vc && this.zoom >= 1.5 ? this.drawVcCells(ctx, frame, radius, lineWidth) : false;
     // Routers, filled by their terminals' load, batched by bucket.
@@ -575,13 +594,14 @@ export class NetworkView {
   drawFailed(ctx, failed, width, radius, dpr) {
     const g = this.geo;
     const seg = this.seg;
-    const w = Math.max(2.5 * dpr, width * 1.6);
+    // As wide as the focus channels on a small network, thinner on a dense one.
+    const w = Math.max(1.5 * dpr, width * 1.6);
     ctx.save();
     ctx.lineCap = 'butt';
     ctx.beginPath();
     for (let c = 0; c < g.channels; c++) if (failed[c]) this.pathChannel(ctx, c);
     ctx.strokeStyle = '#ffffff';
-    ctx.lineWidth = w + 2 * dpr;
+    ctx.lineWidth = w + Math.min(2 * dpr, w);
     ctx.stroke();
     ctx.strokeStyle = COLOURS.failed;
     ctx.lineWidth = w;
@@ -589,7 +609,7 @@ export class NetworkView {
     ctx.stroke();
     ctx.setLineDash([]);
     const { lineWidth } = this.metrics();
-    const arm = Math.min(10 * dpr, Math.max(4 * dpr, radius * 0.8));
+    const arm = Math.min(10 * dpr, Math.max(2.5 * dpr, radius * 0.8));
     const cross = new Path2D();
     for (let c = 0; c < g.channels; c++) {
       if (!failed[c] || g.src[c] > g.dst[c]) continue;
@@ -605,10 +625,11 @@ export class NetworkView {
     }
     ctx.lineCap = 'round';
     ctx.strokeStyle = '#ffffff';
-    ctx.lineWidth = Math.max(2 * dpr, w * 0.8) + 3 * dpr;
+    const crossWidth = Math.max(1.5 * dpr, w * 0.8);
+    ctx.lineWidth = crossWidth + Math.min(3 * dpr, 2 * crossWidth);
     ctx.stroke(cross);
     ctx.strokeStyle = COLOURS.failed;
-    ctx.lineWidth = Math.max(2 * dpr, w * 0.8);
+    ctx.lineWidth = crossWidth;
     ctx.stroke(cross);
     ctx.restore();
   }
