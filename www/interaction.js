@@ -6,7 +6,7 @@
 // element's), so a newly hovered element shows a moment later.
 
 import { channelNodes, routerNodes } from './inspector.js';
-import { setChildren } from './dom.js';
+import { el, setChildren } from './dom.js';
 import { sameValue } from './experiment.js';
 
 const $ = (id) => document.getElementById(id);
@@ -115,6 +115,10 @@ export function updateInspector(app) {
   } else {
     const d = pane.sim.channelDetail(sel.index);
     if (d) content = channelNodes(JSON.parse(d), pane.config, pane.info);
+    if (content && pane.failed?.[sel.index]) {
+      const how = app.failPicking ? 'Click it to restore it.' : 'To restore it: ✂ Fail links (x), then click it.';
+      content.splice(1, 0, el('p', { class: 'failed-note' }, `This link has failed: it carries nothing in either direction. ${how}`));
+    }
   }
   app.inspectorFor = content ? inspectorKey(sel) : null;
   const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
