@@ -295,3 +295,25 @@ test('the failed-links story: more links fail in both panes; with no detour left
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('side by side over faults.links a click fails the link in its pane only; over a topology parameter it is refused', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open(`${HX}&routing.algorithm=dal&vary=faults.links&values=[]|[[5,6]]`);
+  assert.deepEqual(await page.evaluate(() => window.hiradix.panes.map((p) => p.failedLinks)), [0, 1]);
+  await page.keyboard.press('x');
+  await clickLink(page, 0, 0, 1);
+  await page.waitForFunction(() => window.hiradix.panes[0].failedLinks === 1);
+  const s = await page.evaluate(() => ({ values: window.hiradix.experiment.compare.values, label: window.hiradix.panes[0].labelEl.textContent, search: decodeURIComponent(location.search) }));
+  assert.deepEqual(s.values, [[[0, 1]], [[5, 6]]]);
+  assert.equal(s.label, 'A · [[0,1]]');
+  assert.match(s.search, /values=\[\[0,1\]\]\|\[\[5,6\]\]/);
+  assert.deepEqual((await workerFailed(page)).map((f) => f.length), [2, 2]);
+  await page.goto(`${env.server.url}${HX}&vary=topology.s&values=[4,4]|[3,3]`);
+  await page.waitForFunction(() => window.hiradix?.panes?.length === 2);
+  await page.keyboard.press('x');
+  await clickLink(page, 0, 0, 1);
+  await page.waitForSelector('#fault-msg', { state: 'visible' });
+  assert.match(await page.textContent('#fault-msg-text'), /compare different networks \(topology\.s\)/);
+  assert.deepEqual(await page.evaluate(() => window.hiradix.panes.map((p) => p.failedLinks)), [0, 0]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
