@@ -259,3 +259,42 @@ fn dragonfly_ugal_routes_around_a_failed_global_channel() {
         assert!(!s.saturated && (s.accepted - 0.2).abs() < 0.01, "{algorithm}: {s:?}");
     }
 }
+
+#[test]
+fn tapered_dragonfly_never_uses_a_removed_channel() {
+    // g = 5 groups of a·h = 8 slots: two channels per group pair. Keep one between groups
+    // 0 and 1 and between 2 and 3.
+    let topo =
+        serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 5, "taper": [[0, 1, 1], [3, 2, 1]]});
+    let built = Topology::build(&serde_json::from_value(topo.clone()).unwrap()).unwrap();
+    let df = built.as_dragonfly().unwrap();
+    assert_eq!(
+        (df.links_between(0, 1), df.links_between(1, 0), df.links_between(2, 3), df.links_between(0, 2)),
+        (1, 1, 1, 2)
+    );
+    assert_eq!(built.absent_ports().len(), 4, "two channels removed, two ends each");
+    for algorithm in ["min", "val", "ugal_l", "ugal_g"] {
+        let mut cfg = config(topo.clone(), algorithm, 3, FaultConfig::default());
+        cfg.traffic.load = 0.15;
+        let mut sim = Simulation::new(&cfg).unwrap();
+        sim.set_invariant_checks(true);
+        sim.advance(3000).unwrap();
+        assert_eq!(sim.stats().unroutable, 0, "{algorithm} used a removed channel");
+        // Nothing was ever sent on a removed channel.
+        let sent = sim.sent_flits();
+        assert!(built.absent_ports().iter().all(|&p| sent[p] == 0), "{algorithm}");
+        assert!(sim.set_link_failed(built.absent_ports()[0], false).is_err(), "a removed channel cannot be restored");
+    }
+    // Keeping none, and groups that do not exist, are refused with the entry's path.
+    for (taper, want) in [
+        (serde_json::json!([[0, 1, 0]]), "at least 1"),
+        (serde_json::json!([[0, 9, 1]]), "two different groups"),
+        (serde_json::json!([[0, 1]]), "an entry is"),
+    ] {
+        let mut t = topo.clone();
+        t["taper"] = taper;
+        let e = Topology::build(&serde_json::from_value(t).unwrap()).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.taper[0]");
+        assert!(e.0[0].message.contains(want), "{e}");
+    }
+}

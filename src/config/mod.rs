@@ -130,6 +130,10 @@ pub enum TopologyConfig {
         /// product `a`; `null` (the default): fully connected groups.
         #[serde(default)]
         intra: Option<Vec<u32>>,
+        /// Bandwidth tapering (§3.2): `[G1, G2, keep]` entries, each keeping only `keep`
+        /// of the channels between groups G1 and G2 (`g < ah + 1` gives pairs several).
+        #[serde(default)]
+        taper: Vec<Vec<u32>>,
     },
 }
 

@@ -13,8 +13,9 @@ pub struct Param {
     /// Dotted config path, e.g. `router.vcs` or `topology.k`.
     pub path: &'static str,
     pub label: &'static str,
-    /// `int`, `float`, `int_list`, `enum` or `link_list` (a list of `[router, router]` or
-    /// `[router, router, trunk]`, checked against the built network).
+    /// `int`, `float`, `int_list`, `enum`, `link_list` (a list of `[router, router]` or
+    /// `[router, router, trunk]`, checked against the built network) or `int_triples` (a
+    /// list of `[int, int, int]`, checked where it is read).
     pub kind: &'static str,
     pub min: f64,
     pub max: f64,
@@ -192,9 +193,10 @@ pub fn topologies() -> Vec<TopologyEntry> {
                 int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
                 int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
                 choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
+                Param { kind: "int_triples", ..list("topology.taper", "tapering", 0.0, 1025.0, "bandwidth tapering (§3.2): [group, group, channels kept] entries, each keeping only that many of the channels between two groups") },
                 Param { unset: Some("fully connected"), ..list("topology.intra", "group extents", 2.0, 256.0, "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a") },
             ],
-            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null}),
+            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "taper": []}),
         },
     ]
 }

@@ -48,9 +48,25 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
 pub fn base_config(quick: bool, buffer_depth: u32) -> SimConfig {
     let mut c = SimConfig::default();
     c.topology = if quick {
-        TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 9, arrangement: GlobalArrangement::Absolute, intra: None }
+        TopologyConfig::Dragonfly {
+            p: 2,
+            a: 4,
+            h: 2,
+            g: 9,
+            arrangement: GlobalArrangement::Absolute,
+            intra: None,
+            taper: vec![],
+        }
     } else {
-        TopologyConfig::Dragonfly { p: 4, a: 8, h: 4, g: 33, arrangement: GlobalArrangement::Absolute, intra: None }
+        TopologyConfig::Dragonfly {
+            p: 4,
+            a: 8,
+            h: 4,
+            g: 33,
+            arrangement: GlobalArrangement::Absolute,
+            intra: None,
+            taper: vec![],
+        }
     };
     c.router.vcs = 3;
     c.router.buffer_depth = buffer_depth;
@@ -324,6 +340,7 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
             g,
             arrangement: GlobalArrangement::Absolute,
             intra: org.1.clone(),
+            taper: vec![],
         };
     }
     let results = execute(&jobs, opts, progress)?;
@@ -461,8 +478,9 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
 
 fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
     match &cfg.topology {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra } => {
+        TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, taper } => {
             Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), "topology")
+                .and_then(|df| df.tapered(taper, "topology"))
                 .map_err(|e| e.to_string())
         }
         _ => Err("not a dragonfly".into()),

@@ -304,8 +304,8 @@ impl Simulation {
         let r = &cfg.router;
         let pattern = Pattern::build(&cfg.traffic, &topo, cfg.seed)?;
         let net = topo.network();
-        let faults = FaultSet::from_config(&cfg.faults, net, cfg.seed)?;
-        if !faults.is_empty() {
+        let faults = FaultSet::from_config_without(&cfg.faults, net, cfg.seed, &topo.absent_ports())?;
+        if !faults.flags_if_any().is_empty() {
             routing.set_faults(net, faults.flags());
         }
         let (vcs, depth) = (r.vcs, r.depth_per_vc());

@@ -54,6 +54,8 @@ pub struct Dragonfly {
     /// number of local ports in all.
     intra_offset: Vec<u32>,
     local_ports: u32,
+    /// Global slots removed by tapering (§3.2), `absent[G·ah + c]`; empty without.
+    absent: Vec<bool>,
     /// Peer group of every global slot: `slot_group[G·ah + c]`.
     slot_group: Vec<u32>,
     /// For every ordered group pair `(G, T)`: the slots of `G` wired to `T`, in CSR form
@@ -148,6 +150,7 @@ impl Dragonfly {
             intra,
             intra_offset,
             local_ports,
+            absent: Vec::new(),
             slot_group: Vec::new(),
             pair_start: Vec::new(),
             pair_slots: Vec::new(),
@@ -156,19 +159,80 @@ impl Dragonfly {
         };
         df.slot_group =
             (0..g).flat_map(|grp| (0..ah).map(move |c| (grp, c))).map(|(grp, c)| df.wire(grp, c).0).collect();
+        df.index_pairs();
+        df.net = df.build();
+        Ok(df)
+    }
+
+    /// The slots of every ordered group pair (present ones only), in CSR form.
+    fn index_pairs(&mut self) {
+        let (g, ah) = (self.g, self.a * self.h);
         let mut pair_start = Vec::with_capacity((g * g + 1) as usize);
         let mut pair_slots = Vec::with_capacity((g * ah) as usize);
         for grp in 0..g {
             for t in 0..g {
                 pair_start.push(pair_slots.len() as u32);
-                pair_slots.extend((0..ah).filter(|&c| df.slot_group[(grp * ah + c) as usize] == t));
+                pair_slots.extend((0..ah).filter(|&c| {
+                    let slot = (grp * ah + c) as usize;
+                    self.slot_group[slot] == t && !self.absent.get(slot).copied().unwrap_or(false)
+                }));
             }
         }
         pair_start.push(pair_slots.len() as u32);
-        df.pair_start = pair_start;
-        df.pair_slots = pair_slots;
-        df.net = df.build();
-        Ok(df)
+        self.pair_start = pair_start;
+        self.pair_slots = pair_slots;
+    }
+
+    /// Bandwidth tapering (§3.2: "removing inter-group channels among some of the
+    /// groups"): each `[G1, G2, keep]` of `taper` keeps only the first `keep ≥ 1` (in slot
+    /// order of `G1`) of the channels between groups `G1` and `G2`. The removed channels'
+    /// ports stay in the port tables, wired but absent ([`Dragonfly::absent_ports`]):
+    /// routing never sees them ([`Dragonfly::slots_between`] lists present channels only)
+    /// and the engine treats them as links that have failed for good.
+    pub fn tapered(mut self, taper: &[Vec<u32>], path: &str) -> Result<Dragonfly, ConfigErrors> {
+        if taper.is_empty() {
+            return Ok(self);
+        }
+        let (g, ah) = (self.g, self.a * self.h);
+        let mut errs = Vec::new();
+        self.absent = vec![false; (g * ah) as usize];
+        for (i, entry) in taper.iter().enumerate() {
+            let field = format!("{path}.taper[{i}]");
+            let &[g1, g2, keep] = entry.as_slice() else {
+                errs.push(ConfigError::new(field, format!("an entry is [group, group, channels kept], got {entry:?}")));
+                continue;
+            };
+            if g1 >= g || g2 >= g || g1 == g2 {
+                errs.push(ConfigError::new(field, format!("needs two different groups of 0..{g}, got {g1} and {g2}")));
+                continue;
+            }
+            if keep == 0 {
+                errs.push(ConfigError::new(field, "must keep at least 1 channel (minimal routing needs one)"));
+                continue;
+            }
+            for c in self.slots_between(g1, g2).iter().skip(keep as usize).copied().collect::<Vec<_>>() {
+                let (pg, pc) = self.wire(g1, c);
+                self.absent[(g1 * ah + c) as usize] = true;
+                self.absent[(pg * ah + pc) as usize] = true;
+            }
+        }
+        if !errs.is_empty() {
+            return Err(ConfigErrors(errs));
+        }
+        self.index_pairs();
+        Ok(self)
+    }
+
+    /// Port ids of the global channels tapering removed (both ends).
+    pub fn absent_ports(&self) -> Vec<usize> {
+        let ah = self.a * self.h;
+        (0..self.absent.len() as u32)
+            .filter(|&slot| self.absent[slot as usize])
+            .map(|slot| {
+                let (router, port) = self.slot_owner(slot / ah, slot % ah);
+                self.net.port_id(router, port)
+            })
+            .collect()
     }
 
     /// Peer (group, slot) of slot `c` of group `grp`.

@@ -16,6 +16,9 @@ pub struct FaultSet {
     failed: Vec<bool>,
     /// Failed links (each counted once).
     links: usize,
+    /// Links absent from the network for good (a tapered dragonfly's removed channels):
+    /// flagged like failed ones, never restored, not counted in `links`.
+    absent: Vec<bool>,
 }
 
 /// Most unreachable router pairs an error message names.
@@ -24,14 +27,33 @@ const PAIRS_NAMED: usize = 3;
 impl FaultSet {
     /// No failed link in a network of `ports` port ids.
     pub fn none(ports: usize) -> FaultSet {
-        FaultSet { failed: vec![false; ports], links: 0 }
+        FaultSet { failed: vec![false; ports], links: 0, absent: Vec::new() }
     }
 
     /// The links `cfg` fails in `net`: the listed ones and `random_fraction` of all
     /// router-to-router links drawn from `seed`'s fault stream. Errors name the field: a
     /// listed link that does not exist, or failures that disconnect the network.
     pub fn from_config(cfg: &FaultConfig, net: &Network, seed: u64) -> Result<FaultSet, ConfigErrors> {
+        Self::from_config_without(cfg, net, seed, &[])
+    }
+
+    /// [`FaultSet::from_config`] in a network whose ports `absent` (both ends of each
+    /// link) exist in the port tables only: they stay flagged for good, and random
+    /// failures are drawn among the links that exist.
+    pub fn from_config_without(
+        cfg: &FaultConfig,
+        net: &Network,
+        seed: u64,
+        absent: &[usize],
+    ) -> Result<FaultSet, ConfigErrors> {
         let mut set = FaultSet::none(net.total_ports());
+        if !absent.is_empty() {
+            set.absent = vec![false; net.total_ports()];
+            for &id in absent {
+                set.absent[id] = true;
+                set.failed[id] = true;
+            }
+        }
         if cfg.is_empty() {
             return Ok(set);
         }
@@ -41,6 +63,10 @@ impl FaultSet {
         let mut errors = Vec::new();
         for (i, link) in cfg.links.iter().enumerate() {
             match net.link_port(link[0], link[1], link.get(2).copied().unwrap_or(0)) {
+                Ok(port) if set.is_absent(port) => errors.push(ConfigError::new(
+                    format!("faults.links[{i}]"),
+                    format!("the link between routers {} and {} was removed by tapering", link[0], link[1]),
+                )),
                 Ok(port) => set.mark(net, port, true),
                 Err(why) => errors.push(ConfigError::new(format!("faults.links[{i}]"), why)),
             }
@@ -54,7 +80,7 @@ impl FaultSet {
             let mut links: Vec<usize> = (0..net.total_ports())
                 .filter(|&id| {
                     let port = net.port_by_id(id);
-                    !port.is_terminal() && port.peer_router > net.router_of_port(id)
+                    !port.is_terminal() && port.peer_router > net.router_of_port(id) && !set.is_absent(id)
                 })
                 .collect();
             let count = (cfg.random_fraction * links.len() as f64).round() as usize;
@@ -83,10 +109,15 @@ impl FaultSet {
     pub fn flags(&self) -> &[bool] {
         &self.failed
     }
-    /// [`FaultSet::flags`], or nothing when no link has failed (what routing reads: an
-    /// empty slice spares it a load per candidate output).
+    /// Whether the link of port id `id` is absent from the network for good.
+    #[inline]
+    pub fn is_absent(&self, id: usize) -> bool {
+        self.absent.get(id).copied().unwrap_or(false)
+    }
+    /// [`FaultSet::flags`], or nothing when no link has failed and none is absent (what
+    /// routing reads: an empty slice spares it a load per candidate output).
     pub fn flags_if_any(&self) -> &[bool] {
-        if self.links == 0 {
+        if self.links == 0 && self.absent.is_empty() {
             &[]
         } else {
             &self.failed
@@ -105,6 +136,9 @@ impl FaultSet {
     pub fn set(&mut self, net: &Network, id: usize, failed: bool) -> Result<(), String> {
         if id >= net.total_ports() || net.port_by_id(id).is_terminal() {
             return Err(format!("port {id} is not a router-to-router link"));
+        }
+        if self.is_absent(id) {
+            return Err("this link was removed by tapering".into());
         }
         if self.failed[id] == failed {
             return Ok(());

@@ -52,8 +52,9 @@ impl Topology {
                 Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra } => Topology::Dragonfly(
-                Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?,
+            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, taper } => Topology::Dragonfly(
+                Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
+                    .tapered(taper, P)?,
             ),
             TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),
             TopologyConfig::Butterfly { k, n } => Topology::Butterfly(Butterfly::new(*k, *n, P)?),
@@ -99,6 +100,15 @@ impl Topology {
 }
 
 impl Topology {
+    /// Port ids of links that exist in the port tables but not in the network (a tapered
+    /// dragonfly's removed channels): the engine treats them as failed for good.
+    pub fn absent_ports(&self) -> Vec<usize> {
+        match self {
+            Topology::Dragonfly(d) => d.absent_ports(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Terminals attached to each router (all families attach the same number everywhere).
     pub fn terminals_per_router(&self) -> u32 {
         match self {

@@ -73,7 +73,10 @@ impl WebSim {
         let mut endpoints = Vec::new();
         let mut downstream_port = Vec::new();
         let mut upstream_port = Vec::new();
-        for (src, src_port, dst, dst_port) in net.channels() {
+        // A tapered dragonfly's removed channels are not drawn: they do not exist.
+        for (src, src_port, dst, dst_port) in
+            net.channels().filter(|&(src, src_port, _, _)| !sim.faults().is_absent(net.port_id(src, src_port)))
+        {
             endpoints.extend([src, dst]);
             upstream_port.push(net.port_id(src, src_port) as u32);
             downstream_port.push(net.port_id(dst, dst_port) as u32);
