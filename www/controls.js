@@ -4,7 +4,7 @@
 // Each control has a message line right below it for the errors that concern its path.
 
 import { getPath, readsParam } from './experiment.js';
-import { el } from './dom.js';
+import { clip, el } from './dom.js';
 import { formatLinks, parseLinks } from './faults.js';
 
 const SECTIONS = [
@@ -46,6 +46,8 @@ export function parseControl(spec, raw) {
     case 'link_list':
       // Set by clicking links (✂), or typed: "0-1, 5-9/1" or [[0,1],[5,9,1]].
       return parseLinks(text, spec.max);
+    case 'int_triples':
+      return parseTriples(text, spec.max);
     case 'enum':
       if (!spec.options.includes(text)) return { error: `must be one of ${spec.options.join(', ')}, got '${text}'` };
       return { value: text };
@@ -53,6 +55,40 @@ export function parseControl(spec, raw) {
       return { value: text };
   }
 }
+
+/**
+ * A list of [a, b, n] entries (the dragonfly's `topology.taper`: groups a and b keep n
+ * channels), typed as "0-1:1, 2-3:1" or [[0,1,1],[2,3,1]]; empty is none.
+ */
+export function parseTriples(raw, max) {
+  const text = String(raw ?? '').trim();
+  const example = 'e.g. 0-1:1, 2-3:1 (groups 0 and 1 keep 1 channel, …)';
+  if (text === '' || text === '[]') return { value: [] };
+  let entries;
+  if (text.startsWith('[')) {
+    try {
+      entries = JSON.parse(text);
+    } catch {
+      return { error: `'${clip(text, 60)}' is not a list of entries, ${example}` };
+    }
+    if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && e.length === 3)) {
+      return { error: `'${clip(text, 60)}' is not a list of [group, group, kept] entries, ${example}` };
+    }
+  } else {
+    entries = [];
+    for (const token of text.replace(/\s*([-:])\s*/g, '$1').split(/[\s,;]+/).filter(Boolean)) {
+      const m = /^(\d{1,6})-(\d{1,6}):(\d{1,6})$/.exec(token);
+      if (!m) return { error: `'${clip(token, 40)}' is not an entry, ${example}` };
+      entries.push(m.slice(1).map(Number));
+    }
+  }
+  const bad = entries.flat().find((x) => !Number.isInteger(x) || x < 0 || x > max);
+  if (bad !== undefined) return { error: `every number must be a whole number from 0 to ${max}, got ${clip(String(bad), 40)}` };
+  return { value: entries };
+}
+
+/** The text a `parseTriples` control shows for a list of entries. */
+export const formatTriples = (entries) => entries.map(([a, b, n]) => `${a}-${b}:${n}`).join(', ');
 
 export class Controls {
   /** `onChange(path, value)` is called with a parsed, range-checked value. */
@@ -108,6 +144,9 @@ export class Controls {
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else if (spec.kind === 'int_list') {
       input = el('input', { id, type: 'text', inputmode: 'numeric', 'aria-describedby': msg.id, placeholder: spec.unset ? `empty: ${spec.unset}` : 'e.g. 8,8,8' });
+      input.addEventListener('change', () => this.commit(spec, input.value));
+    } else if (spec.kind === 'int_triples') {
+      input = el('input', { id, type: 'text', 'aria-describedby': msg.id, placeholder: 'none — e.g. 0-1:1, 2-3:1' });
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else if (spec.kind === 'link_list') {
       input = el('input', { id, type: 'text', 'aria-describedby': msg.id, placeholder: 'none — e.g. 0-1, 5-9/1, or click links (✂)' });
@@ -169,6 +208,7 @@ export class Controls {
         continue;
       }
       if (spec.kind === 'link_list') input.value = Array.isArray(v) ? formatLinks(v) : String(v);
+      else if (spec.kind === 'int_triples') input.value = Array.isArray(v) ? formatTriples(v) : String(v);
       else input.value = spec.kind === 'int_list' ? (Array.isArray(v) ? v.join(',') : String(v)) : String(v);
       if (range) range.value = String(v);
     }

@@ -78,7 +78,7 @@ export function flatten(obj, prefix = '', out = [], depth = 1) {
 
 /**
  * Whether `value` has the type a parameter `spec` takes ({kind, unset}: int, float,
- * int_list, link_list, enum, name — a catalog name such as a routing algorithm —, bool); null when it
+ * int_list, link_list, int_triples, enum, name — a catalog name such as a routing algorithm —, bool); null when it
  * does, else what is wrong. Only the type: ranges and every other rule are the engine's
  * (the same checks as the CLI), so a URL or the JSON box never holds an object, a
  * non-finite number or anything else the engine's JSON would read differently
@@ -94,10 +94,14 @@ export function typeProblem(spec, value) {
     case 'int_list':
       if (!Array.isArray(value)) return `must be a list of whole numbers such as [4,4,4], got ${describe(value)}`;
       return value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : `must be a list of whole numbers such as [4,4,4], got ${describe(value)}`;
+    case 'int_triples':
     case 'link_list':
-      // [[router, router], [router, router, trunk], …]: the engine checks the numbers.
+      // [[router, router], [router, router, trunk], …] or [[group, group, kept], …]: the
+      // engine checks the numbers.
       if (!Array.isArray(value) || !value.every((l) => Array.isArray(l) && l.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
-        return `must be a list of links such as [[0,1],[5,9,1]], got ${describe(value)}`;
+        return spec.kind === 'int_triples'
+          ? `must be a list of entries such as [[0,1,1]], got ${describe(value)}`
+          : `must be a list of links such as [[0,1],[5,9,1]], got ${describe(value)}`;
       }
       return null;
     case 'enum':

@@ -453,7 +453,7 @@ function compareValues(raw) {
   const spec = [...app.model.catalog.params, ...(app.model.topologyEntry(exp.config.topology.type)?.params ?? [])].find((p) => p.path === exp.compare.param);
   if (spec && spec.kind !== 'enum') {
     for (const v of values) {
-      const r = parseControl(spec, spec.kind === 'link_list' ? formatValue(v) : Array.isArray(v) ? v.join(',') : v);
+      const r = parseControl(spec, spec.kind === 'link_list' || spec.kind === 'int_triples' ? formatValue(v) : Array.isArray(v) ? v.join(',') : v);
       if (r.error) {
         showCompareMessage(`${clip(formatValue(v), 80)}: ${r.error}`);
         return;

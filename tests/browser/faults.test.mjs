@@ -270,6 +270,21 @@ test('the faults.links control: typed links, a bad entry next to the control, th
   await setControl(page, 'topology.intra', '');
   await page.waitForFunction(() => window.hiradix.experiment.config.topology.intra === null);
   assert.equal(await page.isVisible('#ctl-topology-intra-msg'), false);
+  // Tapering: with g = 5 group pairs have two channels; 0-1:1 keeps one between groups 0 and 1.
+  await setControl(page, 'topology.g', '5');
+  await page.waitForFunction(() => window.hiradix.experiment.config.topology.g === 5);
+  await settle(page);
+  const channels = await page.evaluate(() => window.hiradix.panes[0].info.channels);
+  await setControl(page, 'topology.taper', '0-1:1');
+  await page.waitForFunction(() => JSON.stringify(window.hiradix.experiment.config.topology.taper) === '[[0,1,1]]');
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.hiradix.panes[0].info.channels), channels - 2, 'the removed channel (both directions) is not drawn');
+  await setControl(page, 'topology.taper', '0-1:0');
+  await page.waitForFunction(() => /at least 1/.test(document.getElementById('ctl-topology-taper-msg').textContent));
+  await setControl(page, 'topology.taper', '0-1');
+  assert.match(await controlMessage(page, 'topology.taper'), /'0-1' is not an entry/);
+  await setControl(page, 'topology.taper', '');
+  await page.waitForFunction(() => window.hiradix.experiment.config.topology.taper.length === 0);
   assert.deepEqual(errors, []);
   await page.close();
 });
