@@ -40,7 +40,7 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
     ("df-fig16", "dragonfly Fig. 16: UGAL-L_CR vs UGAL-L, UGAL-L_VCH and UGAL-G, WC and UR, 16- and 256-flit buffers"),
     (
         "df-groups",
-        "dragonfly §3.2, Fig. 6: groups of 8 routers fully connected vs a 2-D and a 3-D flattened butterfly (N = 272), MIN, VAL, UGAL-L, UR and WC",
+        "dragonfly §3.2: groups of 8 routers fully connected vs 2-D and 3-D flattened butterflies (Fig. 6), and bandwidth tapering, MIN, VAL, UGAL-L, UR and WC",
     ),
 ];
 
@@ -211,8 +211,8 @@ fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
 
 fn setup_text(quick: bool, name: &str) -> String {
     let net = match (name, quick) {
-        ("df-groups", true) => "72-node dragonflies (p = h = 2, a = 4, g = 9; quick mode), groups as each series says",
-        ("df-groups", false) => "272-node dragonflies (p = h = 2, a = 8, g = 17), groups as each series says",
+        ("df-groups", true) => "dragonflies with p = h = 2, a = 4 (quick mode), as each series says",
+        ("df-groups", false) => "dragonflies with p = h = 2, a = 8, as each series says",
         (_, true) => "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)",
         (_, false) => "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)",
     };
@@ -306,25 +306,45 @@ fn fig_compare(
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
-/// §3.2, Fig. 6: the same dragonfly (p = h = 2, a = 8, g = 17: the routers of Fig. 6(b))
-/// with fully connected groups and with a 2-D and a 3-D flattened butterfly inside each
-/// group (quick: a = 4, g = 9, fully connected vs 2 × 2).
+/// One network of the `df-groups` preset: its name, group organisation (`intra`), number
+/// of groups and tapering.
+struct Variant {
+    name: String,
+    intra: Option<Vec<u32>>,
+    g: u32,
+    taper: Vec<Vec<u32>>,
+}
+
+/// §3.2: the same dragonfly (p = h = 2, a = 8, g = 17: the routers of Fig. 6(b)) with fully
+/// connected groups and with a 2-D and a 3-D flattened butterfly inside each group; and
+/// bandwidth tapering on g = 9 groups (two channels per group pair), where the first five
+/// groups keep one channel to each other. Quick: a = 4 (g = 9 and, tapered, 5).
 fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
-    let (a, g) = if quick { (4, 9) } else { (8, 17) };
-    let organisations: Vec<(&str, Option<Vec<u32>>)> = if quick {
-        vec![("fully connected", None), ("2-D FB 2×2", Some(vec![2, 2]))]
-    } else {
-        vec![("fully connected", None), ("2-D FB 2×4", Some(vec![2, 4])), ("3-D FB 2×2×2", Some(vec![2, 2, 2]))]
+    let (a, g, g_taper) = if quick { (4, 9, 5) } else { (8, 17, 9) };
+    let v = |name: &str, intra: Option<Vec<u32>>, g: u32, taper: Vec<Vec<u32>>| Variant {
+        name: name.into(),
+        intra,
+        g,
+        taper,
     };
+    // Groups 0..5 keep one of their two channels to each other.
+    let tapered: Vec<Vec<u32>> = (0..5u32).flat_map(|x| (x + 1..5).map(move |y| vec![x, y, 1])).collect();
+    let mut variants = vec![v("fully connected", None, g, vec![])];
+    if quick {
+        variants.push(v("2-D FB 2×2", Some(vec![2, 2]), g, vec![]));
+    } else {
+        variants.push(v("2-D FB 2×4", Some(vec![2, 4]), g, vec![]));
+        variants.push(v("3-D FB 2×2×2", Some(vec![2, 2, 2]), g, vec![]));
+    }
+    variants.push(v(&format!("g = {g_taper}"), None, g_taper, vec![]));
+    variants.push(v(&format!("g = {g_taper}, groups 0–4 tapered to 1 channel"), None, g_taper, tapered));
     let algorithms = ["min", "val", "ugal_l"];
-    let names: Vec<String> = organisations
-        .iter()
-        .flat_map(|(org, _)| algorithms.iter().map(move |alg| format!("{}, {org}", label(alg))))
-        .collect();
+    let names: Vec<String> =
+        variants.iter().flat_map(|n| algorithms.iter().map(move |alg| format!("{}, {}", label(alg), n.name))).collect();
     let mut specs = Vec::new();
     for (panel, pattern) in [("UR", "uniform"), ("WC", "group_shift")] {
-        for (i, _) in organisations.iter().enumerate() {
+        for (i, _) in variants.iter().enumerate() {
             for (k, &alg) in algorithms.iter().enumerate() {
                 specs.push((panel, names[i * algorithms.len() + k].as_str(), alg, pattern, 16));
             }
@@ -332,15 +352,15 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
     }
     let mut jobs = sweeps(quick, &specs);
     for j in &mut jobs {
-        let org = organisations.iter().find(|(o, _)| j.series.ends_with(o)).expect("a named organisation");
+        let n = variants.iter().rev().find(|n| j.series.ends_with(&n.name)).expect("a named variant");
         j.cfg.topology = TopologyConfig::Dragonfly {
             p: 2,
             a,
             h: 2,
-            g,
+            g: n.g,
             arrangement: GlobalArrangement::Absolute,
-            intra: org.1.clone(),
-            taper: vec![],
+            intra: n.intra.clone(),
+            taper: n.taper.clone(),
         };
     }
     let results = execute(&jobs, opts, progress)?;
@@ -351,18 +371,14 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
         ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
         ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, &series, "WC")),
     ];
+    let radix = |n: &Variant| 2 + n.intra.as_ref().map_or(a - 1, |e| e.iter().map(|x| x - 1).sum()) + 2;
     let markdown = format!(
-        "Groups: {} (N = {} each); the router radix is p + (local channels) + h: {}.{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality; the paper gives no performance figure. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
-        organisations.iter().map(|(o, _)| *o).collect::<Vec<_>>().join(", "),
-        2 * a * g,
-        organisations
+        "Networks: {} (the router radix is p + local channels + h). The g = {g_taper} networks have two channels between every two groups; tapered, the ten pairs among groups 0–4 keep one (`topology.taper`).{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality; where uniform bandwidth is not needed, tapering removes inter-group channels among some groups. The paper gives no performance figure for either. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
+        variants
             .iter()
-            .map(|(o, intra)| {
-                let local: u32 = intra.as_ref().map_or(a - 1, |e| e.iter().map(|x| x - 1).sum());
-                format!("{o} {}", 2 + local + 2)
-            })
+            .map(|n| format!("{} (N = {}, radix {})", n.name, 2 * a * n.g, radix(n)))
             .collect::<Vec<_>>()
-            .join(", "),
+            .join("; "),
         if quick { "" } else { " MIN's group-shift loads stop at 0.05, below its bound 1/(ah) = 1/16." },
         table(&series, &[0.1, 0.3], false)
     );
