@@ -23,8 +23,15 @@ use hiradix::topology::Dragonfly;
 
 fn cfg(algorithm: &str, pattern: &str, load: f64, depth: u32) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology =
-        TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 9, arrangement: GlobalArrangement::Absolute, intra: None };
+    c.topology = TopologyConfig::Dragonfly {
+        p: 2,
+        a: 4,
+        h: 2,
+        g: 9,
+        arrangement: GlobalArrangement::Absolute,
+        intra: None,
+        taper: vec![],
+    };
     c.routing.algorithm = algorithm.into();
     c.routing.intermediate_group = IntermediateGroup::Other;
     c.traffic.pattern = pattern.into();

@@ -12,7 +12,7 @@ use hiradix::topology::LinkClass;
 const ALGORITHMS: [&str; 7] = ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
 
 fn dragonfly(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement) -> TopologyConfig {
-    TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra: None }
+    TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra: None, taper: vec![] }
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, pattern: &str, load: f64) -> SimConfig {

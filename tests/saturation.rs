@@ -11,8 +11,15 @@ use hiradix::stats::Summary;
 /// The 72-terminal dragonfly of the dragonfly paper's Fig. 5 (p = h = 2, a = 4, g = 9).
 fn dragonfly(algorithm: &str, pattern: &str, load: f64, seed: u64) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology =
-        TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 9, arrangement: GlobalArrangement::Absolute, intra: None };
+    c.topology = TopologyConfig::Dragonfly {
+        p: 2,
+        a: 4,
+        h: 2,
+        g: 9,
+        arrangement: GlobalArrangement::Absolute,
+        intra: None,
+        taper: vec![],
+    };
     c.router.vcs = 3;
     c.routing.algorithm = algorithm.into();
     c.traffic.pattern = pattern.into();
