@@ -298,3 +298,28 @@ fn tapered_dragonfly_never_uses_a_removed_channel() {
         assert!(e.0[0].message.contains(want), "{e}");
     }
 }
+
+#[test]
+fn a_traced_packet_dropped_at_a_failed_link_says_so() {
+    // A line of 4 with one terminal each, link 0–1 failed, DOR: every packet router 0
+    // sends to router 1 is unroutable; follow the next one router 0 generates for 1.
+    let mut cfg = config(
+        serde_json::json!({"type": "hyperx", "s": [4], "k": [1], "t": 1}),
+        "min",
+        1,
+        FaultConfig { links: vec![vec![0, 1]], random_fraction: 0.0 },
+    );
+    cfg.traffic.load = 0.0;
+    let mut sim = Simulation::new(&cfg).unwrap();
+    sim.trace_next_generated(0);
+    sim.inject(0, 1).unwrap();
+    sim.advance(50).unwrap();
+    let trace = sim.trace().expect("traced");
+    assert!(!trace.delivered);
+    let port = sim.network().link_port(0, 1, 0).unwrap() - sim.network().port_offset(0);
+    assert!(
+        matches!(trace.events.last(), Some(hiradix::sim::TraceEvent::Unroutable { router: 0, port: p, .. }) if *p as usize == port),
+        "{trace:?}"
+    );
+    assert_eq!(sim.stats().unroutable, 1);
+}

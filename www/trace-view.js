@@ -236,6 +236,8 @@ function paneNodes(d, pane) {
       el('b', {}, t.delivered_at - t.created),
       ` cycles, ${routerHops} router-to-router hop${routerHops === 1 ? '' : 's'}${t.nonminimal ? ', routed non-minimally' : ''}`,
     ];
+  } else if (t.unroutable) {
+    status = `dropped at cycle ${t.unroutable.cycle} in router ${t.unroutable.router}: routed onto output port ${t.unroutable.port}, whose link has failed (unroutable)`;
   } else if (last.arrived > d.now) {
     status = `on the channel to router ${last.router} (usable there from cycle ${last.arrived})`;
   } else {

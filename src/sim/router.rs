@@ -328,7 +328,10 @@ impl Simulation {
                 let op = first + port as usize;
                 routed |= 1 << (local % 64);
                 if !failed.is_empty() && failed[op] {
-                    // Routed onto a failed link (oblivious routing, or no way around).
+                    // Routed onto a failed link (oblivious routing, or no way around): the
+                    // head is dropped after this pass (its route kept for the trace).
+                    // SAFETY: `iv` < P · V (as above).
+                    unsafe { inputs_v.get_unchecked_mut(iv) }.out_port = port as u16;
                     unroutable.push(iv as u32);
                     continue;
                 }
@@ -373,6 +376,11 @@ impl Simulation {
             let iv = self.unroutable[k] as usize;
             let input = &mut self.inputs[iv];
             let pid = input.pid;
+            if self.tracer.active {
+                let out = input.out_port as u32;
+                self.trace_unroutable(pid, now, r, out);
+            }
+            let input = &mut self.inputs[iv];
             input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
             input.buf_len -= 1;
             let local = iv - first_vc;

@@ -25,6 +25,9 @@ pub enum TraceEvent {
     /// Left `router` on output `port` at `cycle` for input VC `vc` downstream, usable
     /// there from `arrives` (for a terminal port: delivered at `arrives`).
     Sent { cycle: u64, router: u32, port: u32, vc: u32, arrives: u64 },
+    /// Routed at `router` onto its output `port`, whose link has failed, at `cycle`: dropped
+    /// as unroutable (HyperX §6).
+    Unroutable { cycle: u64, router: u32, port: u32 },
 }
 
 /// The packet being followed.
@@ -306,6 +309,20 @@ impl Simulation {
             t.nonminimal = nonminimal;
         }
         self.tracer.at = next;
+    }
+
+    /// The followed packet `pid` was dropped at `router`, routed onto its failed output
+    /// `port`: the trace ends there.
+    #[cold]
+    pub(super) fn trace_unroutable(&mut self, pid: u32, now: u64, router: u32, port: u32) {
+        if !self.tracer.active || self.tracer.pid != pid || self.tracer.armed != NO_PORT {
+            return;
+        }
+        if let Some(t) = &mut self.tracer.trace {
+            t.events.push(TraceEvent::Unroutable { cycle: now, router, port });
+            t.delivered = false;
+        }
+        self.tracer.at = Where::Delivered;
     }
 
     /// Records (or stops recording) the numbers behind every per-hop routing decision

@@ -83,6 +83,7 @@ impl WebSim {
         let trace = sim.trace().map(|t| {
             let mut hops: Vec<Value> = Vec::new();
             let mut delivered_at = None;
+            let mut unroutable = Value::Null;
             for e in &t.events {
                 match *e {
                     TraceEvent::Injected { cycle, router, port, vc, arrives } => {
@@ -115,12 +116,16 @@ impl WebSim {
                             hops.push(json!({"router": p.peer_router, "in_port": p.peer_port, "in_vc": vc, "arrived": arrives}));
                         }
                     }
+                    TraceEvent::Unroutable { cycle, router, port } => {
+                        unroutable = json!({"cycle": cycle, "router": router, "port": port});
+                    }
                 }
             }
             json!({
                 "src": t.src, "dst": t.dst, "src_router": t.src_router, "dst_router": t.dst_router,
                 "created": t.created, "delivered": t.delivered, "delivered_at": delivered_at,
                 "nonminimal": t.nonminimal, "hops": hops, "in_source": t.events.is_empty(),
+                "unroutable": unroutable,
             })
         });
         json!({"armed": sim.trace_armed_at(), "now": sim.now(), "trace": trace}).to_string()
