@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 table="$(
   echo "| figure | wall time | cores | measured | command |"
   echo "|---|---:|---:|---|---|"
-  for f in docs/dragonfly/df-fig*.md docs/hyperx/*-fig*.md; do
+  for f in docs/dragonfly/df-*.md docs/hyperx/*.md; do
     line="$(grep -m1 '^Measured on ' "$f" || true)"
     [ -n "$line" ] || continue
     date="$(sed -E 's/^Measured on ([0-9-]+).*/\1/' <<<"$line")"
