@@ -67,7 +67,7 @@ fn covered(cfg: &SimConfig) -> bool {
         Topology::HyperX(hx) => links_without_detour(hx, faults.flags()) == 0,
         Topology::FoldedClos(clos) => {
             let mut routing = UpDownAdaptive::new(clos);
-            routing.set_faults(topo.network(), faults.flags());
+            routing.set_faults(topo.network(), faults.flags()).unwrap();
             routing.unreachable_leaf_pairs() == 0
         }
         _ => unreachable!(),
@@ -142,7 +142,7 @@ fn disallowed_uplink_tables_are_range_compressed() {
     let (net, clos) = (topo.network(), topo.as_folded_clos().unwrap());
     let faults = FaultSet::from_config(&FaultConfig { links: vec![vec![4, 1]], random_fraction: 0.0 }, net, 1).unwrap();
     let mut routing = UpDownAdaptive::new(clos);
-    routing.set_faults(net, faults.flags());
+    routing.set_faults(net, faults.flags()).unwrap();
     assert_eq!(routing.table_entries(), 3);
     let cfg = config(
         serde_json::json!({"type": "folded_clos", "down": [4, 4], "up": [4]}),

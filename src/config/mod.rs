@@ -76,7 +76,7 @@ pub struct SimConfig {
 
 /// Failed router-to-router links (HyperX paper §6; SPEC.md §2). A failed link carries
 /// nothing in either direction for the whole run (the page can fail and restore links
-/// while it runs: see `Simulation::set_link_failed`). Terminal links cannot fail: every
+/// while it runs: `Simulation::set_link_failed` states what happens to packets under way). Terminal links cannot fail: every
 /// terminal hangs on one link, so its failure would disconnect it, which is refused.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

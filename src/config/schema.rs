@@ -189,7 +189,7 @@ pub fn topologies() -> Vec<TopologyEntry> {
             family: "dragonfly",
             params: vec![
                 int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
-                int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group, fully connected"),
+                int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group (fully connected, or the flattened butterfly of topology.intra)"),
                 int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
                 int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
                 choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),

@@ -660,7 +660,9 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
                 base.routing.allocator = AllocatorMode::Sequential;
             }
             for &f in &fractions {
-                let seeds = if f == 0.0 { vec![base.seed] } else { connected_fault_seeds(&base, f, samples)? };
+                // Samples of the network the runs use (after the options' overrides).
+                let seeds =
+                    if f == 0.0 { vec![base.seed] } else { connected_fault_seeds(&opts.apply(&base)?, f, samples)? };
                 let mut names = Vec::new();
                 for seed in seeds {
                     let mut cfg = base.clone();

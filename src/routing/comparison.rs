@@ -60,6 +60,9 @@ impl UpDownAdaptive {
     }
 }
 
+/// Largest (switch, leaf switch) table [`reachability`] builds (16 M entries, 16 MB).
+const MAX_REACH_ENTRIES: u64 = 1 << 24;
+
 /// `reach[router][leaf]`: whether up/down routing from `router` can reach leaf switch
 /// `leaf` over working links (at an ancestor: its down path; below: some working up port
 /// to a switch that can).
@@ -133,12 +136,18 @@ impl Routing for UpDownAdaptive {
         // first, counted unroutable if it has failed.
         Decision::Forward { port: best, vc: roomiest_vc(ctx, best) }
     }
-    fn set_faults(&mut self, net: &Network, failed: &[bool]) {
+    fn set_faults(&mut self, net: &Network, failed: &[bool]) -> Result<(), String> {
         if !failed.contains(&true) {
             (self.disallowed, self.unreachable) = (Vec::new(), 0);
-            return;
+            return Ok(());
         }
         let clos = &self.clos;
+        let entries = net.routers() as u64 * clos.switches_at(0) as u64;
+        if entries > MAX_REACH_ENTRIES {
+            return Err(format!(
+                "folded-Clos up-routing around failed links needs a table of {entries} (switch, leaf) entries, above the simulator's {MAX_REACH_ENTRIES}: fail links in a smaller folded Clos"
+            ));
+        }
         let reach = reachability(clos, failed);
         let leaves = clos.switches_at(0) as usize;
         self.unreachable =
@@ -167,6 +176,7 @@ impl Routing for UpDownAdaptive {
             }
         }
         self.disallowed = disallowed;
+        Ok(())
     }
 }
 

@@ -38,7 +38,8 @@
 //! move adaptively can always fall back to the escape network. Hence DAL requires the
 //! sequential allocator (with the greedy one, inputs deciding in the same cycle could
 //! promise the same slot twice) and `dal_unblocked_credits ≥ 1`. Livelock: at most two
-//! hops per dimension.
+//! hops per dimension (with failed links, a further deroute and the filter that makes the
+//! hop after it minimal add at most one).
 //!
 //! **Failed links** (HyperX paper §6). Rules 2 and 3 never choose a failed link, and a
 //! deroute only goes to a switch whose link to the destination's coordinate works (the

@@ -25,8 +25,10 @@
 //! dimension-order route inside the group, one or more hops, all in the segment's VC class;
 //! hop counts count them. Dimension order is acyclic inside a group, and the classes still
 //! rise from segment to segment, so the VCs below stay deadlock-free. Where the gateway is
-//! drawn among several (`g < ah + 1`), only the nearest ones are candidates, so that a
-//! packet re-drawing at the next router of its segment still gets closer to one.
+//! drawn among several (`g < ah + 1`), a router draws again at every hop of the segment,
+//! but only among the nearest gateways its dimension-ordered route can still reach (after
+//! a hop in dimension d, those agreeing with it in dimensions 0..=d), so the segment stays
+//! dimension-ordered and gets closer to a gateway at every hop.
 //!
 //! **Failed links** (HyperX §6 applied here): MIN and VAL are oblivious and a packet they
 //! route onto a failed link is counted unroutable. The UGAL family routes only over paths
@@ -133,8 +135,9 @@ impl GlobalChannel {
     }
 }
 
-/// Local hops between two routers of one group: 0 or 1 in a fully connected group, the
-/// differing coordinates in a flattened-butterfly group (§3.2).
+/// Local hops between two routers of one group (§3.2: several in a flattened-butterfly
+/// group); a fully connected group compares the router ids, sparing the hot path of UGAL's
+/// hop counts two table lookups.
 #[inline]
 fn local_hops(df: &Dragonfly, a: u32, b: u32) -> u32 {
     if df.intra.len() <= 1 {
@@ -312,75 +315,96 @@ impl DragonflyRouting {
         exit
     }
 
-    /// The hop from the packet's router towards group `target ≠` its group.
+    /// The hop from the packet's router towards group `target ≠` its group; `dst` is the
+    /// packet's destination router when `target` is its group (so that, with failed links,
+    /// the channel's far side is checked too).
     #[inline]
-    fn toward_group(&self, ctx: &RouteCtx, target: u32, rng: &mut SimRng) -> Hop<'_> {
+    fn toward_group(&self, ctx: &RouteCtx, target: u32, dst: Option<u32>, rng: &mut SimRng) -> Hop<'_> {
         let exit = self.exit(ctx.router, target);
         if exit.count == 1 {
             self.table.hop(exit)
         } else {
-            self.choose(exit, ctx, rng)
+            self.choose(exit, ctx, dst, rng)
         }
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
     /// common single-candidate case stays a table lookup.
     #[inline(never)]
-    fn choose(&self, exit: &Exit, ctx: &RouteCtx, rng: &mut SimRng) -> Hop<'_> {
+    fn choose(&self, exit: &Exit, ctx: &RouteCtx, dst: Option<u32>, rng: &mut SimRng) -> Hop<'_> {
         let here = ctx.router;
         let candidates = self.table.candidates(exit);
-        if ctx.queues.any_failed() {
-            return self.choose_working(candidates, ctx, rng);
-        }
+        let faults = ctx.queues.any_failed();
         if candidates[0].gateway == here {
-            // The router's own channels.
+            // The router's own channels: the shortest queue (a failed channel's is endless),
+            // among those whose far side works when links have failed.
             let q = ctx.here();
-            let channel = candidates.iter().min_by_key(|ch| q.port_queue(ch.gport)).expect("candidates");
-            Hop { port: channel.gport, channel }
-        } else if self.df.intra.len() <= 1 {
-            let channel = &candidates[rng.below(exit.count as u32) as usize];
-            Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
-        } else {
-            // A multi-hop group: among the nearest gateways, so that every hop brings the
-            // packet closer to one (a later router may draw another as near).
-            let nearest = candidates.iter().map(|ch| local_hops(&self.df, here, ch.gateway)).min().expect("candidates");
-            let near: Vec<&GlobalChannel> =
-                candidates.iter().filter(|ch| local_hops(&self.df, here, ch.gateway) == nearest).collect();
-            let channel = near[rng.below(near.len() as u32) as usize];
-            Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
+            let channel = candidates
+                .iter()
+                .filter(|ch| !faults || self.channel_works(&ctx.queues, ch, dst))
+                .min_by_key(|ch| q.port_queue(ch.gport))
+                .unwrap_or(&candidates[0]);
+            return Hop { port: channel.gport, channel };
         }
+        let channel = if self.df.intra.len() <= 1 && !faults {
+            &candidates[rng.below(exit.count as u32) as usize]
+        } else {
+            // A working gateway among the nearest that the packet's local route can still
+            // reach in dimension order (see the module documentation); none: the first.
+            self.pick_nearest(
+                candidates,
+                ctx,
+                |ch| {
+                    !faults
+                        || self.local_works(&ctx.queues, here, ch.gateway) && self.channel_works(&ctx.queues, ch, dst)
+                },
+                rng,
+            )
+            .unwrap_or(&candidates[0])
+        };
+        Hop { port: self.df.local_port(self.df.index(here), self.df.index(channel.gateway)), channel }
     }
 
-    /// [`Self::choose`] with failed links (HyperX §6, applied to the dragonfly): among the
-    /// candidate channels whose local route from here and whose channel work, the shortest
-    /// queue among the router's own, else a random one of the nearest; when none works, the
-    /// first (the packet will be counted unroutable).
-    #[cold]
-    fn choose_working<'t>(&'t self, candidates: &'t [GlobalChannel], ctx: &RouteCtx, rng: &mut SimRng) -> Hop<'t> {
-        let (here, q) = (ctx.router, &ctx.queues);
-        let working: Vec<&GlobalChannel> = candidates
+    /// A uniformly drawn candidate among those that pass `ok`, are nearest the packet's
+    /// router and continue its local route in dimension order: after a local hop in
+    /// dimension `d`, only gateways that agree with the router in dimensions `0..=d` (the
+    /// gateway the last hop headed for always does), so that a multi-hop local segment
+    /// stays dimension-ordered. Counts, then takes the k-th: no allocation.
+    fn pick_nearest<'t>(
+        &self,
+        candidates: &'t [GlobalChannel],
+        ctx: &RouteCtx,
+        ok: impl Fn(&GlobalChannel) -> bool,
+        rng: &mut SimRng,
+    ) -> Option<&'t GlobalChannel> {
+        let (df, here) = (&self.df, ctx.router);
+        let port = df.network().port(here, ctx.in_port);
+        let multi_hop = df.intra.len() > 1 && port.class == crate::topology::LinkClass::Local;
+        let aligned = if multi_hop { port.dim as usize + 1 } else { 0 };
+        let eligible = |ch: &GlobalChannel| df.agree(df.index(here), df.index(ch.gateway), aligned) && ok(ch);
+        let (mut nearest, mut count) = (u32::MAX, 0);
+        for ch in candidates.iter().filter(|ch| eligible(ch)) {
+            let d = df.local_hops(df.index(here), df.index(ch.gateway));
+            if d < nearest {
+                (nearest, count) = (d, 1);
+            } else if d == nearest {
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return None;
+        }
+        let k = rng.below(count) as usize;
+        candidates
             .iter()
-            .filter(|ch| self.local_works(q, here, ch.gateway) && q.alive(ch.gateway, ch.gport))
-            .collect();
-        let hop = |ch: &'t GlobalChannel| {
-            let port = if ch.gateway == here {
-                ch.gport
-            } else {
-                self.df.local_port(self.df.index(here), self.df.index(ch.gateway))
-            };
-            Hop { port, channel: ch }
-        };
-        if working.is_empty() {
-            return hop(&candidates[0]);
-        }
-        if working[0].gateway == here {
-            let local = ctx.here();
-            return hop(working.iter().min_by_key(|ch| local.port_queue(ch.gport)).expect("not empty"));
-        }
-        let nearest = working.iter().map(|ch| local_hops(&self.df, here, ch.gateway)).min().expect("not empty");
-        let near: Vec<&&GlobalChannel> =
-            working.iter().filter(|ch| local_hops(&self.df, here, ch.gateway) == nearest).collect();
-        hop(near[rng.below(near.len() as u32) as usize])
+            .filter(|ch| eligible(ch) && df.local_hops(df.index(here), df.index(ch.gateway)) == nearest)
+            .nth(k)
+    }
+
+    /// With failed links: whether `channel` works and, when `dst` is given (the channel
+    /// leads into the destination's group), so does the local route from where it lands.
+    fn channel_works(&self, q: &QueueView, channel: &GlobalChannel, dst: Option<u32>) -> bool {
+        q.alive(channel.gateway, channel.gport) && dst.is_none_or(|d| self.local_works(q, channel.landing, d))
     }
 
     /// Whether every link of the local route from `from` to `to` (routers of one group) works.
@@ -471,7 +495,7 @@ impl DragonflyRouting {
             let port = df.local_port(df.index(here), df.index(dst));
             (Hop { port, channel: &GlobalChannel::NONE }, local_hops(df, here, dst), 2)
         } else {
-            let hop = self.toward_group(ctx, gd, rng);
+            let hop = self.toward_group(ctx, gd, Some(dst), rng);
             (hop, hop.channel.path_hops(df, here, dst), 1)
         };
         if self.alg == DfAlgorithm::Min {
@@ -480,7 +504,7 @@ impl DragonflyRouting {
         let Some(mut gi) = self.draw_intermediate(gs, gd, rng) else {
             return (min.port, min_class);
         };
-        let mut nm = self.toward_group(ctx, gi, rng);
+        let mut nm = self.toward_group(ctx, gi, None, rng);
         // With failed links (HyperX §6), UGAL takes only a path that works end to end: a
         // few draws for a working non-minimal one, and no comparison when one of the two
         // is broken.
@@ -492,7 +516,7 @@ impl DragonflyRouting {
                     break;
                 }
                 let Some(again) = self.draw_intermediate(gs, gd, rng) else { break };
-                (gi, nm) = (again, self.toward_group(ctx, again, rng));
+                (gi, nm) = (again, self.toward_group(ctx, again, None, rng));
                 (min_works, nm_works) = self.paths_work(q, here, dst, &min, &nm);
             }
             if min_works != nm_works {
@@ -557,13 +581,13 @@ impl DragonflyRouting {
             if grp == pkt.intermediate {
                 pkt.phase = 1;
             } else {
-                return (self.toward_group(ctx, pkt.intermediate, rng).port, 0);
+                return (self.toward_group(ctx, pkt.intermediate, None, rng).port, 0);
             }
         }
         if grp == gd {
             return (df.local_port(df.index(here), df.index(pkt.dst_router)), 2);
         }
-        (self.toward_group(ctx, gd, rng).port, 1)
+        (self.toward_group(ctx, gd, Some(pkt.dst_router), rng).port, 1)
     }
 }
 

@@ -59,20 +59,12 @@ fn best_vc_in_class(credits: Option<&[u16]>, vcs: u32, class: u32, classes: u32)
     best
 }
 
-/// Among the parallel (trunk) ports `first..first + trunks`, the working one with the
-/// shortest queue (lowest index on ties): (port, its queue estimate). When every one has
-/// failed, `first` (the packet will be counted unroutable).
+/// Among the parallel (trunk) ports `first..first + trunks`, the one with the shortest
+/// queue (lowest index on ties): (port, its queue estimate). A failed link's queue
+/// estimate is endless (`sim::FAILED_QUEUE`), so a working trunk wins while there is one.
 #[inline]
 pub fn shortest_trunk(q: &RouterQueues, first: u32, trunks: u32) -> (u32, u32) {
-    let queues = q.port_queues(first, trunks);
-    if !q.any_failed() {
-        return shortest_of(first, queues);
-    }
-    (first..first + trunks)
-        .zip(queues)
-        .filter(|&(port, _)| q.alive(port))
-        .min_by_key(|&(_, &len)| len)
-        .map_or((first, queues[0]), |(port, &len)| (port, len))
+    shortest_of(first, q.port_queues(first, trunks))
 }
 
 /// The port with the shortest queue (lowest index on ties) among consecutive ports from
@@ -107,13 +99,6 @@ pub fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
     }
 }
 
-/// The first port of the dimension-order link from `router` towards `target` (which must
-/// differ), without looking at queues or failures.
-pub fn dor_port_at(hx: &HyperX, router: u32, target: u32) -> u32 {
-    let d = (0..hx.dims()).find(|&d| hx.coord(router, d) != hx.coord(target, d)).expect("target differs from router");
-    hx.port_to(router, d, hx.coord(target, d), 0)
-}
-
 /// MIN AD's choice at one router ([`min_ad_choice`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MinAdChoice {
@@ -125,9 +110,10 @@ pub struct MinAdChoice {
 }
 
 /// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random
-/// (in port order, one draw per tie), among the working ones (HyperX §6: "links with
-/// hard errors are simply eliminated from the possible routing alternates"). `here` must
-/// differ from `dst`.
+/// (in port order, one draw per tie). A failed link's queue estimate is endless
+/// (`sim::FAILED_QUEUE`), so a working link wins while there is one (HyperX §6: "links
+/// with hard errors are simply eliminated from the possible routing alternates"). `here`
+/// must differ from `dst`.
 #[inline(always)]
 pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &mut SimRng) -> MinAdChoice {
     let mut best = MinAdChoice { port: u32::MAX, queue: u32::MAX, hops: 0 };
@@ -139,9 +125,6 @@ pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &m
         best.hops += 1;
         let first = dim.port_toward(own as u32, target as u32);
         for (port, &len) in (first..).zip(q.port_queues(first, dim.trunks)) {
-            if !q.alive(port) {
-                continue;
-            }
             if len < best.queue {
                 (best.port, best.queue) = (port, len);
                 ties = 1;
@@ -153,12 +136,7 @@ pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &m
             }
         }
     }
-    if best.port == u32::MAX {
-        // Every productive link has failed: the lowest offset dimension's (unroutable).
-        debug_assert!(q.any_failed(), "min_ad_choice at the destination router");
-        best.port = dor_port_at(hx, here, dst);
-        best.queue = q.port_queue(best.port);
-    }
+    debug_assert!(best.port != u32::MAX, "min_ad_choice at the destination router");
     best
 }
 

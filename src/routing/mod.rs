@@ -363,7 +363,10 @@ pub trait Routing: Send + Sync {
     /// The failed links changed (`failed`: a flag per port id of `net`): algorithms that
     /// keep tables derived from them (folded-Clos up-routing's disallowed uplinks) renew
     /// them. The others read failures through [`QueueView`] and ignore this.
-    fn set_faults(&mut self, _net: &Network, _failed: &[bool]) {}
+    /// Refuses a set whose tables would be too large (the error names why).
+    fn set_faults(&mut self, _net: &Network, _failed: &[bool]) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Parameters of UGAL-L_CR's credit round-trip mechanism (implemented by the engine in

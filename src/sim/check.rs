@@ -173,7 +173,10 @@ impl Simulation {
         for op in 0..self.port_queues.len() {
             let r = self.port_router[op];
             let port = (op - self.topo.network().port_offset(r)) as u32;
-            let sum: u32 = (0..self.vcs).map(|v| view.vc_queue(r, port, v)).sum();
+            let mut sum: u32 = (0..self.vcs).map(|v| view.vc_queue(r, port, v)).sum();
+            if self.faults.failed(op) {
+                sum += super::FAILED_QUEUE;
+            }
             if sum != self.port_queues[op] {
                 return Err(format!(
                     "output port {op}: queue estimate {} but its VCs sum to {sum}",

@@ -48,6 +48,12 @@ use table::Table;
 /// Marker for "no port" in port-indexed tables.
 const NO_PORT: u32 = u32::MAX;
 
+/// What a failed link adds to its output's queue estimate (`port_queues`): every choice
+/// by shortest queue or by `q·H` then avoids it while a working alternative exists, as
+/// if its queue were endless (HyperX §6: failed links "are simply eliminated from the
+/// possible routing alternates"), without a failure check in each algorithm's loops.
+pub(crate) const FAILED_QUEUE: u32 = 1 << 24;
+
 /// One input VC: the position and fill of its buffer ring, and the packet at its head,
 /// so the switch allocator reads one small record: its id, the route chosen for it (valid
 /// once the router's `unrouted` bit is clear) and the first cycle it may cross the switch.
@@ -305,8 +311,8 @@ impl Simulation {
         let pattern = Pattern::build(&cfg.traffic, &topo, cfg.seed)?;
         let net = topo.network();
         let faults = FaultSet::from_config_without(&cfg.faults, net, cfg.seed, &topo.absent_ports())?;
-        if !faults.flags_if_any().is_empty() {
-            routing.set_faults(net, faults.flags());
+        if !faults.is_empty() {
+            routing.set_faults(net, faults.flags()).map_err(|e| ConfigErrors::one("faults", e))?;
         }
         let (vcs, depth) = (r.vcs, r.depth_per_vc());
         let ports = net.total_ports();
@@ -356,7 +362,6 @@ impl Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
             unroutable: Vec::with_capacity(net.max_radix() as usize * vcs as usize),
-            faults,
             vcs,
             depth,
             pipeline_delay: r.pipeline_delay as u64,
@@ -372,7 +377,7 @@ impl Simulation {
             port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
             downstream: downstream.into(),
             upstream: upstream.into(),
-            port_queues: vec![0; ports].into(),
+            port_queues: (0..ports).map(|id| if faults.failed(id) { FAILED_QUEUE } else { 0 }).collect(),
             latency: latency.into(),
             channels: vec![Channel::default(); ports].into(),
             outq: vec![OutEntry::default(); ports * outq_cap as usize].into(),
@@ -420,6 +425,7 @@ impl Simulation {
                 .map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16))
                 .collect(),
             cfg: cfg.clone(),
+            faults,
             topo,
             routing,
             pattern,
@@ -553,26 +559,41 @@ impl Simulation {
     /// Refuses a failure that would disconnect the network, and a terminal port.
     pub fn set_link_failed(&mut self, port: usize, failed: bool) -> Result<(), String> {
         let net = self.topo.network();
+        let before = self.faults.clone();
         self.faults.set(net, port, failed)?;
+        if let Err(e) = self.routing.set_faults(net, self.faults.flags()) {
+            self.faults = before;
+            self.routing.set_faults(net, self.faults.flags()).expect("the previous set was accepted");
+            return Err(e);
+        }
+        if before == self.faults {
+            return Ok(());
+        }
         let peer = self.downstream[port] as usize;
-        if failed {
-            let vcs = self.vcs as usize;
-            for end in [port, peer] {
-                let r = self.port_router[end];
-                let first = self.first_port[r as usize] as usize;
-                let out = (end - first) as u16;
-                for local in 0..(self.first_port[r as usize + 1] as usize - first) * vcs {
-                    let iv = first * vcs + local;
-                    let input = self.inputs[iv];
-                    if self.nonempty.get(r, local) && !self.unrouted.get(r, local) && input.out_port == out {
-                        self.committed[end * vcs + input.out_vc as usize] -= self.packet_size;
-                        self.port_queues[end] -= self.packet_size as u32;
-                        self.unrouted.of(r).set_checked(local);
-                    }
+        let vcs = self.vcs as usize;
+        for end in [port, peer] {
+            if failed {
+                self.port_queues[end] += FAILED_QUEUE;
+            } else {
+                self.port_queues[end] -= FAILED_QUEUE;
+                continue;
+            }
+            let r = self.port_router[end];
+            let first = self.first_port[r as usize] as usize;
+            let out = (end - first) as u16;
+            for local in 0..(self.first_port[r as usize + 1] as usize - first) * vcs {
+                let iv = first * vcs + local;
+                let input = self.inputs[iv];
+                if self.nonempty.get(r, local) && !self.unrouted.get(r, local) && input.out_port == out {
+                    // Routed again: its commitment and the hop it counted are undone (what
+                    // the algorithm stored in the packet, e.g. DAL's deroutes, is kept).
+                    self.committed[end * vcs + input.out_vc as usize] -= self.packet_size;
+                    self.port_queues[end] -= self.packet_size as u32;
+                    self.packets[input.pid].hops -= 1;
+                    self.unrouted.of(r).set_checked(local);
                 }
             }
         }
-        self.routing.set_faults(self.topo.network(), self.faults.flags());
         Ok(())
     }
 

@@ -94,18 +94,19 @@ impl Dragonfly {
         path: &str,
     ) -> Result<Dragonfly, ConfigErrors> {
         let mut errs = Vec::new();
-        let intra: Vec<u32> = if intra.is_empty() { vec![a] } else { intra.to_vec() };
+        // Checked only when given: empty is a fully connected group, `[a]`.
         if intra.len() > 4 || intra.iter().any(|e| !(2..=256).contains(e)) {
             errs.push(ConfigError::new(
                 format!("{path}.intra"),
                 format!("the group's flattened butterfly needs 1..=4 extents of 2..=256, got {intra:?}"),
             ));
-        } else if intra.iter().map(|&e| e as u64).product::<u64>() != a as u64 && a > 1 {
+        } else if !intra.is_empty() && intra.iter().map(|&e| e as u64).product::<u64>() != a as u64 {
             errs.push(ConfigError::new(
                 format!("{path}.intra"),
                 format!("the extents' product must equal a = {a}, got {intra:?}"),
             ));
         }
+        let intra: Vec<u32> = if intra.is_empty() { vec![a] } else { intra.to_vec() };
         let mut check = |ok: bool, field: &str, msg: String| {
             if !ok {
                 errs.push(ConfigError::new(format!("{path}.{field}"), msg));
@@ -352,6 +353,19 @@ impl Dragonfly {
             stride *= e;
         }
         hops
+    }
+    /// Whether in-group routers `i` and `j` have the same coordinates in the group's first
+    /// `dims` dimensions.
+    #[inline]
+    pub fn agree(&self, i: u32, j: u32, dims: usize) -> bool {
+        let mut stride = 1;
+        for &e in self.intra.iter().take(dims) {
+            if i / stride % e != j / stride % e {
+                return false;
+            }
+            stride *= e;
+        }
+        true
     }
     /// Local channels per router.
     #[inline]

@@ -24,6 +24,9 @@ pub struct FaultSet {
 /// Most unreachable router pairs an error message names.
 const PAIRS_NAMED: usize = 3;
 
+/// Most errors reported about `faults.links` (a long list of bad entries gives these).
+const MAX_ERRORS: usize = 10;
+
 impl FaultSet {
     /// No failed link in a network of `ports` port ids.
     pub fn none(ports: usize) -> FaultSet {
@@ -62,10 +65,24 @@ impl FaultSet {
         }
         let mut errors = Vec::new();
         for (i, link) in cfg.links.iter().enumerate() {
-            match net.link_port(link[0], link[1], link.get(2).copied().unwrap_or(0)) {
+            let (a, b, trunk) = match *link.as_slice() {
+                [a, b] => (a, b, 0),
+                [a, b, trunk] => (a, b, trunk),
+                _ => {
+                    errors.push(ConfigError::new(
+                        format!("faults.links[{i}]"),
+                        "a link is [router, router] or [router, router, trunk]",
+                    ));
+                    continue;
+                }
+            };
+            if errors.len() >= MAX_ERRORS {
+                break;
+            }
+            match net.link_port(a, b, trunk) {
                 Ok(port) if set.is_absent(port) => errors.push(ConfigError::new(
                     format!("faults.links[{i}]"),
-                    format!("the link between routers {} and {} was removed by tapering", link[0], link[1]),
+                    format!("the link between routers {a} and {b} was removed by tapering"),
                 )),
                 Ok(port) => set.mark(net, port, true),
                 Err(why) => errors.push(ConfigError::new(format!("faults.links[{i}]"), why)),
@@ -80,7 +97,10 @@ impl FaultSet {
             let mut links: Vec<usize> = (0..net.total_ports())
                 .filter(|&id| {
                     let port = net.port_by_id(id);
-                    !port.is_terminal() && port.peer_router > net.router_of_port(id) && !set.is_absent(id)
+                    !port.is_terminal()
+                        && port.peer_router > net.router_of_port(id)
+                        && !set.is_absent(id)
+                        && !set.failed[id]
                 })
                 .collect();
             let count = (cfg.random_fraction * links.len() as f64).round() as usize;
@@ -116,8 +136,10 @@ impl FaultSet {
     }
     /// [`FaultSet::flags`], or nothing when no link has failed and none is absent (what
     /// routing reads: an empty slice spares it a load per candidate output).
+    /// A tapered dragonfly's absent channels alone do not count: routing's tables never
+    /// contain them.
     pub fn flags_if_any(&self) -> &[bool] {
-        if self.links == 0 && self.absent.is_empty() {
+        if self.links == 0 {
             &[]
         } else {
             &self.failed
@@ -139,6 +161,9 @@ impl FaultSet {
         }
         if self.is_absent(id) {
             return Err("this link was removed by tapering".into());
+        }
+        if net.unidirectional() {
+            return Err("links cannot fail in the unidirectional butterfly".into());
         }
         if self.failed[id] == failed {
             return Ok(());

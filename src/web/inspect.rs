@@ -73,7 +73,7 @@ impl WebSim {
                     "terminal": terminal,
                     "in_flits": (0..vcs).map(|v| sim.input_occupancy(id, v)).collect::<Vec<_>>(),
                     "out": self.vc_state(r, p, id, down),
-                    "port_queue": q.port_queue(r, p),
+                    "port_queue": q.port_queue(r, p) - if sim.faults().failed(id) { crate::sim::FAILED_QUEUE } else { 0 },
                     "output_queue": sim.output_queue_len(id),
                     "sent": sent[id],
                     "td": sim.credit_round_trip(id).map(|c| c.0),
