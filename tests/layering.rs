@@ -28,21 +28,41 @@ fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
 }
 
-/// The `crate::x` module names in the code of `text` (comments and `#[cfg(test)]` modules
-/// left out).
-fn named_modules(text: &str) -> Vec<String> {
+/// The top-level module names the code of `text` reaches: every `crate::x`, and every
+/// `super::…::x` whose `super`s climb out of the file's module (`depth`: how deep the
+/// file's module sits below the crate root, 1 for `src/sim/mod.rs` or `src/plot.rs`) —
+/// comments and `#[cfg(test)]` modules left out.
+fn named_modules_at(text: &str, depth: usize) -> Vec<String> {
     let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let ident =
+        |rest: &str| -> String { rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '{').collect() };
     let mut out = Vec::new();
     for line in code.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
         let line = line.split("//").next().unwrap_or_default();
         let mut rest = line;
         while let Some(at) = rest.find("crate::") {
             rest = &rest[at + "crate::".len()..];
-            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '{').collect();
-            out.push(name);
+            out.push(ident(rest));
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("super::") {
+            rest = &rest[at..];
+            let mut climbs = 0;
+            while let Some(after) = rest.strip_prefix("super::") {
+                rest = after;
+                climbs += 1;
+            }
+            if climbs >= depth {
+                out.push(ident(rest));
+            }
         }
     }
     out
+}
+
+/// [`named_modules_at`] of a file of a module directly below the crate root.
+fn named_modules(text: &str) -> Vec<String> {
+    named_modules_at(text, 1)
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -71,7 +91,8 @@ fn layers_import_one_way() {
         }
         let own =
             layer(&top).unwrap_or_else(|| panic!("src/{}: module `{top}` is in no layer of LAYERS", rel.display()));
-        for name in named_modules(&std::fs::read_to_string(&file).unwrap()) {
+        let depth = rel.components().count() - usize::from(rel.ends_with("mod.rs"));
+        for name in named_modules_at(&std::fs::read_to_string(&file).unwrap(), depth) {
             checked += 1;
             if name.starts_with('{') {
                 violations.push(format!(
@@ -99,4 +120,9 @@ fn layers_import_one_way() {
 fn the_scan_sees_what_it_must() {
     let text = "use crate::sim::Packet;\n// crate::web in a comment\nlet x = crate::config::X; // crate::web\n#[cfg(test)]\nuse crate::web;";
     assert_eq!(named_modules(text), vec!["sim", "config"]);
+    // `super::` that stays inside the file's module is not a crate path; one that climbs
+    // out of it is.
+    assert_eq!(named_modules_at("use super::table::Table;", 2), Vec::<String>::new());
+    assert_eq!(named_modules_at("use super::super::web::X;", 2), vec!["web"]);
+    assert_eq!(named_modules_at("use super::config::X;", 1), vec!["config"]);
 }
