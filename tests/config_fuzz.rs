@@ -57,14 +57,30 @@ fn try_config(config: &Value) -> Result<(), ConfigErrors> {
 /// The sections a configuration error may name (and `(config)` for the document itself).
 const SECTIONS: [&str; 7] = ["topology", "routing", "traffic", "router", "measurement", "faults", "seed"];
 
-/// Every error names a field of the configuration (its path starts with a section, or is
-/// the unknown key itself) and says what is wrong with it.
+/// Errors that concern a whole section rather than one of its fields: (section, a phrase
+/// the message contains). Any other error must name a field inside its section (`seed`
+/// is a field itself).
+const SECTION_ERRORS: &[(&str, &str)] = &[
+    ("topology", "limit"),
+    ("topology", "overflows"),
+    ("topology", "radix"),
+    ("measurement", "warmup + measure + drain_limit"),
+    ("faults", "links cannot fail in the unidirectional butterfly"),
+    ("faults", "table of"),
+    ("seed", ""),
+];
+
+/// Every error names a field of the configuration (its path starts with a section and
+/// names a field inside it, unless the error concerns the whole section, or it is the
+/// unknown key itself) and says what is wrong with it.
 fn names_its_fields(errors: &ConfigErrors) -> bool {
     !errors.0.is_empty()
         && errors.0.iter().all(|e| {
             let first = e.path.split(['.', '[']).next().unwrap_or_default();
             let unknown_key = e.message.starts_with("unknown field") && e.message.contains(&format!("`{first}`"));
-            (e.path == "(config)" || SECTIONS.contains(&first) || unknown_key) && !e.message.trim().is_empty()
+            let in_section = SECTIONS.contains(&first)
+                && (e.path != first || SECTION_ERRORS.iter().any(|&(s, m)| s == first && e.message.contains(m)));
+            (e.path == "(config)" || in_section || unknown_key) && !e.message.trim().is_empty()
         })
 }
 
@@ -263,4 +279,16 @@ fn random_configs_are_errors_or_run() {
         start.elapsed().as_secs_f64()
     );
     assert!(ran > count / 20 && refused > count / 20, "{ran} ran, {refused} refused: the generator tests little");
+}
+
+#[test]
+fn the_field_rule_is_strict() {
+    let one = |path: &str, msg: &str| names_its_fields(&ConfigErrors::one(path, msg));
+    assert!(one("topology.k", "must be 2..=64, got 1"));
+    assert!(one("topology", "2000000 terminals is larger than the simulator's limit of 131072"));
+    assert!(!one("topology", "invalid type"), "a bare section must say what about the whole section");
+    assert!(!one("routing", "something"));
+    assert!(!one("router", "something"));
+    assert!(!one("nonsense.k", "bad"));
+    assert!(!one("topology.k", " "));
 }
