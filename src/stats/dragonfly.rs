@@ -49,6 +49,9 @@ pub fn global_channel_utilization(df: &Dragonfly, utilization: &[f32], shift: u3
     let (g, ah) = (df.g, df.a * df.h);
     let mut per_channel = vec![0.0f64; ah as usize];
     let (mut n_min, mut n_same) = (0, 0);
+    // Class sums and counts over every group's present channels: the class means stay
+    // exact when groups differ (a tapered network's removed channels are left out).
+    let (mut sum, mut count) = ([0.0f64; 3], [0usize; 3]);
     for grp in 0..g {
         let target = (grp + shift) % g;
         let minimal = df.slots_between(grp, target);
@@ -61,14 +64,26 @@ pub fn global_channel_utilization(df: &Dragonfly, utilization: &[f32], shift: u3
         (n_min, n_same) = (minimal.len(), same);
         for (pos, &c) in order.iter().enumerate() {
             let (router, port) = df.slot_owner(grp, c);
-            per_channel[pos] += utilization[net.port_id(router, port)] as f64 / g as f64;
+            let u = utilization[net.port_id(router, port)] as f64;
+            per_channel[pos] += u / g as f64;
+            if !df.slot_absent(grp, c) {
+                let class = if pos < minimal.len() {
+                    0
+                } else if pos < minimal.len() + same {
+                    1
+                } else {
+                    2
+                };
+                sum[class] += u;
+                count[class] += 1;
+            }
         }
     }
-    let mean = |s: &[f64]| if s.is_empty() { f64::NAN } else { s.iter().sum::<f64>() / s.len() as f64 };
+    let mean = |k: usize| if count[k] == 0 { f64::NAN } else { sum[k] / count[k] as f64 };
     GlobalChannelUtilization {
-        minimal: mean(&per_channel[..n_min]),
-        same_router: mean(&per_channel[n_min..n_min + n_same]),
-        other: mean(&per_channel[n_min + n_same..]),
+        minimal: mean(0),
+        same_router: mean(1),
+        other: mean(2),
         per_channel,
         minimal_channels: n_min,
         same_router_channels: n_same,

@@ -224,6 +224,12 @@ impl Dragonfly {
         Ok(self)
     }
 
+    /// Whether tapering removed slot `c` of group `grp`.
+    #[inline]
+    pub fn slot_absent(&self, grp: u32, c: u32) -> bool {
+        self.absent.get((grp * self.a * self.h + c) as usize).copied().unwrap_or(false)
+    }
+
     /// Port ids of the global channels tapering removed (both ends).
     pub fn absent_ports(&self) -> Vec<usize> {
         let ah = self.a * self.h;
