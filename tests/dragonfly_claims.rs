@@ -23,15 +23,7 @@ use hiradix::topology::Dragonfly;
 
 fn cfg(algorithm: &str, pattern: &str, load: f64, depth: u32) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology = TopologyConfig::Dragonfly {
-        p: 2,
-        a: 4,
-        h: 2,
-        g: 9,
-        arrangement: GlobalArrangement::Absolute,
-        intra: None,
-        taper: vec![],
-    };
+    c.topology = TopologyConfig::dragonfly(2, 4, 2, 9);
     c.routing.algorithm = algorithm.into();
     c.routing.intermediate_group = IntermediateGroup::Other;
     c.traffic.pattern = pattern.into();

@@ -3,7 +3,7 @@
 //! even when its labeled packets drain; one whose labeled packets do not drain is too; and
 //! no point well below a network's known capacity is flagged, over several seeds.
 
-use hiradix::config::{GlobalArrangement, SimConfig, TopologyConfig};
+use hiradix::config::{SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::saturation::SaturationCause;
 use hiradix::stats::Summary;
@@ -11,15 +11,7 @@ use hiradix::stats::Summary;
 /// The 72-terminal dragonfly of the dragonfly paper's Fig. 5 (p = h = 2, a = 4, g = 9).
 fn dragonfly(algorithm: &str, pattern: &str, load: f64, seed: u64) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology = TopologyConfig::Dragonfly {
-        p: 2,
-        a: 4,
-        h: 2,
-        g: 9,
-        arrangement: GlobalArrangement::Absolute,
-        intra: None,
-        taper: vec![],
-    };
+    c.topology = TopologyConfig::dragonfly(2, 4, 2, 9);
     c.router.vcs = 3;
     c.routing.algorithm = algorithm.into();
     c.traffic.pattern = pattern.into();

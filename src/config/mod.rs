@@ -137,6 +137,14 @@ pub enum TopologyConfig {
     },
 }
 
+impl TopologyConfig {
+    /// Dragonfly(p, a, h, g) as the paper builds it: absolute arrangement, fully connected
+    /// groups, no tapering.
+    pub fn dragonfly(p: u32, a: u32, h: u32, g: u32) -> TopologyConfig {
+        TopologyConfig::Dragonfly { p, a, h, g, arrangement: GlobalArrangement::Absolute, intra: None, taper: vec![] }
+    }
+}
+
 impl Default for TopologyConfig {
     fn default() -> Self {
         TopologyConfig::FlattenedButterfly { k: 8, n: 2 }

@@ -47,27 +47,7 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
 /// The base configuration of every run: the 1K network (or the 72-node one if `quick`).
 pub fn base_config(quick: bool, buffer_depth: u32) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology = if quick {
-        TopologyConfig::Dragonfly {
-            p: 2,
-            a: 4,
-            h: 2,
-            g: 9,
-            arrangement: GlobalArrangement::Absolute,
-            intra: None,
-            taper: vec![],
-        }
-    } else {
-        TopologyConfig::Dragonfly {
-            p: 4,
-            a: 8,
-            h: 4,
-            g: 33,
-            arrangement: GlobalArrangement::Absolute,
-            intra: None,
-            taper: vec![],
-        }
-    };
+    c.topology = if quick { TopologyConfig::dragonfly(2, 4, 2, 9) } else { TopologyConfig::dragonfly(4, 8, 4, 33) };
     c.router.vcs = 3;
     c.router.buffer_depth = buffer_depth;
     c.router.speedup = 2;
@@ -296,14 +276,19 @@ fn fig_compare(
     }
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
-    let plots = vec![
-        ("ur".to_string(), latency_plot("(a) uniform random", LOAD_AXIS, &series, "UR", Some(100.0))),
-        ("wc".to_string(), latency_plot("(b) worst case (group shift)", LOAD_AXIS, &series, "WC", Some(100.0))),
-        ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
-        ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, &series, "WC")),
-    ];
+    let plots = ur_wc_plots(&series);
     let markdown = format!("{}\n{paper}\n", table(&series, &[0.2, 0.4, 0.8], false));
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
+}
+
+/// Latency and accepted-throughput plots of the UR and WC panels.
+fn ur_wc_plots(series: &[FigureSeries]) -> Vec<(String, Plot)> {
+    vec![
+        ("ur".to_string(), latency_plot("(a) uniform random", LOAD_AXIS, series, "UR", Some(100.0))),
+        ("wc".to_string(), latency_plot("(b) worst case (group shift)", LOAD_AXIS, series, "WC", Some(100.0))),
+        ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, series, "UR")),
+        ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, series, "WC")),
+    ]
 }
 
 /// One network of the `df-groups` preset: its name, group organisation (`intra`), number
@@ -372,12 +357,7 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
     }
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
-    let plots = vec![
-        ("ur".to_string(), latency_plot("(a) uniform random", LOAD_AXIS, &series, "UR", Some(100.0))),
-        ("wc".to_string(), latency_plot("(b) worst case (group shift)", LOAD_AXIS, &series, "WC", Some(100.0))),
-        ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
-        ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, &series, "WC")),
-    ];
+    let plots = ur_wc_plots(&series);
     let radix = |n: &Variant| 2 + n.intra.as_ref().map_or(a - 1, |e| e.iter().map(|x| x - 1).sum()) + 2;
     let markdown = format!(
         "Networks: {} (the router radix is p + local channels + h). The g = {g_taper} networks have two channels between every two groups; tapered, the ten pairs among groups 0–4 keep one (`topology.taper`).{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality; where uniform bandwidth is not needed, tapering removes inter-group channels among some groups. The paper gives no performance figure for either. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",

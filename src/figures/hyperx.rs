@@ -738,10 +738,7 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
         md += "\n";
     }
     md += "Paper (§6): adaptive routing routes around failed links (\"links with hard errors are simply eliminated from the possible routing alternates\"), folded-Clos up-routing avoids uplinks whose deterministic down path meets a failed downlink, DAL permits a further deroute where its only minimal link has failed, and with oblivious routing \"a packet can therefore get stuck at a failed link\".\n";
-    let csv_series = series.clone();
-    let mut fig = finish(plots, csv_series, "load", md);
-    fig.csv = faults_csv(&summary);
-    Ok(fig)
+    Ok(Figure { name: String::new(), title: String::new(), plots, csv: faults_csv(&summary), markdown: md, series })
 }
 
 /// The hx-faults points: one row per (pattern, algorithm, fraction).

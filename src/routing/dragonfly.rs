@@ -404,7 +404,7 @@ impl DragonflyRouting {
     /// With failed links: whether `channel` works and, when `dst` is given (the channel
     /// leads into the destination's group), so does the local route from where it lands.
     fn channel_works(&self, q: &QueueView, channel: &GlobalChannel, dst: Option<u32>) -> bool {
-        q.alive(channel.gateway, channel.gport) && dst.is_none_or(|d| self.local_works(q, channel.landing, d))
+        q.alive_at(channel.id) && dst.is_none_or(|d| self.local_works(q, channel.landing, d))
     }
 
     /// Whether every link of the local route from `from` to `to` (routers of one group) works.
@@ -424,7 +424,7 @@ impl DragonflyRouting {
     /// (a channel of `from`'s group towards `dst`'s), works end to end.
     fn via_works(&self, q: &QueueView, from: u32, channel: &GlobalChannel, dst: u32) -> bool {
         self.local_works(q, from, channel.gateway)
-            && q.alive(channel.gateway, channel.gport)
+            && q.alive_at(channel.id)
             && self.local_works(q, channel.landing, dst)
     }
 
@@ -440,7 +440,7 @@ impl DragonflyRouting {
         let landing = nm.channel.landing;
         let onward = self.table.channel(self.exit(landing, gd));
         let nm_works = self.local_works(q, here, nm.channel.gateway)
-            && q.alive(nm.channel.gateway, nm.channel.gport)
+            && q.alive_at(nm.channel.id)
             && self.via_works(q, landing, onward, dst);
         (min_works, nm_works)
     }

@@ -198,6 +198,11 @@ impl<'a> QueueView<'a> {
     pub fn alive(&self, router: u32, port: u32) -> bool {
         self.failed.is_empty() || !self.failed[self.net.port_id(router, port)]
     }
+    /// [`QueueView::alive`] of the port with id `id`.
+    #[inline]
+    pub fn alive_at(&self, id: u32) -> bool {
+        self.failed.is_empty() || !self.failed[id as usize]
+    }
     /// Whether any link of the network has failed.
     #[inline]
     pub fn any_failed(&self) -> bool {

@@ -135,6 +135,14 @@ impl Network {
             }
         }
     }
+    /// The link of port id `id` as [`Network::link_port`] names it: (its router, the peer
+    /// router, its index among their parallel links in port order).
+    pub fn link_of(&self, id: usize) -> (u32, u32, u32) {
+        let a = self.router_of_port(id);
+        let b = self.ports[id].peer_router;
+        let local = (id - self.port_offset(a)) as u32;
+        (a, b, (0..local).filter(|&p| self.port(a, p).peer_router == b).count() as u32)
+    }
     /// Every directed router-to-router channel as (src router, src port, dst router, dst port).
     pub fn channels(&self) -> impl Iterator<Item = (u32, u32, u32, u32)> + '_ {
         (0..self.routers() as u32).flat_map(move |r| {

@@ -370,11 +370,7 @@ impl WebSim {
     #[wasm_bindgen(js_name = channelLink)]
     pub fn channel_link(&self, channel: u32) -> Vec<u32> {
         let Some(&port) = self.upstream_port.get(channel as usize) else { return Vec::new() };
-        let net = self.sim.network();
-        let a = net.router_of_port(port as usize);
-        let b = net.port_by_id(port as usize).peer_router;
-        let local = port - net.port_offset(a) as u32;
-        let trunk = (0..local).filter(|&p| net.port(a, p).peer_router == b).count() as u32;
+        let (a, b, trunk) = self.sim.network().link_of(port as usize);
         vec![a, b, trunk]
     }
 
