@@ -198,6 +198,9 @@ impl Dragonfly {
         let mut errs = Vec::new();
         self.absent = vec![false; (g * ah) as usize];
         for (i, entry) in taper.iter().enumerate() {
+            if errs.len() >= 10 {
+                break; // a long list of bad entries: the first ten say enough
+            }
             let field = format!("{path}.taper[{i}]");
             let &[g1, g2, keep] = entry.as_slice() else {
                 errs.push(ConfigError::new(field, format!("an entry is [group, group, channels kept], got {entry:?}")));
