@@ -13,8 +13,9 @@ export class WebSim {
     free(): void;
     [Symbol.dispose](): void;
     /**
-     * Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
-     * watchdog trips; the message names the blocked routers and VCs.
+     * Advances the simulation by `cycles` cycles (keeping snapshots for rewinding). Fails
+     * (and stays put) when the deadlock watchdog trips; the message names the blocked
+     * routers and VCs.
      */
     advance(cycles: number): void;
     /**
@@ -61,7 +62,8 @@ export class WebSim {
      */
     channelUtilization(): Float32Array;
     /**
-     * The configuration in effect, with every default filled in, as pretty JSON.
+     * The configuration in effect (with the load set while running), with every default
+     * filled in, as pretty JSON.
      */
     configJson(): string;
     /**
@@ -108,15 +110,40 @@ export class WebSim {
      */
     now(): number;
     /**
+     * The packets on router-to-router channels now, five numbers each: `[channel,
+     * progress, step, nonminimal, followed, …]` — `progress` in `(0, 1]` is how far the
+     * packet has travelled along the channel at the end of the last cycle and `step` how
+     * far it moves per cycle (1 / the channel's latency), so a slow animation can glide
+     * from `progress − step` to `progress`; `nonminimal` is 1 for a packet routed off its
+     * minimal path; `followed` is 1 for the packet the trace follows.
+     */
+    packetsOnChannels(): Float32Array;
+    /**
      * Starts (or stops) recording the numbers behind every per-hop routing decision
      * (DAL); `routerDetail` then shows the last one at each router as `hop_note`. Off by
      * default: it costs the engine time.
      */
     recordHopNotes(on: boolean): void;
     /**
+     * Goes back to cycle `cycle` (clamped to what the history holds), exactly as it was
+     * first reached there; what was done after it (load changes, failed links) is undone.
+     * Returns the cycle reached.
+     */
+    rewindTo(cycle: number): number;
+    /**
+     * How far back [`WebSim::rewind_to`] can go: `{earliest, interval, snapshots}`.
+     */
+    rewindable(): any;
+    /**
      * Number of routers.
      */
     routerCount(): number;
+    /**
+     * Per router, the routing decisions counted since the start: `[routed0, nonminimal0,
+     * routed1, …]` — packets routed onto a router-to-router channel there, and those sent
+     * off their minimal path there (UGAL's choice of Valiant at the source, DAL's deroute).
+     */
+    routerDecisions(): Float64Array;
     /**
      * Everything about router `r` as JSON: `{router, group, coords, load, ports: [{port,
      * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
@@ -147,12 +174,24 @@ export class WebSim {
      */
     routerSourceQueues(): Float32Array;
     /**
+     * Runs until an event, at most `max_cycles` cycles: `decision` — the next routing
+     * decision at router `arg`; `nonminimal` — the next packet sent off its minimal path
+     * at router `arg`; `saturated` — the first channel whose downstream buffers are all
+     * full (it exerts backpressure). Returns `{cycles, reached, channel, error}`.
+     */
+    runUntil(kind: string, arg: number, max_cycles: number): any;
+    /**
      * Fails (`failed`) or restores the link of channel `channel` (both of its directions)
      * while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
      * happens to packets under way). Returns `""`, or why it was refused (a failure that
      * would disconnect the network, or a channel that does not exist).
      */
     setChannelFailed(channel: number, failed: boolean): string;
+    /**
+     * Changes the offered load while running (`traffic.load`'s range). Returns an empty
+     * array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
+     */
+    setLoad(load: number): any;
     /**
      * Number of terminals.
      */
@@ -283,14 +322,20 @@ export interface InitOutput {
     readonly websim_networkInfo: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
+    readonly websim_packetsOnChannels: (a: number) => [number, number];
     readonly websim_recordHopNotes: (a: number, b: number) => void;
+    readonly websim_rewindTo: (a: number, b: number) => number;
+    readonly websim_rewindable: (a: number) => any;
     readonly websim_routerCount: (a: number) => number;
+    readonly websim_routerDecisions: (a: number) => [number, number];
     readonly websim_routerDetail: (a: number, b: number) => [number, number];
     readonly websim_routerGroups: (a: number) => [number, number];
     readonly websim_routerInjectionOccupancy: (a: number) => [number, number];
     readonly websim_routerPositions: (a: number) => [number, number];
     readonly websim_routerSourceQueues: (a: number) => [number, number];
+    readonly websim_runUntil: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly websim_setChannelFailed: (a: number, b: number, c: number) => [number, number];
+    readonly websim_setLoad: (a: number, b: number) => any;
     readonly websim_terminalCount: (a: number) => number;
     readonly websim_traceClear: (a: number) => void;
     readonly websim_traceJson: (a: number) => [number, number];

@@ -20,8 +20,9 @@ export class WebSim {
         wasm.__wbg_websim_free(ptr, 0);
     }
     /**
-     * Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
-     * watchdog trips; the message names the blocked routers and VCs.
+     * Advances the simulation by `cycles` cycles (keeping snapshots for rewinding). Fails
+     * (and stays put) when the deadlock watchdog trips; the message names the blocked
+     * routers and VCs.
      * @param {number} cycles
      */
     advance(cycles) {
@@ -129,7 +130,8 @@ export class WebSim {
         return v1;
     }
     /**
-     * The configuration in effect, with every default filled in, as pretty JSON.
+     * The configuration in effect (with the load set while running), with every default
+     * filled in, as pretty JSON.
      * @returns {string}
      */
     configJson() {
@@ -243,6 +245,21 @@ export class WebSim {
         return ret;
     }
     /**
+     * The packets on router-to-router channels now, five numbers each: `[channel,
+     * progress, step, nonminimal, followed, …]` — `progress` in `(0, 1]` is how far the
+     * packet has travelled along the channel at the end of the last cycle and `step` how
+     * far it moves per cycle (1 / the channel's latency), so a slow animation can glide
+     * from `progress − step` to `progress`; `nonminimal` is 1 for a packet routed off its
+     * minimal path; `followed` is 1 for the packet the trace follows.
+     * @returns {Float32Array}
+     */
+    packetsOnChannels() {
+        const ret = wasm.websim_packetsOnChannels(this.__wbg_ptr);
+        var v1 = getArrayF32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * Starts (or stops) recording the numbers behind every per-hop routing decision
      * (DAL); `routerDetail` then shows the last one at each router as `hop_note`. Off by
      * default: it costs the engine time.
@@ -252,12 +269,43 @@ export class WebSim {
         wasm.websim_recordHopNotes(this.__wbg_ptr, on);
     }
     /**
+     * Goes back to cycle `cycle` (clamped to what the history holds), exactly as it was
+     * first reached there; what was done after it (load changes, failed links) is undone.
+     * Returns the cycle reached.
+     * @param {number} cycle
+     * @returns {number}
+     */
+    rewindTo(cycle) {
+        const ret = wasm.websim_rewindTo(this.__wbg_ptr, cycle);
+        return ret;
+    }
+    /**
+     * How far back [`WebSim::rewind_to`] can go: `{earliest, interval, snapshots}`.
+     * @returns {any}
+     */
+    rewindable() {
+        const ret = wasm.websim_rewindable(this.__wbg_ptr);
+        return ret;
+    }
+    /**
      * Number of routers.
      * @returns {number}
      */
     routerCount() {
         const ret = wasm.websim_routerCount(this.__wbg_ptr);
         return ret >>> 0;
+    }
+    /**
+     * Per router, the routing decisions counted since the start: `[routed0, nonminimal0,
+     * routed1, …]` — packets routed onto a router-to-router channel there, and those sent
+     * off their minimal path there (UGAL's choice of Valiant at the source, DAL's deroute).
+     * @returns {Float64Array}
+     */
+    routerDecisions() {
+        const ret = wasm.websim_routerDecisions(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
     }
     /**
      * Everything about router `r` as JSON: `{router, group, coords, load, ports: [{port,
@@ -323,6 +371,27 @@ export class WebSim {
         return v1;
     }
     /**
+     * Runs until an event, at most `max_cycles` cycles: `decision` — the next routing
+     * decision at router `arg`; `nonminimal` — the next packet sent off its minimal path
+     * at router `arg`; `saturated` — the first channel whose downstream buffers are all
+     * full (it exerts backpressure). Returns `{cycles, reached, channel, error}`.
+     * @param {string} kind
+     * @param {number} arg
+     * @param {number} max_cycles
+     * @returns {any}
+     */
+    runUntil(kind, arg, max_cycles) {
+        const val2 = +arg;
+        const val3 = +max_cycles;
+        const ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.websim_runUntil(this.__wbg_ptr, ptr0, len0, val2, val3);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Fails (`failed`) or restores the link of channel `channel` (both of its directions)
      * while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
      * happens to packets under way). Returns `""`, or why it was refused (a failure that
@@ -342,6 +411,16 @@ export class WebSim {
         } finally {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
+    }
+    /**
+     * Changes the offered load while running (`traffic.load`'s range). Returns an empty
+     * array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
+     * @param {number} load
+     * @returns {any}
+     */
+    setLoad(load) {
+        const ret = wasm.websim_setLoad(this.__wbg_ptr, load);
+        return ret;
     }
     /**
      * Number of terminals.
@@ -694,9 +773,23 @@ function __wbg_get_imports() {
                 wasm.__wbindgen_free(deferred0_0, deferred0_1, 1);
             }
         },
+        __wbg_new_37eb45aaf5eeb820: function() {
+            const ret = new Array();
+            return ret;
+        },
         __wbg_new_bb74001155cb8ca8: function() {
             const ret = new Error();
             return ret;
+        },
+        __wbg_new_cd4348290afae586: function() {
+            const ret = new Object();
+            return ret;
+        },
+        __wbg_set_d2d33b52458e984a: function(arg0, arg1, arg2) {
+            arg0[arg1 >>> 0] = arg2;
+        },
+        __wbg_set_e4b9a833d288759a: function(arg0, arg1, arg2) {
+            arg0[arg1] = arg2;
         },
         __wbg_stack_575c4e0918581b9c: function(arg0, arg1) {
             const ret = arg1.stack;
@@ -704,6 +797,16 @@ function __wbg_get_imports() {
             const len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
+        __wbindgen_generic_0000000000000001: function(arg0) {
+            // Cast intrinsic for `F64 -> Externref`.
+            const ret = arg0;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000002: function(arg0, arg1) {
+            // Cast intrinsic for `Ref(String) -> Externref`.
+            const ret = getStringFromWasm0(arg0, arg1);
+            return ret;
         },
         __wbindgen_init_externref_table: function() {
             const table = wasm.__wbindgen_externrefs;

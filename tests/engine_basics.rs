@@ -116,6 +116,7 @@ fn same_seed_same_results_and_routing_leaves_traffic_identical() {
 /// Negative control for the watchdog: on a 1-D flattened butterfly (4 routers), route
 /// every packet one router "clockwise" at a time on a single VC. Router-shift traffic by
 /// two makes the channel dependencies cyclic, so at full load the network must deadlock.
+#[derive(Clone)]
 struct Clockwise(HyperX);
 
 impl Routing for Clockwise {
@@ -218,6 +219,7 @@ fn long_channels_are_not_taken_for_a_deadlock() {
 }
 
 /// A routing that names a port its router does not have.
+#[derive(Clone)]
 struct OutOfRange;
 
 impl Routing for OutOfRange {

@@ -91,6 +91,7 @@ fn up_step(
 }
 
 /// CLOS AD of the FB paper.
+#[derive(Clone)]
 pub struct ClosAd {
     hx: HyperX,
     threshold: i64,
@@ -171,6 +172,7 @@ impl Routing for ClosAd {
 }
 
 /// CLOS AD as described by the HyperX paper §3.3 (random closest common ancestor, DOR).
+#[derive(Clone)]
 pub struct ClosAdHx {
     hx: HyperX,
     threshold: i64,

@@ -28,6 +28,7 @@ fn roomiest_vc(ctx: &RouteCtx, port: u32) -> u32 {
 /// the destination meets a failed downlink: each up port keeps a table of the destinations
 /// it must not carry, compressed into ranges of terminals ("contiguous ranges of
 /// destinations can be handled by a single entry"), rebuilt when links fail or recover.
+#[derive(Clone)]
 pub struct UpDownAdaptive {
     clos: FoldedClos,
     /// Per port id: the destination terminal ranges `[lo, hi)` that up port must not
@@ -182,6 +183,7 @@ impl Routing for UpDownAdaptive {
 
 /// Destination-tag routing on the k-ary n-fly: at stage s take the output named by the
 /// destination's digit n−1−s. One path per pair, one VC (the network is acyclic).
+#[derive(Clone)]
 pub struct DestinationTag {
     bf: Butterfly,
 }

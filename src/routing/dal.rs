@@ -81,6 +81,18 @@ pub struct Dal {
     notes: Mutex<Vec<HopNote>>,
 }
 
+impl Clone for Dal {
+    fn clone(&self) -> Self {
+        Dal {
+            hx: self.hx.clone(),
+            unblocked: self.unblocked,
+            queue_threshold: self.queue_threshold,
+            recording: AtomicBool::new(self.recording.load(Ordering::Relaxed)),
+            notes: Mutex::new(self.notes.lock().map(|n| n.clone()).unwrap_or_default()),
+        }
+    }
+}
+
 /// Builds DAL from a configuration, rejecting the settings that would void its deadlock
 /// freedom.
 pub fn build(cfg: &crate::config::RoutingConfig, hx: &HyperX) -> Result<Box<dyn Routing>, crate::config::ConfigErrors> {

@@ -42,6 +42,7 @@ use crate::topology::HyperX;
 /// `route_bits` flag: the priority flag `h1` of Algorithm 1.
 pub const H1: u32 = 1 << 31;
 
+#[derive(Clone)]
 pub struct Adaptive2dfb {
     hx: HyperX,
     threshold: u32,

@@ -180,6 +180,7 @@ struct Exit {
 
 /// The [`Exit`] of every (router, target group) pair, and the channels they choose among:
 /// `a·g·g` exits and `g·a·h` channels.
+#[derive(Clone)]
 struct ExitTable {
     /// `exits[router·g + target]`.
     exits: Vec<Exit>,
@@ -245,6 +246,7 @@ impl ExitTable {
     }
 }
 
+#[derive(Clone)]
 pub struct DragonflyRouting {
     df: Dragonfly,
     alg: DfAlgorithm,

@@ -142,6 +142,7 @@ pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &m
 
 /// MIN / DOR: correct offset dimensions in increasing order; among parallel links the
 /// shortest queue. One VC class suffices (a dimension is crossed in one hop).
+#[derive(Clone)]
 pub struct Dor {
     hx: HyperX,
 }
@@ -165,6 +166,7 @@ impl Routing for Dor {
 /// MIN AD (FB paper §3.1): at every hop the productive channel with the shortest queue;
 /// the VC class is the number of hops remaining minus one, so it strictly decreases along
 /// the path (n' classes). Ties are broken at random so equal queues share load.
+#[derive(Clone)]
 pub struct MinAd {
     hx: HyperX,
 }

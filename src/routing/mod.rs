@@ -341,8 +341,10 @@ impl RouteCtx<'_> {
     }
 }
 
-/// A routing algorithm. One file per family; registered in [`build`].
-pub trait Routing: Send + Sync {
+/// A routing algorithm. One file per family; registered in [`build`]. Every algorithm is
+/// `Clone` (through [`RoutingClone`]) so that a whole simulation can be copied: the page's
+/// rewind keeps periodic copies and replays from them.
+pub trait Routing: Send + Sync + RoutingClone {
     /// VCs per port this algorithm needs for deadlock freedom.
     fn vcs_required(&self) -> u32;
     /// The allocator the paper uses with this algorithm (FB paper §3.1).
@@ -371,6 +373,23 @@ pub trait Routing: Send + Sync {
     /// Refuses a set whose tables would be too large (the error names why).
     fn set_faults(&mut self, _net: &Network, _failed: &[bool]) -> Result<(), String> {
         Ok(())
+    }
+}
+
+/// Copies a boxed routing algorithm; implemented for every `Routing` that is `Clone`.
+pub trait RoutingClone {
+    fn clone_box(&self) -> Box<dyn Routing>;
+}
+
+impl<T: Routing + Clone + 'static> RoutingClone for T {
+    fn clone_box(&self) -> Box<dyn Routing> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Routing> {
+    fn clone(&self) -> Self {
+        self.clone_box()
     }
 }
 

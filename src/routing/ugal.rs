@@ -54,6 +54,7 @@ pub fn route_valiant(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet, classes: u32
 }
 
 /// UGAL (greedy) or UGAL-S (sequential).
+#[derive(Clone)]
 pub struct Ugal {
     hx: HyperX,
     sequential: bool,

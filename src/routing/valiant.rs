@@ -8,6 +8,7 @@ use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
 
+#[derive(Clone)]
 pub struct Valiant {
     hx: HyperX,
 }

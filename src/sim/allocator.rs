@@ -42,6 +42,7 @@ struct Request {
 }
 
 /// Allocator scratch space, sized once for the largest router.
+#[derive(Clone)]
 pub(super) struct Scratch {
     cands: Table<Candidate>,
     requests: Table<Request>,

@@ -55,6 +55,7 @@ pub(super) type RoundTrip = u16;
 const UNTIMED: u32 = u32::MAX;
 
 /// The per-router registers and the timestamps of the mechanism, for the whole network.
+#[derive(Clone)]
 pub(super) struct CreditRtt {
     granularity: u16,
     /// Per credit counter (downstream input VC index): credit events modulo the

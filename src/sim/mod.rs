@@ -25,6 +25,7 @@
 mod allocator;
 mod check;
 mod credit_rtt;
+pub mod history;
 pub mod memory;
 mod router;
 mod table;
@@ -141,6 +142,16 @@ struct CreditReturn {
     round_trip: credit_rtt::RoundTrip,
 }
 
+/// The routing decisions taken at one router, for the page's per-router counts: packets it
+/// routed onto a router-to-router channel, and those among them it sent off the minimal
+/// path (the routing set their `nonminimal` flag at this router: UGAL's choice of Valiant
+/// at the source, DAL's first deroute, …).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RouterDecisions {
+    pub routed: u64,
+    pub nonminimal: u64,
+}
+
 /// A packet in an output queue and the downstream VC it was allocated.
 #[derive(Clone, Copy, Debug, Default)]
 struct OutEntry {
@@ -172,6 +183,7 @@ struct OutEntry {
 /// 7. The timing wheels have `wheel_mask + 1` slots.
 ///
 /// [`Simulation::check_tables`] verifies 1, 2, 5 and 7 when the simulation is built.
+#[derive(Clone)]
 pub struct Simulation {
     cfg: SimConfig,
     topo: Topology,
@@ -238,6 +250,7 @@ pub struct Simulation {
     load: Table<u32>,
     rc_start: Table<u32>,
     notes: Vec<RouteNote>,
+    decisions: Vec<RouterDecisions>,
 
     // Per terminal: its injection port id, source queue, channel, batch budget, and the
     // router that delivers to it (its packets' destination router).
@@ -396,6 +409,7 @@ impl Simulation {
             load: vec![0; routers].into(),
             rc_start: vec![0; routers].into(),
             notes: vec![RouteNote::default(); routers],
+            decisions: vec![RouterDecisions::default(); routers],
             inject_port: (0..terminals as u32)
                 .map(|t| net.inject_port(t))
                 .map(|(r, p)| net.port_id(r, p) as u32)
@@ -585,15 +599,27 @@ impl Simulation {
                 let iv = first * vcs + local;
                 let input = self.inputs[iv];
                 if self.nonempty.get(r, local) && !self.unrouted.get(r, local) && input.out_port == out {
-                    // Routed again: its commitment and the hop it counted are undone (what
-                    // the algorithm stored in the packet, e.g. DAL's deroutes, is kept).
+                    // Routed again: its commitment, the hop and the decision it counted are
+                    // undone (what the algorithm stored in the packet, e.g. DAL's deroutes
+                    // and the non-minimal mark, is kept).
                     self.committed[end * vcs + input.out_vc as usize] -= self.packet_size;
                     self.port_queues[end] -= self.packet_size as u32;
                     self.packets[input.pid].hops -= 1;
+                    self.decisions[r as usize].routed -= 1;
                     self.unrouted.of(r).set_checked(local);
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Changes the offered load while running (the page's load control), within the range
+    /// of `traffic.load`; the error names the field.
+    pub fn set_load(&mut self, load: f64) -> Result<(), ConfigErrors> {
+        let mut cfg = self.cfg.clone();
+        cfg.traffic.load = load;
+        cfg.validate()?;
+        self.cfg = cfg;
         Ok(())
     }
 
@@ -815,6 +841,24 @@ impl Simulation {
     /// The last adaptive routing decision made at each router.
     pub fn route_notes(&self) -> &[RouteNote] {
         &self.notes
+    }
+    /// The routing decisions taken at each router so far.
+    pub fn router_decisions(&self) -> &[RouterDecisions] {
+        &self.decisions
+    }
+    /// The packets on channels now: `(port id of the input they are bound for, cycles until
+    /// they are usable there (0: at the start of the next cycle), packet id, packet)`,
+    /// router-to-router and injection channels alike.
+    pub fn packets_on_channels(&self) -> impl Iterator<Item = (u32, u64, u32, &Packet)> + '_ {
+        let (now, mask) = (self.now, self.wheel_mask);
+        self.arrivals.iter().enumerate().flat_map(move |(slot, wheel)| {
+            let ahead = (slot as u64).wrapping_sub(now) & mask;
+            wheel.iter().map(move |a| (a.port, ahead, a.pid, &self.packets[a.pid]))
+        })
+    }
+    /// The latency in cycles of the channel leaving port id `port`.
+    pub fn channel_latency(&self, port: usize) -> u32 {
+        self.latency[port]
     }
     /// UGAL-L_CR: the `t_d` register (credit round trip minus its zero-load value) of output
     /// port id `port`, and (credits delayed so far, their total extra delay); `None` for

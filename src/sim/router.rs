@@ -240,6 +240,7 @@ impl Simulation {
             ref mut packets,
             ref mut rng,
             ref mut notes,
+            ref mut decisions,
             ref mut inputs,
             ref mut unrouted,
             ref mut committed,
@@ -265,7 +266,7 @@ impl Simulation {
         let first_vc = first * vcs as usize;
         let start = rc_start[r as usize] as usize;
         rc_start[r as usize] = wrap(start + 1, nvc) as u32;
-        let (rng, note) = (&mut rng.routing, &mut notes[r as usize]);
+        let (rng, note, decided) = (&mut rng.routing, &mut notes[r as usize], &mut decisions[r as usize]);
         // What the algorithm sees, built once for every input of the router (each sets its
         // own input port and VC). The view borrows the commitment tables, so the sequential
         // allocator, which updates them between decisions, renews it after each commitment.
@@ -310,6 +311,7 @@ impl Simulation {
                 // SAFETY: `local` is a set bit of router `r`'s input VCs (< radix · V:
                 // invariant 4), so `iv` < first_port[r + 1] · V ≤ P · V (1).
                 let pkt = &mut packets[unsafe { inputs_v.get_unchecked(iv) }.pid];
+                let was_nonminimal = pkt.nonminimal;
                 let decision = if pkt.dst_router == r {
                     Decision::Forward { port: net.terminal_port(pkt.dst).1, vc: 0 }
                 } else {
@@ -338,6 +340,8 @@ impl Simulation {
                 // SAFETY: `op` < first_port[r + 1] ≤ P (just checked; 1).
                 if unsafe { *downstream_v.get_unchecked(op) } != NO_PORT {
                     pkt.hops += 1;
+                    decided.routed += 1;
+                    decided.nonminimal += u64::from(pkt.nonminimal && !was_nonminimal);
                 }
                 // SAFETY: `iv` < P · V (as above).
                 let input = unsafe { inputs_v.get_unchecked_mut(iv) };

@@ -127,6 +127,12 @@ impl Simulation {
         self.tracer.trace.as_ref()
     }
 
+    /// The id of the packet followed while it is in the network or its source queue.
+    pub fn traced_packet(&self) -> Option<u32> {
+        (self.tracer.active && self.tracer.pid != NO_PORT && self.tracer.at != Where::Delivered)
+            .then_some(self.tracer.pid)
+    }
+
     /// The router a trace is armed at, waiting for its next generated packet.
     pub fn trace_armed_at(&self) -> Option<u32> {
         (self.tracer.armed != NO_PORT).then_some(self.tracer.armed)

@@ -4,6 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::config::{InjectionMode, SimConfig};
+use crate::sim::history::{Event, History};
 use crate::sim::Simulation;
 use crate::topology::{LinkClass, Topology};
 
@@ -27,6 +28,10 @@ pub struct WebSim {
     /// downstream input port it feeds.
     pub(super) upstream_port: Vec<u32>,
     pub(super) downstream_port: Vec<u32>,
+    /// Per port id: the channel feeding that input port (`u32::MAX` for terminal inputs).
+    pub(super) channel_of_input: Vec<u32>,
+    /// Snapshots and events for rewinding (`teaching.rs`).
+    pub(super) history: History,
     /// Per channel: smoothed utilization, and the (cycle, flits sent) it was last sampled at.
     utilization: Vec<f32>,
     sampled_at: u64,
@@ -91,12 +96,19 @@ impl WebSim {
         }
         let (injecting, injecting_start) = grouped(net.routers(), |r, out| out.extend(&by_router[r as usize]));
         let ports = net.total_ports();
+        let mut channel_of_input = vec![u32::MAX; ports];
+        for (c, &p) in downstream_port.iter().enumerate() {
+            channel_of_input[p as usize] = c as u32;
+        }
+        let history = super::teaching::history_for(&sim);
         Ok(WebSim {
             sim,
             positions,
             endpoints,
             downstream_port,
             upstream_port,
+            channel_of_input,
+            history,
             utilization: vec![0.0; channels],
             sampled_at: 0,
             sampled_flits: vec![0; channels],
@@ -110,10 +122,11 @@ impl WebSim {
         })
     }
 
-    /// Advances the simulation by `cycles` cycles. Fails (and stays put) when the deadlock
-    /// watchdog trips; the message names the blocked routers and VCs.
+    /// Advances the simulation by `cycles` cycles (keeping snapshots for rewinding). Fails
+    /// (and stays put) when the deadlock watchdog trips; the message names the blocked
+    /// routers and VCs.
     pub fn advance(&mut self, cycles: u32) -> Result<(), JsError> {
-        self.sim.advance(u64::from(cycles)).map_err(|e| JsError::new(&e.to_string()))
+        self.history.advance(&mut self.sim, u64::from(cycles)).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// The current cycle.
@@ -354,7 +367,8 @@ impl WebSim {
         let Some(&port) = self.upstream_port.get(channel as usize) else {
             return format!("channel {channel} does not exist");
         };
-        self.sim.set_link_failed(port as usize, failed).err().unwrap_or_default()
+        let event = Event::LinkFailed { port: port as usize, failed };
+        self.history.apply(&mut self.sim, event).err().map(|e| e.0[0].message.clone()).unwrap_or_default()
     }
 
     /// Per channel: 1 if its link has failed.
@@ -374,9 +388,24 @@ impl WebSim {
         vec![a, b, trunk]
     }
 
-    /// The configuration in effect, with every default filled in, as pretty JSON.
+    /// The configuration in effect (with the load set while running), with every default
+    /// filled in, as pretty JSON.
     #[wasm_bindgen(js_name = configJson)]
     pub fn config_json(&self) -> String {
         self.sim.config().to_json()
+    }
+}
+
+impl WebSim {
+    /// Restarts the windows the page's rates are measured over (channel utilization, the
+    /// Fig. 9 panel) at the current cycle, after the simulation jumped back in time.
+    pub(super) fn restart_windows(&mut self) {
+        let (now, sent) = (self.sim.now(), self.sim.sent_flits());
+        for (prev, &port) in self.sampled_flits.iter_mut().zip(&self.upstream_port) {
+            *prev = sent[port as usize];
+        }
+        self.sampled_at = now;
+        self.fig9_at = now;
+        self.fig9_flits = sent;
     }
 }

@@ -1,0 +1,173 @@
+//! Time control and motion for teaching (issue 17): rewinding (the engine's
+//! [`History`]: periodic snapshots plus exact replay), running until something happens,
+//! changing the offered load while running, the packets on the channels (drawn travelling
+//! along the links), and the routing decisions counted at each router.
+//!
+//! Results that are more than one number cross to the page as named, typed objects
+//! (serde-wasm-bindgen), errors as `{path, message}` records.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::WebSim;
+use crate::config::ConfigErrors;
+use crate::sim::history::{Event, History};
+
+/// Bytes of snapshots one simulation keeps for rewinding (each counted twice its engine
+/// arrays, [`crate::sim::Simulation::memory_bytes`], to cover the network and routing
+/// tables a copy also holds). Within it the history keeps its snapshots evenly spread
+/// over the whole run.
+pub(super) const REWIND_BUDGET_BYTES: usize = 64 << 20;
+
+/// Starts the rewind history of a freshly built simulation.
+pub(super) fn history_for(sim: &crate::sim::Simulation) -> History {
+    History::new(sim, REWIND_BUDGET_BYTES / (2 * sim.memory_bytes()).max(1))
+}
+
+/// Config errors for the page: `[{path, message}]`.
+pub(super) fn field_errors(e: &ConfigErrors) -> JsValue {
+    serde_wasm_bindgen::to_value(&e.0).unwrap_or(JsValue::NULL)
+}
+
+/// What [`WebSim::run_until`] did.
+#[derive(Serialize)]
+pub struct RunUntil {
+    /// Cycles advanced.
+    pub cycles: u32,
+    /// The awaited event happened (else `max_cycles` ran out, or a deadlock stopped it).
+    pub reached: bool,
+    /// For `saturated`: the channel found full.
+    pub channel: Option<u32>,
+    /// The deadlock report's text if the watchdog tripped.
+    pub error: Option<String>,
+}
+
+/// How far back the page can go.
+#[derive(Serialize)]
+pub struct Rewindable {
+    /// The earliest cycle reachable.
+    pub earliest: f64,
+    /// The most cycles a rewind replays.
+    pub interval: f64,
+    pub snapshots: u32,
+}
+
+#[wasm_bindgen]
+impl WebSim {
+    /// Changes the offered load while running (`traffic.load`'s range). Returns an empty
+    /// array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
+    #[wasm_bindgen(js_name = setLoad)]
+    pub fn set_load(&mut self, load: f64) -> JsValue {
+        match self.history.apply(&mut self.sim, Event::Load(load)) {
+            Ok(()) => js_sys::Array::new().into(),
+            Err(e) => field_errors(&e),
+        }
+    }
+
+    /// Goes back to cycle `cycle` (clamped to what the history holds), exactly as it was
+    /// first reached there; what was done after it (load changes, failed links) is undone.
+    /// Returns the cycle reached.
+    #[wasm_bindgen(js_name = rewindTo)]
+    pub fn rewind_to(&mut self, cycle: f64) -> f64 {
+        let target = if cycle.is_finite() && cycle > 0.0 { cycle as u64 } else { 0 };
+        let reached = self.history.rewind(&mut self.sim, target);
+        self.restart_windows();
+        reached as f64
+    }
+
+    /// How far back [`WebSim::rewind_to`] can go: `{earliest, interval, snapshots}`.
+    pub fn rewindable(&self) -> JsValue {
+        let r = Rewindable {
+            earliest: self.history.earliest() as f64,
+            interval: self.history.interval() as f64,
+            snapshots: self.history.snapshots() as u32,
+        };
+        serde_wasm_bindgen::to_value(&r).unwrap_or(JsValue::NULL)
+    }
+
+    /// Runs until an event, at most `max_cycles` cycles: `decision` — the next routing
+    /// decision at router `arg`; `nonminimal` — the next packet sent off its minimal path
+    /// at router `arg`; `saturated` — the first channel whose downstream buffers are all
+    /// full (it exerts backpressure). Returns `{cycles, reached, channel, error}`.
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(&mut self, kind: &str, arg: u32, max_cycles: u32) -> Result<JsValue, JsError> {
+        let routers = self.sim.network().routers();
+        let at_router = |what: &str| {
+            if (arg as usize) < routers {
+                Ok(arg as usize)
+            } else {
+                Err(JsError::new(&format!("{what}: router {arg} does not exist ({routers} routers)")))
+            }
+        };
+        let mut result = RunUntil { cycles: 0, reached: false, channel: None, error: None };
+        let before = match kind {
+            "decision" => self.sim.router_decisions()[at_router(kind)?].routed,
+            "nonminimal" => self.sim.router_decisions()[at_router(kind)?].nonminimal,
+            "saturated" => 0,
+            other => return Err(JsError::new(&format!("unknown event '{other}': decision, nonminimal or saturated"))),
+        };
+        while result.cycles < max_cycles && !result.reached {
+            if let Err(e) = self.history.advance(&mut self.sim, 1) {
+                result.error = Some(e.to_string());
+                break;
+            }
+            result.cycles += 1;
+            let d = |sim: &crate::sim::Simulation| sim.router_decisions()[arg as usize];
+            result.reached = match kind {
+                "decision" => d(&self.sim).routed > before,
+                "nonminimal" => d(&self.sim).nonminimal > before,
+                _ => {
+                    result.channel = self.full_channel();
+                    result.channel.is_some()
+                }
+            };
+        }
+        Ok(serde_wasm_bindgen::to_value(&result).unwrap_or(JsValue::NULL))
+    }
+
+    /// The packets on router-to-router channels now, five numbers each: `[channel,
+    /// progress, step, nonminimal, followed, …]` — `progress` in `(0, 1]` is how far the
+    /// packet has travelled along the channel at the end of the last cycle and `step` how
+    /// far it moves per cycle (1 / the channel's latency), so a slow animation can glide
+    /// from `progress − step` to `progress`; `nonminimal` is 1 for a packet routed off its
+    /// minimal path; `followed` is 1 for the packet the trace follows.
+    #[wasm_bindgen(js_name = packetsOnChannels)]
+    pub fn packets_on_channels(&self) -> Vec<f32> {
+        let followed = self.sim.traced_packet();
+        let mut out = Vec::new();
+        for (port, ahead, pid, pkt) in self.sim.packets_on_channels() {
+            let Some(&channel) = self.channel_of_input.get(port as usize) else { continue };
+            if channel == u32::MAX {
+                continue;
+            }
+            let latency = self.sim.channel_latency(self.upstream_port[channel as usize] as usize).max(1) as f32;
+            out.extend([
+                channel as f32,
+                (latency - ahead as f32).max(1.0) / latency,
+                1.0 / latency,
+                f32::from(u8::from(pkt.nonminimal)),
+                f32::from(u8::from(followed == Some(pid))),
+            ]);
+        }
+        out
+    }
+
+    /// Per router, the routing decisions counted since the start: `[routed0, nonminimal0,
+    /// routed1, …]` — packets routed onto a router-to-router channel there, and those sent
+    /// off their minimal path there (UGAL's choice of Valiant at the source, DAL's deroute).
+    #[wasm_bindgen(js_name = routerDecisions)]
+    pub fn router_decisions(&self) -> Vec<f64> {
+        self.sim.router_decisions().iter().flat_map(|d| [d.routed as f64, d.nonminimal as f64]).collect()
+    }
+}
+
+impl WebSim {
+    /// The first channel whose downstream input buffers are all full, if any.
+    fn full_channel(&self) -> Option<u32> {
+        let capacity = self.sim.vcs() * self.sim.buffer_depth();
+        self.downstream_port
+            .iter()
+            .position(|&p| self.sim.port_buffered_flits(p as usize) >= capacity)
+            .map(|c| c as u32)
+    }
+}

@@ -1,0 +1,173 @@
+//! The page's time controls in the engine: rewinding is exact (periodic snapshots plus
+//! deterministic replay, with the load changes and link failures made while running
+//! replayed at their cycles), and the per-router decision counts add up to the hops and
+//! the non-minimal packets the statistics count.
+
+use hiradix::config::{InjectionMode, SimConfig, TopologyConfig};
+use hiradix::sim::history::{Event, History};
+use hiradix::sim::Simulation;
+
+fn dragonfly(algorithm: &str) -> SimConfig {
+    let mut cfg = SimConfig::default();
+    cfg.topology = TopologyConfig::dragonfly(2, 4, 2, 9);
+    cfg.routing.algorithm = algorithm.into();
+    cfg.router.vcs = 3;
+    cfg.traffic.pattern = "group_shift".into();
+    cfg.traffic.load = 0.4;
+    cfg
+}
+
+fn hyperx_dal() -> SimConfig {
+    let mut cfg = SimConfig::default();
+    cfg.topology =
+        serde_json::from_value(serde_json::json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 4})).expect("a HyperX");
+    cfg.routing.algorithm = "dal".into();
+    cfg.router.vcs = 2;
+    cfg.traffic.pattern = "uniform".into();
+    cfg.traffic.load = 0.7;
+    cfg
+}
+
+/// Everything the page can observe of a simulation, plus the draws it will make next
+/// (the state after 20 more cycles), as one comparable value.
+fn fingerprint(sim: &Simulation) -> String {
+    let mut ahead = sim.clone();
+    ahead.advance(20).expect("no deadlock");
+    let state = |s: &Simulation| {
+        let st = s.stats();
+        let channels: Vec<_> = s.packets_on_channels().map(|(port, at, _, p)| (port, at, p.src, p.dst)).collect();
+        format!(
+            "{} {} {} {} {} {} {} {:?} {:?} {:?} {:?}",
+            s.now(),
+            st.generated,
+            st.delivered,
+            st.latency_sum,
+            st.hops_sum,
+            st.unroutable,
+            s.packets_in_sources(),
+            s.buffered_flits(),
+            s.sent_flits(),
+            s.router_decisions(),
+            channels
+        )
+    };
+    format!("{} | {}", state(sim), state(&ahead))
+}
+
+/// Runs `cfg` for `end` cycles applying `events` at their cycles, with a history of
+/// `budget` bytes (0: none), and returns the fingerprints at `marks` (after the events of
+/// the mark's cycle).
+fn reference(cfg: &SimConfig, events: &[(u64, Event)], marks: &[u64]) -> Vec<String> {
+    let mut sim = Simulation::new(cfg).expect("valid");
+    let mut out = Vec::new();
+    let mut stops: Vec<u64> = events.iter().map(|e| e.0).chain(marks.iter().copied()).collect();
+    stops.sort_unstable();
+    stops.dedup();
+    for stop in stops {
+        sim.advance(stop - sim.now()).expect("no deadlock");
+        for &(_, event) in events.iter().filter(|e| e.0 == stop) {
+            match event {
+                Event::Load(load) => sim.set_load(load).expect("valid load"),
+                Event::LinkFailed { port, failed } => sim.set_link_failed(port, failed).expect("connected"),
+            }
+        }
+        if marks.contains(&stop) {
+            out.push(fingerprint(&sim));
+        }
+    }
+    out
+}
+
+fn rewinds_exactly(cfg: &SimConfig, events: &[(u64, Event)], what: &str) {
+    let marks = [0, 1, 63, 64, 300, 301, 517, 700];
+    let expected = reference(cfg, events, &marks);
+    let mut sim = Simulation::new(cfg).expect("valid");
+    // Room for four snapshots: the history thins out and doubles its interval on the way.
+    let mut history = History::new(&sim, 4);
+    for &(at, event) in events {
+        let cycles = at - sim.now();
+        history.advance(&mut sim, cycles).expect("no deadlock");
+        history.apply(&mut sim, event).expect("accepted");
+    }
+    let cycles = 1000 - sim.now();
+    history.advance(&mut sim, cycles).expect("no deadlock");
+    assert!(history.interval() > History::FIRST_INTERVAL, "{what}: the history never thinned out");
+    assert!(history.snapshots() <= 4, "{what}: {} snapshots over the budget", history.snapshots());
+    for (&mark, want) in marks.iter().zip(&expected).rev() {
+        assert_eq!(history.rewind(&mut sim, mark), mark, "{what}");
+        assert_eq!(&fingerprint(&sim), want, "{what}: rewound to cycle {mark}");
+    }
+    // Rewinding is an undo: the run goes on from cycle 0 without the events.
+    history.advance(&mut sim, 700).expect("no deadlock");
+    assert_eq!(fingerprint(&sim), reference(cfg, &[], &[700])[0], "{what}: replay after the undo");
+}
+
+#[test]
+fn rewinding_restores_the_state_first_reached() {
+    let cfg = dragonfly("ugal_l");
+    rewinds_exactly(&cfg, &[(300, Event::Load(0.7)), (517, Event::Load(0.2))], "UGAL-L dragonfly");
+    let cfg = hyperx_dal();
+    let sim = Simulation::new(&cfg).expect("valid");
+    let net = sim.network();
+    let link = (0..net.radix(0)).find(|&p| !net.port(0, p).is_terminal()).expect("a link");
+    let port = net.port_id(0, link);
+    rewinds_exactly(
+        &cfg,
+        &[
+            (64, Event::LinkFailed { port, failed: true }),
+            (301, Event::Load(0.9)),
+            (301, Event::LinkFailed { port, failed: false }),
+        ],
+        "DAL HyperX with a link failed and restored",
+    );
+}
+
+#[test]
+fn rewind_clamps_to_the_history() {
+    let cfg = dragonfly("min");
+    let mut sim = Simulation::new(&cfg).expect("valid");
+    let mut history = History::new(&sim, usize::MAX);
+    history.advance(&mut sim, 100).expect("no deadlock");
+    assert_eq!(history.rewind(&mut sim, 500), 100, "rewinding forward stays put");
+    assert_eq!(history.rewind(&mut sim, 0), 0);
+    assert_eq!(fingerprint(&sim), fingerprint(&Simulation::new(&cfg).expect("valid")));
+}
+
+#[test]
+fn a_refused_event_is_not_recorded() {
+    let cfg = dragonfly("min");
+    let mut sim = Simulation::new(&cfg).expect("valid");
+    let mut history = History::new(&sim, usize::MAX);
+    history.advance(&mut sim, 10).expect("no deadlock");
+    let err = history.apply(&mut sim, Event::Load(7.0)).expect_err("out of range");
+    assert_eq!(err.0[0].path, "traffic.load", "{err}");
+    assert_eq!(sim.config().traffic.load, 0.4);
+    history.advance(&mut sim, 90).expect("no deadlock");
+    assert_eq!(fingerprint(&sim), reference(&cfg, &[], &[100])[0]);
+}
+
+/// Every router-to-router hop is one routing decision at the router it leaves, and every
+/// packet routed non-minimally was sent off the minimal path at exactly one router.
+#[test]
+fn decision_counts_add_up_to_hops_and_nonminimal_packets() {
+    for algorithm in ["min", "val", "ugal_l", "ugal_l_cr"] {
+        let mut cfg = dragonfly(algorithm);
+        cfg.traffic.injection = InjectionMode::Batch;
+        cfg.traffic.batch_size = 20;
+        let mut sim = Simulation::new(&cfg).expect("valid");
+        while sim.batch_pending() {
+            sim.advance(100).expect("no deadlock");
+        }
+        let d = sim.router_decisions();
+        let (routed, nonminimal) =
+            (d.iter().map(|d| d.routed).sum::<u64>(), d.iter().map(|d| d.nonminimal).sum::<u64>());
+        let s = sim.stats();
+        assert_eq!(s.delivered, 72 * 20, "{algorithm}");
+        assert_eq!(routed, s.hops_sum, "{algorithm}: decisions vs hops");
+        assert_eq!(nonminimal, s.delivered_nonminimal, "{algorithm}: non-minimal decisions");
+        match algorithm {
+            "min" => assert_eq!(nonminimal, 0),
+            _ => assert!(nonminimal > 0, "{algorithm} routed nothing non-minimally"),
+        }
+    }
+}
