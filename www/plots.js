@@ -144,27 +144,88 @@ function empty(ctx, w, h, text) {
   ctx.fillText(text, w / 2, h / 2);
 }
 
+// Reference lines (values stated elsewhere, e.g. a paper's): dashed, so they read apart
+// from the solid curves in greyscale; their labels take one row each in a band above the
+// plot, clear of the curves and the legend, in text of at least 12 px.
+const REFERENCE_DASH = [6, 4];
+const referenceFontPx = () => Math.max(12, FS + 1);
+const referenceRow = () => referenceFontPx() + 6;
+
+/** `text`, cut with an ellipsis to at most `width` px in the context's font. */
+function fitText(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let n = text.length;
+  while (n > 1 && ctx.measureText(`${text.slice(0, n)}…`).width > width) n--;
+  return `${text.slice(0, n)}…`;
+}
+
+const REFERENCE_KEY = 18; // px of dashed line before a label, as in a legend
+
+/** A dashed line in `colour` from (x0, y0) to (x1, y1). */
+function dashedLine(ctx, colour, x0, y0, x1, y1) {
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash(REFERENCE_DASH);
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/**
+ * Vertical dashed lines at x = reference.x from their label's row down to the x axis.
+ * Each label starts with a piece of its line (its key), on a white ground: right of its
+ * line if it fits there, else left of it, else as far right as it fits.
+ */
+function drawReferences(ctx, references, { X, Y, m }, w, yMin) {
+  const size = referenceFontPx();
+  ctx.font = `${size}px ${FONT}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const right = w - m.r;
+  references.forEach((r, i) => {
+    const px = Math.round(X(r.x)) + 0.5;
+    const rowY = 4 + i * referenceRow() + size / 2;
+    dashedLine(ctx, r.colour, px, rowY, px, Y(yMin));
+    const label = fitText(ctx, r.label, right - m.l - REFERENCE_KEY);
+    const width = REFERENCE_KEY + ctx.measureText(label).width;
+    let left = px + 4;
+    if (left + width > right) left = px - 4 - width >= m.l ? px - 4 - width : Math.max(m.l, right - width);
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(left - 2, rowY - size / 2 - 2, width + 4, size + 4);
+    dashedLine(ctx, r.colour, left, rowY, left + REFERENCE_KEY - 4, rowY);
+    ctx.fillStyle = '#1c2430';
+    ctx.fillText(label, left + REFERENCE_KEY, rowY);
+  });
+}
+
 /**
  * Line chart. series: [{label, colour, dash, width, points: [[x, y]], markers, saturated:
  * Set of point indices drawn as ×}]; points with a non-finite y break the line. Optional:
  * xTicks (array of x values) with xFormat (x → label); markX with markLabel, a dotted
- * vertical marker.
+ * vertical marker; references: [{x, colour, label}], labelled dashed vertical lines (the
+ * x range grows to include them).
  */
-export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries, xTicks, xFormat, markX, markLabel }) {
+export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries, xTicks, xFormat, markX, markLabel, references = [] }) {
   const { ctx, w, h } = prepare(canvas);
   const pts = series.flatMap((s) => s.points.filter((p) => Number.isFinite(p[1])));
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const refXs = references.map((r) => r.x);
+  const plotTop = 8 + references.length * referenceRow();
   if (!pts.length && !series.some((s) => s.saturated?.size)) {
-    axes(ctx, w, h, { xMin: xMin ?? 0, xMax: xMax ?? 1, yMin, yMax: yMax ?? 1, xLabel, yLabel, xTicks: xTicks ?? true, xFormat });
+    const frame = axes(ctx, w, h, { xMin: xMin ?? 0, xMax: Math.max(xMax ?? 1, ...refXs), yMin, yMax: yMax ?? 1, xLabel, yLabel, xTicks: xTicks ?? true, xFormat, top: plotTop });
+    drawReferences(ctx, references, frame, w, yMin);
     empty(ctx, w, h, emptyText);
     return;
   }
   const lo = xMin ?? Math.min(...xs);
-  let hi = xMax ?? Math.max(...xs);
+  let hi = Math.max(xMax ?? Math.max(...xs), ...refXs);
   if (hi <= lo) hi = lo + 1;
   let top = yMax ?? Math.max(yMin + 1e-9, ...pts.map((p) => p[1])) * 1.08;
   if (!(top > yMin)) top = yMin + 1;
-  const { X, Y, m } = axes(ctx, w, h, { xMin: lo, xMax: hi, yMin, yMax: top, xLabel, yLabel, xTicks: xTicks ?? true, xFormat });
+  const frame = axes(ctx, w, h, { xMin: lo, xMax: hi, yMin, yMax: top, xLabel, yLabel, xTicks: xTicks ?? true, xFormat, top: plotTop });
+  const { X, Y, m } = frame;
   ctx.save();
   ctx.beginPath();
   ctx.rect(m.l, 0, w - m.l, h - m.b + 1);
@@ -229,6 +290,7 @@ export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0
     }
   }
   ctx.restore();
+  drawReferences(ctx, references, frame, w, yMin);
   legend(ctx, w, legendEntries ?? series.filter((s) => s.label), m);
 }
 

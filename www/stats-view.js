@@ -6,6 +6,7 @@ import { CSV_HEADER, HIST_BINS } from './stats.js';
 import { encodeExperiment } from './url-state.js';
 import { el, setChildren, swatch } from './dom.js';
 import { curveSaturation } from './sweep.js';
+import { referenceLabel, referenceSource, referenceTooltip, sweepReferences } from './paper-values.js';
 
 const $ = (id) => document.getElementById(id);
 const DASH_MIN = [7, 4];
@@ -107,9 +108,13 @@ function renderHistogram(panes) {
   });
 }
 
+/** A paper value's colour: its pane's, or dark grey when it is drawn for several panes. */
+const referenceColour = (ref) => (ref.series.length > 1 ? '#1c2430' : ref.series[0].colour);
+
 function renderSweep(app) {
   const sw = app.sweep;
   const ser = sw?.series ?? [];
+  const references = sweepReferences(ser);
   const finite = ser.flatMap((s) => s.points.filter((p) => !p.saturated && Number.isFinite(p.avg_latency)).map((p) => p.avg_latency));
   const yMax = finite.length ? Math.max(...finite) * 1.25 : undefined;
   lineChart($('plot-sweep'), {
@@ -126,7 +131,41 @@ function renderSweep(app) {
     yMax,
     emptyText: 'press “Run sweep”: one point per load, as they finish',
     legendEntries: [],
+    references: references.map((r) => ({ x: r.entry.value, colour: referenceColour(r), label: referenceLabel(r, ser.length) })),
   });
+  renderPaperValues(references, ser.length);
+}
+
+/**
+ * Under the sweep plot, the source of each paper value it draws (the plot's label is
+ * short), in full and, with the configuration it is stated for, as a tooltip on the entry
+ * and on the plot. Nothing when no paper value applies.
+ */
+function renderPaperValues(references, paneCount) {
+  const list = paperValuesList();
+  const items = references.map((r) =>
+    el(
+      'li',
+      { title: referenceTooltip(r, paneCount) },
+      el('span', { class: 'paper-swatch', style: { borderTopColor: referenceColour(r) } }),
+      referenceSource(r, paneCount),
+    ),
+  );
+  setChildren(list, items);
+  list.hidden = !items.length;
+  const tooltip = references.map((r) => referenceTooltip(r, paneCount)).join('\n\n');
+  if (tooltip) $('plot-sweep').title = tooltip;
+  else $('plot-sweep').removeAttribute('title');
+}
+
+/** The list of paper values under the sweep plot, made on first use. */
+function paperValuesList() {
+  let list = $('sweep-paper-values');
+  if (!list) {
+    list = el('ul', { id: 'sweep-paper-values', class: 'paper-values', 'aria-label': "the papers' stated values drawn on the sweep plot" });
+    $('plot-sweep').after(list);
+  }
+  return list;
 }
 
 const f = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '–');

@@ -43,6 +43,13 @@ export function curveSaturation(points) {
   return { onset, lastUnsaturated, maxAccepted, text };
 }
 
+/** A copy of `config` as the sweep runs it: packets injected by a Bernoulli process, as in the papers. */
+function sweptConfig(config) {
+  const swept = JSON.parse(JSON.stringify(config));
+  swept.traffic.injection = 'bernoulli';
+  return swept;
+}
+
 export class Sweep {
   constructor(onUpdate) {
     this.onUpdate = onUpdate;
@@ -61,16 +68,18 @@ export class Sweep {
     this.current = null;
   }
 
-  /** variants: [{name, colour, label, config}] */
+  /**
+   * variants: [{name, colour, label, config}]. Each series keeps the config it runs
+   * (Bernoulli injection; the load is set per point), for the papers' values beside it.
+   */
   start(variants, loads) {
     this.stop();
     this.reset();
-    this.series = variants.map((v) => ({ name: v.name, colour: v.colour, label: v.label, points: [], saturatedAt: Infinity }));
+    this.series = variants.map((v) => ({ name: v.name, colour: v.colour, label: v.label, config: sweptConfig(v.config), points: [], saturatedAt: Infinity }));
     for (const load of loads) {
-      variants.forEach((v, i) => {
-        const config = JSON.parse(JSON.stringify(v.config));
+      this.series.forEach((s, i) => {
+        const config = sweptConfig(s.config);
         config.traffic.load = load;
-        config.traffic.injection = 'bernoulli';
         this.jobs.push({ series: i, load, config });
       });
     }
