@@ -38,6 +38,10 @@ export class RemoteSim {
   }
 
   // Static data.
+  /** The config in effect changed in the worker (a load set while running, a rewind). */
+  setConfigJson(json) {
+    if (typeof json === 'string') this.data.config = json;
+  }
   networkInfo() {
     return this.data.info;
   }
@@ -137,6 +141,25 @@ export class RemoteSim {
   /** Any WebSim method, run in the worker: resolves with its result. */
   ask(op, ...args) {
     return this.client.command(this.gen, this.index, op, args);
+  }
+
+  /** As `ask`, resolving with {value, at}: at = the cycle the call was made at. */
+  askAt(op, ...args) {
+    return this.client.command(this.gen, this.index, op, args, null, { withCycle: true });
+  }
+
+  // Teaching data of the latest snapshot (www/motion.js, www/decisions.js).
+  /** `[channel, progress, step, nonminimal, followed, …]`, or null when not read. */
+  packetsOnChannels() {
+    return this.snap.packets ?? null;
+  }
+  /** `[routed0, nonminimal0, …]` cumulative per router, or null when not read. */
+  routerDecisions() {
+    return this.snap.decisions ?? null;
+  }
+  /** {earliest, interval, snapshots}: how far back a rewind can go. */
+  rewindable() {
+    return this.snap.rewind ?? { earliest: 0, interval: 0, snapshots: 0 };
   }
 
   /** The worker frees the simulation when the next ones replace it. */

@@ -9,7 +9,8 @@
 // requests (create, check, panic) go first, each alone in flight. Otherwise `pump()` asks
 // the page's pacer (`nextStep`) how many cycles to advance and what the snapshot should
 // hold, and sends a step with the commands queued meanwhile (trace controls, queries),
-// each to its pane's worker. Up to STEP_DEPTH steps are in flight, so the workers start
+// each to its pane's worker (`together` holds them back until a group of commands is
+// queued, so they go in one step). Up to STEP_DEPTH steps are in flight, so the workers start
 // the next as soon as they post one (the page knows the cycle they will be at: the last
 // snapshot's plus the cycles in flight). Replies to steps go to `onSnapshot`, in order;
 // then the commands' promises resolve. Workers are started on first use and replaced
@@ -112,11 +113,26 @@ export class SimClient {
    * resolves with its result. `answered` runs when the reply arrives, before the
    * snapshot is applied.
    */
-  command(gen, pane, op, args = [], answered = null) {
+  command(gen, pane, op, args = [], answered = null, { withCycle = false } = {}) {
     return new Promise((resolve) => {
-      this.commands.push({ msg: { gen, pane, op, args }, resolve, answered });
+      this.commands.push({ msg: { gen, pane, op, args }, resolve, answered, withCycle });
       this.pump();
     });
+  }
+
+  /**
+   * Runs `fn` (which queues commands) and only then sends them: they all go with the same
+   * step, so every pane applies them before that step's advance (e.g. a rewind of every
+   * pane to the same cycle).
+   */
+  together(fn) {
+    this.holding = (this.holding ?? 0) + 1;
+    try {
+      return fn();
+    } finally {
+      this.holding--;
+      this.pump();
+    }
   }
 
   /** Resolves once no request is out and none is waiting. */
@@ -127,7 +143,7 @@ export class SimClient {
 
   /** Sends what can go now. */
   pump() {
-    while (!this.applying) {
+    while (!this.applying && !this.holding) {
       const out = this.flight.length;
       if (out && this.flight[0].msg.type !== 'step') return; // alone in flight
       let job;
@@ -198,7 +214,8 @@ export class SimClient {
       } finally {
         this.applying = false;
       }
-      job.commands.forEach((c, i) => c.resolve(reply.results[i]));
+      // `withCycle`: {value, at}, at = the cycle the commands were applied at.
+      job.commands.forEach((c, i) => c.resolve(c.withCycle ? { value: reply.results[i], at: reply.at } : reply.results[i]));
     }
     job.resolve(reply);
     return true;

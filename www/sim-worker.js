@@ -13,12 +13,19 @@
 //  {type: 'discard'}          drops the staged simulations.
 //  {type: 'check', configs}   {ok}: would every config build? Nothing changes.
 //  {type: 'step', cycles, commands, want}  applies the commands ({gen, pane, op, args}:
-//      a WebSim method call, e.g. traceNextAt; results in order in `results`), advances
-//      every simulation `cycles` cycles and answers with a snapshot of what `want` asks
-//      for: {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins}. A
-//      simulation whose deadlock watchdog trips stops the advance, `stopped: {pane,
-//      message}`, and no step advances these simulations again (a step the page sent
-//      meanwhile only snapshots).
+//      a WebSim method call, e.g. traceNextAt; results in order in `results`, a call that
+//      throws an ordinary error answering {error: message} instead), advances every
+//      simulation `cycles` cycles and answers with a snapshot of what `want` asks for:
+//      {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins, packets,
+//      decisions} (packets: packetsOnChannels(), decisions: routerDecisions(); each pane's
+//      snapshot also says how far back it can be rewound, `rewind`). `at` in the reply is the cycle the commands were applied at (before the
+//      advance; the panes are in lock-step). A simulation whose deadlock watchdog trips
+//      stops the advance, `stopped: {pane, message}`, and no step advances these
+//      simulations again (a step the page sent meanwhile only snapshots).
+//      The teaching commands (www/time-control.js, www/live-load.js) are WebSim calls too:
+//      rewindTo(cycle) (every pane in one step, so they stay aligned), runUntil(kind,
+//      router, maxCycles), advance(cycles) (the other panes after a runUntil), setLoad(load),
+//      and failedChannels() / configJson() to re-read what a rewind undid.
 //  {type: 'panic'}            panics on purpose (the page's test hook).
 //
 // A Rust panic traps; the reply is then {error, trapped: true} (wasm-worker.js) and the
@@ -82,9 +89,18 @@ function step({ cycles, commands, want }) {
   let traced = false;
   for (const c of commands) {
     const sim = c.gen === gen ? panes[c.pane]?.sim : null;
-    results.push(sim ? sim[c.op](...c.args) : undefined);
+    let result;
+    try {
+      result = sim ? sim[c.op](...c.args) : undefined;
+    } catch (e) {
+      if (isTrap(e)) throw e;
+      // An ordinary error (e.g. runUntil's unknown router): the command's answer.
+      result = { error: String(e?.message ?? e) };
+    }
+    results.push(result);
     if (c.op.startsWith('trace')) traced = true;
   }
+  const at = panes.length ? panes[0].sim.now() : 0;
   let stopped = null;
   const advanced = halted ? 0 : cycles;
   const t0 = performance.now();
@@ -102,7 +118,7 @@ function step({ cycles, commands, want }) {
   }
   const ms = performance.now() - t0;
   const transfer = [];
-  return { gen, cycles: advanced, ms, results, stopped, ...snapshot(want, traced, transfer), transfer };
+  return { gen, cycles: advanced, at, ms, results, stopped, ...snapshot(want, traced, transfer), transfer };
 }
 
 /**
@@ -123,6 +139,12 @@ function snapshot(want, traced, transfer) {
     // Utilization samples the counters since its last call: only read while it is shown.
     if (want.metric === 'utilization') s.utilization = sim.channelUtilization();
     if (want.trace || traced) s.trace = sim.traceJson();
+    // How far back a rewind can go: three numbers.
+    s.rewind = sim.rewindable();
+    // The packets on the channels cost per packet: read only while the page draws them
+    // (slow speeds, small networks; www/motion.js). The decision counts while shown.
+    if (want.packets) s.packets = sim.packetsOnChannels();
+    if (want.decisions) s.decisions = sim.routerDecisions();
     const d = want.detail;
     if (d && d.pane === i) {
       // DAL's per-hop numbers cost the engine time: recorded once someone looks.
@@ -130,7 +152,7 @@ function snapshot(want, traced, transfer) {
       s.detail = { kind: d.kind, index: d.index, json: (d.kind === 'router' ? sim.routerDetail(d.index) : sim.channelDetail(d.index)) ?? null };
     }
     if (sample) s.sample = { hist: sim.latencyHistograms(want.bins), fig9: sim.globalChannelUtilization() ?? null };
-    for (const a of [s.counters, s.vc, s.occupancy, s.fill, s.queue, s.utilization, s.sample?.hist]) if (a) transfer.push(a.buffer);
+    for (const a of [s.counters, s.vc, s.occupancy, s.fill, s.queue, s.utilization, s.sample?.hist, s.packets, s.decisions]) if (a) transfer.push(a.buffer);
     return s;
   });
   return { panes: out, sampled: sample };

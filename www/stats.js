@@ -103,6 +103,23 @@ export class StatsTracker {
     f.other = mean(f.per_channel.slice(m + s));
   }
 
+  /**
+   * The simulation went back to `cycle` (a rewind): the samples after it are dropped, so
+   * the plots and rates continue from there as if the later ones had never been taken.
+   */
+  rewind(cycle) {
+    if (!this.first) return;
+    this.samples = this.samples.filter((s) => s.cycle <= cycle);
+    this.last = this.samples.at(-1)?.snap ?? this.first;
+    if (this.first.cycle > cycle) {
+      this.first = null;
+      this.last = null;
+    }
+    // The histogram window restarts from the next sample.
+    this.histSnaps = [];
+    if (this.batchDone && this.batchDone.cycles > cycle) this.batchDone = null;
+  }
+
   /** Rates over (about) the last `k` samples. */
   recent(k = 10) {
     const n = this.samples.length;
