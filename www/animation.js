@@ -6,6 +6,7 @@
 import { inspectorKey } from './interaction.js';
 import { renderPlots, renderStatsTable } from './stats-view.js';
 import { HIST_BINS } from './stats.js';
+import { glide, motionOn, snapshotArrived, syncPacketLegend } from './motion.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,7 +25,17 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       trace: app.trace?.active ?? false,
       sampleAt: app.nextSample ?? 0,
       bins: HIST_BINS,
+      // Teaching data (www/motion.js, www/decisions.js), read only while shown.
+      packets: motionOn(app),
+      decisions: decisionsShown(sel),
     };
+  }
+
+  // The routers' decision counts are shown: the router colouring, the key plot, or a
+  // router in the inspector.
+  function decisionsShown(sel) {
+    if (!app.experiment || !app.panes.length) return false;
+    return app.experiment.view.routers === 'nonmin' || Boolean(app.keyKinds?.includes('decisions')) || sel?.kind === 'router';
   }
 
   // The display's frame interval (ms), for "smooth" steps of about one frame.
@@ -47,7 +58,7 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       if (cycles > 0) pacer.sent(cycles);
     }
     const w = want();
-    const key = JSON.stringify([w.metric, w.detail, w.trace, app.gen]);
+    const key = JSON.stringify([w.metric, w.detail, w.trace, w.packets, w.decisions, app.gen]);
     if (cycles === 0 && !force && key === app.lastWant) return null;
     app.lastWant = key;
     return { cycles, want: w };
@@ -62,7 +73,11 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       perf.stepCycles = 0.9 * perf.stepCycles + 0.1 * reply.cycles;
     }
     if (reply.gen !== app.gen || reply.panes.length !== app.panes.length || app.crashed) return;
-    app.panes.forEach((p, i) => p.sim.apply(reply.panes[i]));
+    app.panes.forEach((p, i) => {
+      p.sim.apply(reply.panes[i]);
+      if (reply.panes[i].decisions) p.decisions.push(reply.panes[i].now, reply.panes[i].decisions);
+    });
+    snapshotArrived(app, reply.cycles);
     app.snapshots++;
     if (reply.sampled) sampleStats();
     if (reply.stopped) {
@@ -94,7 +109,21 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
         const hl = sel ? { kind: sel.kind, index: sel.index } : null;
         app.trace.read();
         const look = app.storyLook?.() ?? {};
-        app.panes.forEach((p, i) => p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i), look));
+        // Packets travelling along the links at slow speeds on small networks (motion.js);
+        // routers coloured by their non-minimal share when asked (decisions.js).
+        const moving = motionOn(app);
+        const g = moving ? glide(app) : 1;
+        const byShare = app.experiment.view.routers === 'nonmin';
+        let drawn = false;
+        app.panes.forEach((p, i) => {
+          const data = moving ? p.sim.packetsOnChannels() : null;
+          if (data) drawn = true;
+          const packets = data ? { data, glide: g } : null;
+          const routers = byShare ? { values: p.decisions.shares(), key: p.decisions.seq } : null;
+          p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i), look, { packets, routers });
+        });
+        app.packetsShown = drawn;
+        syncPacketLegend(drawn);
         app.trace.render();
         statusLine();
         app.perf.drawMs = 0.9 * app.perf.drawMs + 0.1 * (performance.now() - t0);
@@ -122,6 +151,9 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
   // The cycle, and once a second the simulated cycles per second and the frame rate.
   function statusLine() {
     const now = app.panes[0].now;
+    // Time and load controls follow the cycle, the selection and the state (cheap when unchanged).
+    app.timeControl?.sync();
+    app.liveLoad?.sync();
     // At most ten times a second, and only on change: rewriting the text every frame would
     // relayout and repaint the page each frame.
     const t = performance.now();

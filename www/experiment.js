@@ -278,7 +278,7 @@ export function newExperiment(config) {
     config,
     compare: null,
     speed: 1,
-    view: { metric: 'occupancy', vcCells: true, smooth: true, zoom: 1, cx: 0.5, cy: 0.5 },
+    view: { metric: 'occupancy', vcCells: true, smooth: true, zoom: 1, cx: 0.5, cy: 0.5, routers: 'fill', packets: true },
     preset: '',
   };
 }

@@ -14,7 +14,7 @@ export function downloadText(filename, text, type) {
   download(filename, new Blob([text], { type }));
 }
 
-import { rampColour } from './render.js';
+import { drawPacketSymbol, rampColour } from './render.js';
 
 /**
  * Composes the panes' canvases side by side under their labels, with the colour legend
@@ -26,7 +26,7 @@ export function canvasesToPng(panes, legend = null) {
   const head = Math.round(24 * dpr);
   const gap = Math.round(8 * dpr);
   const w = Math.max(panes.reduce((s, p) => s + p.canvas.width, 0) + gap * (panes.length - 1), Math.round(520 * dpr));
-  const legendH = legend ? Math.round((legend.focus ? 92 : 74) * dpr) : 0;
+  const legendH = legend ? Math.round((74 + (legend.focus ? 18 : 0) + (legend.packets ? 20 : 0)) * dpr) : 0;
   const netH = Math.max(...panes.map((p) => p.canvas.height));
   const h = netH + head + legendH;
   const out = document.createElement('canvas');
@@ -89,4 +89,15 @@ function drawLegend(ctx, legend, x0, y0, width, dpr) {
     y += 17 * dpr;
   }
   ctx.fillText(legend.extra, x0, y);
+  // The packets on the links (drawn while the picture shows them): their symbols.
+  if (legend.packets) {
+    y += 19 * dpr;
+    let x = x0;
+    for (const kind of ['minimal', 'nonminimal', 'followed']) {
+      drawPacketSymbol(ctx, kind, x + 6 * dpr, y + 7 * dpr, (kind === 'followed' ? 6 : 5) * dpr, dpr);
+      ctx.fillStyle = '#1c2430';
+      ctx.fillText(legend.packets[kind], x + 16 * dpr, y);
+      x += 16 * dpr + ctx.measureText(legend.packets[kind]).width + 14 * dpr;
+    }
+  }
 }

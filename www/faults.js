@@ -147,8 +147,11 @@ export class FailLinks {
       this.say(`Link ${formatLink(link)} failed by faults.random_fraction (a draw from the seed): it comes back when that fraction is 0.`);
       return;
     }
-    const results = await Promise.all(panes.map((p) => p.sim.ask('setChannelFailed', channel, fail)));
+    // The state before, for a rewind to undo this (www/time-control.js's live-edit log).
+    const before = app.timeControl?.liveState();
+    const answers = await app.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setChannelFailed', channel, fail))));
     if (app.gen !== gen) return;
+    const results = answers.map((a) => a?.value);
     const refused = results.find((r) => typeof r === 'string' && r !== '');
     if (refused !== undefined || results.some((r) => r !== '')) {
       // Undo it where it was done: the panes keep showing the same failures.
@@ -168,6 +171,7 @@ export class FailLinks {
       p.config.faults = { ...(p.config.faults ?? {}), links: next };
       if (masks[i]) p.setFailed(masks[i]);
     });
+    if (before) app.timeControl.recordEdit(answers[0].at, before);
     this.say(null);
     this.changed(panes);
   }

@@ -8,6 +8,7 @@
 import { channelNodes, routerNodes } from './inspector.js';
 import { el, setChildren } from './dom.js';
 import { sameValue } from './experiment.js';
+import { decisionNodes } from './decisions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -111,7 +112,11 @@ export function updateInspector(app) {
   let content = null;
   if (sel.kind === 'router') {
     const d = pane.sim.routerDetail(sel.index);
-    if (d) content = routerNodes(JSON.parse(d), pane.config, pane.info);
+    if (d) {
+      content = routerNodes(JSON.parse(d), pane.config, pane.info);
+      // Where routing decides: this router's counts (www/decisions.js), after its last decision.
+      content.splice(2, 0, decisionNodes(pane, sel.index));
+    }
   } else {
     const d = pane.sim.channelDetail(sel.index);
     if (d) content = channelNodes(JSON.parse(d), pane.config, pane.info);

@@ -6,6 +6,7 @@
 
 import { barChart, classBars, lineChart, withFontSize } from './plots.js';
 import { classMeans } from './story.js';
+import { WINDOW, drawDecisionBars, focusOwners } from './decisions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,7 +19,8 @@ const metricWords = (m) => METRIC_WORDS[m] ?? `occupancy of VC ${m.slice(2)}`;
 /** The key plots an experiment shows: the story's, else defaults for the network. */
 export function keyPlotsOf(app, preset) {
   const focused = app.panes.some((p) => p.focus);
-  const plots = preset?.keyPlots ? preset.keyPlots.filter((k) => k !== 'classes' || focused) : [];
+  // The class plots compare the story's focus with the rest: without a focus, none.
+  const plots = preset?.keyPlots ? preset.keyPlots.filter((k) => (k !== 'classes' && k !== 'decisions') || focused) : [];
   const dragonfly = app.panes.some((p) => p.info.family === 'dragonfly');
   const batch = app.panes[0]?.info.batch;
   // With failed links, the packets lost to them.
@@ -50,8 +52,10 @@ export function renderKey(app, preset, present) {
   const panes = app.panes;
   if (!panes.length) return;
   const kinds = keyPlotsOf(app, preset);
+  app.keyKinds = kinds;
   const metric = app.experiment.view.metric;
   app.keyNumbers = null;
+  app.decisionNumbers = null;
   withFontSize(present ? 16 : 12, () => {
     kinds.forEach((kind, i) => {
       const canvas = $(`key-plot-${i}`);
@@ -66,6 +70,16 @@ export function renderKey(app, preset, present) {
         // Room above the tallest bar for its value.
         const yMax = Math.max(range, ...groups.flatMap((g) => [g.focus, g.rest]).filter(Number.isFinite)) * 1.18;
         classBars(canvas, { groups, yLabel: metric === 'utilization' ? 'flits/cycle' : 'fraction full', yMax });
+      } else if (kind === 'decisions') {
+        // Where routing decides: the routers owning a focus channel against the others.
+        const groups = panes.map((p) => {
+          const owners = focusOwners(p);
+          const m = owners ? p.decisions.split(owners) : { inside: NaN, outside: NaN, routersInside: 0 };
+          return { label: paneLabel(p), colour: p.colour, ...m, span: p.decisions.span };
+        });
+        app.decisionNumbers = { panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, owners: g.inside, others: g.outside, routersInside: g.routersInside, span: g.span })) };
+        caption(i, 'Where packets go non-minimally', `(share of the packets each router routed, last ${WINDOW} cycles)`);
+        drawDecisionBars(canvas, groups, { fs: present ? 16 : 12 });
       } else if (kind === 'fig9') {
         const f = panes.find((p) => p.stats.fig9)?.stats.fig9;
         const groups = panes.filter((p) => p.stats.fig9).map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, values: p.stats.fig9.per_channel }));

@@ -26,6 +26,10 @@ import { RemoteSim } from './remote-sim.js';
 import { Pacer } from './pacing.js';
 import { animation } from './animation.js';
 import { FailLinks } from './faults.js';
+import { TimeControl } from './time-control.js';
+import { LiveLoad } from './live-load.js';
+import { PACKET_LEGEND } from './motion.js';
+import { WINDOW as DECISION_WINDOW } from './decisions.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -210,6 +214,9 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   // changed network type, a refused link failure) has lost its cause.
   notice(null);
   app.failLinks.say(null);
+  app.timeControl.say(null);
+  app.liveLoad.say(null);
+  app.liveEdits = [];
   // Replace the panes.
   const old = app.panes;
   app.panes = [];
@@ -268,6 +275,11 @@ function syncUi() {
   syncMetric();
   $('vc-cells').checked = exp.view.vcCells;
   $('smooth').checked = exp.view.smooth;
+  $('router-metric').value = exp.view.routers === 'nonmin' ? 'nonmin' : 'fill';
+  $('show-packets').checked = exp.view.packets !== false;
+  syncRouterLegend();
+  app.liveLoad.synced = '';
+  app.liveLoad.sync();
   $('preset').value = exp.preset || '';
   showStory(exp.preset);
   if (pane) {
@@ -588,7 +600,9 @@ function exportLegend() {
     labels: rampLabels(metric),
     focus: rule && app.panes.some((p) => p.focus) ? `orange casing: ${rule.label}` : null,
     focusColour: COLOURS.focus,
-    extra: `router: white = idle, darker = fuller injection buffers · ring: packets waiting at the source${app.panes.some((p) => p.failedLinks > 0) ? ' · dashed, crossed out: failed link' : ''}`,
+    extra: `${app.experiment.view.routers === 'nonmin' ? `router: share of its packets sent non-minimally (last ${DECISION_WINDOW} cycles)` : 'router: white = idle, darker = fuller injection buffers'} · ring: packets waiting at the source${app.panes.some((p) => p.failedLinks > 0) ? ' · dashed, crossed out: failed link' : ''}`,
+    // The packet symbols, while the picture draws packets.
+    packets: app.packetsShown ? PACKET_LEGEND : null,
   };
 }
 
@@ -685,16 +699,25 @@ function wireControls() {
   });
   $('btn-present').addEventListener('click', () => setPresent(!app.present));
   // Run until a cycle: a whole number past the current cycle runs on and pauses there.
-  $('run-until').addEventListener('change', (e) => {
-    const n = Number(e.target.value);
-    const now = app.panes[0]?.now ?? 0;
-    if (!e.target.value.trim() || !Number.isInteger(n) || n <= now) {
-      app.until = 0;
-      e.target.value = '';
-      return;
-    }
-    app.until = n;
-    if (!app.running && !app.crashed && !app.stopped) setRunning(true);
+  $('run-until').addEventListener('change', (e) => untilCycle(e.target.value));
+  // Step back, back to a cycle, run until an event (www/time-control.js); the load while
+  // running (www/live-load.js).
+  app.timeControl = new TimeControl(app, { serial, setRunning, notice, updateInspector, untilCycle, liveChanged });
+  app.timeControl.wire();
+  app.liveLoad = new LiveLoad(app, {
+    changed: () => liveChanged({ load: true }),
+    recordEdit: (at, before) => app.timeControl.recordEdit(at, before),
+    liveState: () => app.timeControl.liveState(),
+  });
+  app.liveLoad.wire();
+  $('router-metric').addEventListener('change', (e) => {
+    app.experiment.view.routers = e.target.value;
+    syncRouterLegend();
+    writeUrlSoon();
+  });
+  $('show-packets').addEventListener('change', (e) => {
+    app.experiment.view.packets = e.target.checked;
+    writeUrlSoon();
   });
   $('btn-present-exit').addEventListener('click', () => setPresent(false));
   $('btn-apply').addEventListener('click', () => {
@@ -772,6 +795,7 @@ function wireControls() {
     );
     download('hiradix-network.png', blob);
   });
+  app.exportLegend = exportLegend; // for tests
   app.exportPng = () => canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })), exportLegend());
   app.trace = new PacketTrace(app, { notice });
   app.trace.onLinkChange = () => writeUrlSoon();
@@ -800,6 +824,41 @@ function wireControls() {
   }).observe(document.querySelector('.lower'));
   app.renderKey = () => renderKey(app, PRESETS.find((p) => p.id === app.experiment?.preset), app.present);
   wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r), failLink: (pane, c) => app.failLinks.click(pane, c) });
+}
+
+// Run until a cycle: a whole number past the current cycle runs on and pauses there.
+function untilCycle(raw) {
+  const n = Number(raw);
+  const now = app.panes[0]?.now ?? 0;
+  if (!String(raw).trim() || !Number.isInteger(n) || n <= now) {
+    app.until = 0;
+    $('run-until').value = '';
+    return;
+  }
+  $('run-until').value = String(n);
+  app.until = n;
+  if (!app.running && !app.crashed && !app.stopped) setRunning(true);
+}
+
+// The load or the failed links changed while running (the load control, or a rewind that
+// undid such a change): the focus that depends on the links, the form, the URL and the
+// story's "modified" follow.
+function liveChanged({ links = false } = {}) {
+  if (links) {
+    const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus ?? null;
+    for (const p of app.panes) p.setFocus(rule);
+    resetSweep();
+  }
+  syncUi();
+  app.lastKey = 0;
+}
+
+// The legend's router row says what the routers' colour shows.
+function syncRouterLegend() {
+  const byShare = app.experiment?.view.routers === 'nonmin';
+  $('legend-router').textContent = byShare
+    ? `router colour: share of the packets it routed that it sent non-minimally, last ${DECISION_WINDOW} cycles (white = none, darkest = all)`
+    : 'router: white = idle, darker = fuller injection buffers';
 }
 
 // Trace (button or t): picking a router to trace ends picking links to fail.
@@ -857,6 +916,10 @@ function onKey(ev) {
     case '.':
       ev.preventDefault();
       step();
+      break;
+    case 'ArrowLeft':
+      ev.preventDefault();
+      app.timeControl.stepBack();
       break;
     case 'r':
     case 'R':

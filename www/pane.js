@@ -6,6 +6,7 @@ import { Geometry, NetworkView } from './render.js';
 import { StatsTracker } from './stats.js';
 import { formatValue } from './experiment.js';
 import { focusMask } from './story.js';
+import { DecisionWindow } from './decisions.js';
 
 export class Pane {
   constructor(container, index, variant, sim) {
@@ -57,6 +58,10 @@ export class Pane {
     this.setFailed(sim.failedChannels());
     this.stats = new StatsTracker(this.info);
     this.stats.sample(sim);
+    // Per-router routing decisions over a recent window (www/decisions.js), fed by the
+    // snapshots that carry them.
+    this.decisions = new DecisionWindow(this.info.routers);
+    this.decisions.push(sim.now(), sim.routerDecisions?.());
   }
 
   /** The channels a story is about (www/story.js rule), or none. */
@@ -121,12 +126,23 @@ export class Pane {
    * Draws the latest snapshot; skipped when neither it nor anything else the picture
    * shows (view, size, selection, trace, options) changed since the last drawing.
    */
-  draw(metric, selection, vcCells, trace = null, { range = 1, dim = undefined, routerScale = 1 } = {}) {
+  draw(metric, selection, vcCells, trace = null, { range = 1, dim = undefined, routerScale = 1 } = {}, { packets = null, routers = null } = {}) {
     const rect = this.canvas.getBoundingClientRect();
     const v = this.view;
-    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim, routerScale, this.failedSeq]);
-    if (key === this.drawn) return false;
-    v.render(this.frameData(metric, range), selection, { vcCells, trace, focus: this.focus, dim, routerScale: this.focus ? routerScale : 1 });
+    // Gliding packets move every frame until they reach the snapshot's positions: then
+    // only they are redrawn, over the rest of the picture kept from the last full drawing.
+    const glide = packets ? Math.round(packets.glide * 240) : -1;
+    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim, routerScale, this.failedSeq, packets !== null, routers?.key ?? null]);
+    if (key === this.drawn && glide === this.glideDrawn) return false;
+    if (key === this.drawn && v.moveDots(packets, selection)) {
+      this.glideDrawn = glide;
+      return true;
+    }
+    this.glideDrawn = glide;
+    const frame = this.frameData(metric, range);
+    // Routers coloured by another measure (www/decisions.js: the non-minimal share).
+    if (routers?.values) frame.routerFill = routers.values;
+    v.render(frame, selection, { vcCells, trace, focus: this.focus, dim, routerScale: this.focus ? routerScale : 1, packets });
     this.drawn = key;
     return true;
   }

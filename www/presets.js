@@ -27,7 +27,9 @@ export const PRESETS = [
     sweep: '0.05:0.45:0.05',
     point: 'The orange-cased channels are the global channels from each group to the next, the only minimal path: UGAL-L keeps their queues fuller (darker) than UGAL-G, because it cannot see them from the source router.',
     focus: { kind: 'group-shift', pattern: 'group_shift', label: 'global channels group i → i+1 (the minimal ones)' },
-    keyPlots: ['fig9', 'classes'],
+    // Beside the picture: the cased channels' queues, then where the routers decide to go
+    // non-minimally (the Fig. 9 bars are under the picture, in the statistics).
+    keyPlots: ['classes', 'decisions'],
     text: [
       "A 1056-node dragonfly (p = h = 4, a = 8, g = 33) under the worst case: every terminal of group i sends to group i+1, so a group's traffic wants the one global channel to the next group. At the source router UGAL picks the minimal path or a Valiant path through a random group by comparing q·H. ",
       { b: 'UGAL-L' },
@@ -40,7 +42,10 @@ export const PRESETS = [
       ' does — that comparison is what evens its Fig. 9 bars) and senses congestion sooner by delaying credits by the measured credit round-trip time.',
     ],
     look: [
-      'Fig. 9 panel: UGAL-L loads the minimal global channel and leaves the other global channels of that router under-used; UGAL-G spreads the non-minimal traffic evenly.',
+      [
+        'Key plot “Where packets go non-minimally”: under UGAL-L the routers that own a minimal global channel — they see its queue — send the largest share of their packets non-minimally, while the other routers of the group, which see only their local channel towards it, send a smaller share non-minimally than under UGAL-G: they keep feeding the full channel. UGAL-G, which sees every queue, does the reverse (its owners send the smallest share non-minimally). Routers menu → “non-minimal share” colours every router by it.',
+      ],
+      'Fig. 9 panel (in the statistics under the picture): UGAL-L loads the minimal global channel and leaves the other global channels of that router under-used; UGAL-G spreads the non-minimal traffic evenly.',
       [
         'Latency panel (dashed: minimally routed, dotted: non-minimally routed): UGAL-L’s minimal packets wait much longer — they fill the buffers before the congestion is sensed (Figs. 11, 12); UGAL-L',
         { sub: 'CR' },

@@ -85,7 +85,57 @@ export const COLOURS = {
   // pattern no load colour has, so it reads in greyscale and to colour-blind eyes.
   failed: '#111111',
   emptyCell: '#e4e8ee',
+  // Packets on the channels (www/motion.js): minimal ones filled near-black discs,
+  // non-minimal ones hollow Okabe–Ito vermilion diamonds — shape and hue both differ, and
+  // each has a white edge, so they read on any link colour, in greyscale and to
+  // colour-blind eyes; the traced packet in the trace's magenta, larger, outlined.
+  packetMin: '#1c2430',
+  packetNonmin: '#d55e00',
+  packetEdge: '#ffffff',
 };
+
+/**
+ * One packet symbol centred at (x, y), `r` device pixels from centre to edge: 'minimal'
+ * (filled disc), 'nonminimal' (hollow diamond) or 'followed' (a larger magenta disc with
+ * a dark outline). Used by the picture, the legend and the PNG export alike.
+ */
+export function drawPacketSymbol(ctx, kind, x, y, r, dpr = 1) {
+  ctx.save();
+  ctx.lineJoin = 'round';
+  ctx.beginPath();
+  if (kind === 'nonminimal') {
+    diamond(ctx, x, y, r);
+    ctx.strokeStyle = COLOURS.packetEdge;
+    ctx.lineWidth = Math.max(2, r * 0.55) + 2 * dpr;
+    ctx.stroke();
+    ctx.strokeStyle = COLOURS.packetNonmin;
+    ctx.lineWidth = Math.max(2, r * 0.55);
+    ctx.stroke();
+  } else {
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
+    ctx.fillStyle = kind === 'followed' ? COLOURS.trace : COLOURS.packetMin;
+    ctx.fill();
+    ctx.strokeStyle = kind === 'followed' ? COLOURS.packetMin : COLOURS.packetEdge;
+    ctx.lineWidth = kind === 'followed' ? Math.max(2, 2 * dpr) : Math.max(1, dpr);
+    ctx.stroke();
+    if (kind === 'followed') {
+      ctx.beginPath();
+      ctx.arc(x, y, r + 2.5 * dpr, 0, 2 * Math.PI);
+      ctx.strokeStyle = COLOURS.packetEdge;
+      ctx.lineWidth = 2 * dpr;
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+}
+
+function diamond(ctx, x, y, r) {
+  ctx.moveTo(x, y - r);
+  ctx.lineTo(x + r, y);
+  ctx.lineTo(x, y + r);
+  ctx.lineTo(x - r, y);
+  ctx.closePath();
+}
 
 // Channels outside a story's focus are drawn at this opacity and width factor.
 const DIM_ALPHA = 0.28;
@@ -437,10 +487,11 @@ export class NetworkView {
    * Draws one frame. frame.links: per-channel value in [0, 1] (link colour); frame.vc:
    * per channel × VC flits with frame.vcs and frame.depth (VC cells); frame.routerFill:
    * per-router value in [0, 1]; frame.routerQueue: mean source-queue packets per terminal.
-   * selection: {kind: 'router' | 'channel', index} or null. trace: a traced packet's
+   * selection: {kind: 'router' | 'channel', index} or null. packets: {data, glide} (the
+   * packets on the channels, www/motion.js) or null. trace: a traced packet's
    * {channels, routers, current: {router} | {channel} | null, dst, armed} or null.
    */
-  render(frame, selection = null, { vcCells = true, trace = null, focus = null, dim = DIM_ALPHA, routerScale = 1 } = {}) {
+  render(frame, selection = null, { vcCells = true, trace = null, focus = null, dim = DIM_ALPHA, routerScale = 1, packets = null } = {}) {
     this.resize();
     if (this.staticDirty) this.drawStatic();
     const ctx = this.canvas.getContext('2d', { alpha: false });
@@ -556,7 +607,108 @@ export class NetworkView {
       }
     }
     if (trace) this.drawTrace(ctx, trace, radius, lineWidth, dpr);
+    this.packetsDrawn = null;
+    if (packets) {
+      // Keep the picture under the packets: while they glide, each frame redraws only them.
+      this.under ??= document.createElement('canvas');
+      if (this.under.width !== this.width || this.under.height !== this.height) {
+        this.under.width = this.width;
+        this.under.height = this.height;
+      }
+      this.under.getContext('2d').drawImage(this.canvas, 0, 0);
+      this.underArgs = { radius, lineWidth, dpr };
+      this.packetsDrawn = this.drawPackets(ctx, packets.data, packets.glide, radius, dpr);
+    } else this.underArgs = null;
     if (selection) this.drawSelection(ctx, selection, radius, lineWidth);
+  }
+
+  /**
+   * The packets of the last `render` further along their glide: the picture under them is
+   * kept, so this costs a copy and the packets only. False if there is nothing kept.
+   */
+  moveDots(packets, selection) {
+    const u = this.underArgs;
+    if (!u || !packets || this.under?.width !== this.width || this.under?.height !== this.height) return false;
+    const ctx = this.canvas.getContext('2d', { alpha: false });
+    ctx.drawImage(this.under, 0, 0);
+    this.packetsDrawn = this.drawPackets(ctx, packets.data, packets.glide, u.radius, u.dpr);
+    if (selection) this.drawSelection(ctx, selection, u.radius, u.lineWidth);
+    return true;
+  }
+
+  /**
+   * The packets on the channels (WebSim.packetsOnChannels: [channel, progress, step,
+   * nonminimal, followed, …]), each `glide` ∈ [0, 1] of the way from progress − step to
+   * progress along its channel. Returns what it drew (for tests): counts and positions.
+   */
+  drawPackets(ctx, data, glide, radius, dpr) {
+    const g = this.geo;
+    const seg = this.seg;
+    const r = Math.min(7.5 * dpr, Math.max(3 * dpr, radius * 0.6));
+    const drawn = { minimal: 0, nonminimal: 0, followed: 0, dots: [], radius: r, glide };
+    if (!data) return drawn;
+    const min = new Path2D();
+    const nonmin = new Path2D();
+    const followed = [];
+    for (let i = 0; i + 4 < data.length; i += 5) {
+      const c = data[i];
+      if (!(c >= 0 && c < g.channels)) continue;
+      const k = 6 * c;
+      // Between the edges of the two routers, not under them.
+      const len = Math.hypot(seg[k + 4] - seg[k], seg[k + 5] - seg[k + 1]) || 1;
+      const edge = Math.min(0.45, (radius + r) / len);
+      const t = edge + (1 - 2 * edge) * Math.min(1, Math.max(0, data[i + 1] - data[i + 2] * (1 - glide)));
+      let x;
+      let y;
+      if (Number.isNaN(seg[k + 2])) {
+        x = seg[k] + t * (seg[k + 4] - seg[k]);
+        y = seg[k + 1] + t * (seg[k + 5] - seg[k + 1]);
+      } else {
+        const u = 1 - t;
+        x = u * u * seg[k] + 2 * u * t * seg[k + 2] + t * t * seg[k + 4];
+        y = u * u * seg[k + 1] + 2 * u * t * seg[k + 3] + t * t * seg[k + 5];
+      }
+      const nm = data[i + 3] > 0;
+      if (data[i + 4] > 0) {
+        followed.push([x, y, nm]);
+        drawn.followed++;
+      } else if (nm) {
+        nonmin.moveTo(x, y - r);
+        nonmin.lineTo(x + r, y);
+        nonmin.lineTo(x, y + r);
+        nonmin.lineTo(x - r, y);
+        nonmin.closePath();
+      } else {
+        min.moveTo(x + r, y);
+        min.arc(x, y, r, 0, 2 * Math.PI);
+      }
+      if (nm) drawn.nonminimal++;
+      else drawn.minimal++;
+      if (drawn.dots.length < 5000) drawn.dots.push([x, y, nm ? 1 : 0, data[i + 4] > 0 ? 1 : 0]);
+    }
+    ctx.save();
+    ctx.lineJoin = 'round';
+    ctx.globalAlpha = 1;
+    // Minimal: filled discs with a white edge; non-minimal: hollow diamonds over a white
+    // casing, drawn on top (the rarer kind, the one the class looks for).
+    ctx.fillStyle = COLOURS.packetMin;
+    ctx.fill(min);
+    ctx.strokeStyle = COLOURS.packetEdge;
+    ctx.lineWidth = Math.max(1, dpr);
+    ctx.stroke(min);
+    const w = Math.max(2, r * 0.55);
+    ctx.strokeStyle = COLOURS.packetEdge;
+    ctx.lineWidth = w + 2 * dpr;
+    ctx.stroke(nonmin);
+    ctx.strokeStyle = COLOURS.packetNonmin;
+    ctx.lineWidth = w;
+    ctx.stroke(nonmin);
+    ctx.restore();
+    for (const [x, y, nm] of followed) {
+      drawPacketSymbol(ctx, 'followed', x, y, r * 2, dpr);
+      if (nm) drawPacketSymbol(ctx, 'nonminimal', x, y, r, dpr);
+    }
+    return drawn;
   }
 
   // The focus channels (a story's point): an orange casing, then each in its ramp colour

@@ -3,6 +3,7 @@
 //   ?topology.type=dragonfly&topology.p=4&…&routing.algorithm=ugal_l      config (--set paths)
 //   &vary=routing.algorithm&values=ugal_l|ugal_l_cr|ugal_g                 side-by-side panes
 //   &speed=5&metric=occupancy&cells=0&zoom=2&center=0.41,0.52&paused=1      speed and view
+//   &routers=nonmin&packets=0                                              router colour, packets
 //   &trace=12@340                                                          packet trace
 //   &preset=ugal-l-misjudges                                               the story shown
 //   &present=1                                                             present mode
@@ -15,7 +16,7 @@
 import { MAX_SPEED, MAX_VARIANTS, MIN_SPEED, formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
 import { clip } from './dom.js';
 
-const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace', 'present']);
+const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace', 'present', 'routers', 'packets']);
 
 const round = (x, digits) => Number(Number(x).toFixed(digits));
 
@@ -33,6 +34,8 @@ export function encodeExperiment(model, exp, { paused = false, trace = null, pre
   if (v.metric !== 'occupancy') q.set('metric', v.metric);
   if (!v.vcCells) q.set('cells', '0');
   if (v.smooth === false) q.set('smooth', '0');
+  if (v.routers === 'nonmin') q.set('routers', 'nonmin');
+  if (v.packets === false) q.set('packets', '0');
   if (Math.abs(v.zoom - 1) > 1e-3 || Math.abs(v.cx - 0.5) > 1e-4 || Math.abs(v.cy - 0.5) > 1e-4) {
     q.set('zoom', String(round(v.zoom, 3)));
     q.set('center', `${round(v.cx, 4)},${round(v.cy, 4)}`);
@@ -188,6 +191,12 @@ function readView(exp, get, has, problems) {
   };
   if (has('cells')) exp.view.vcCells = flag('cells') ?? exp.view.vcCells;
   if (has('smooth')) exp.view.smooth = flag('smooth') ?? exp.view.smooth;
+  if (has('packets')) exp.view.packets = flag('packets') ?? exp.view.packets;
+  if (has('routers')) {
+    const r = get('routers');
+    if (r === 'fill' || r === 'nonmin') exp.view.routers = r;
+    else problems.push(`routers: unknown router colour '${clip(r, 60)}' (fill or nonmin)`);
+  }
   if (has('center') && !has('zoom')) problems.push('center: read only together with zoom; ignored');
   if (has('zoom')) {
     const z = Number(get('zoom'));

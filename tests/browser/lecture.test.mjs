@@ -222,7 +222,7 @@ test('present mode: picture and key plot fill the window, no scroll, text ≥ 16
   assert.deepEqual(r.small, [], 'text under 16 px in present mode');
   assert.ok(r.net.bottom <= r.vh && r.key.bottom <= r.vh && r.key.height > 150, `picture or key plot not in the window: ${JSON.stringify([r.net, r.key])}`);
   assert.ok(r.net.height > 0.6 * r.vh || r.net.width > 0.3 * r.vw, 'the picture does not fill the window');
-  assert.deepEqual(r.controls.sort(), ['btn-present-exit', 'btn-run', 'btn-step', 'cycles-per-frame', 'speed-slider'].sort());
+  assert.deepEqual(r.controls.sort(), ['btn-present-exit', 'btn-run', 'btn-back', 'btn-step', 'cycles-per-frame', 'speed-slider'].sort());
   assert.equal(r.header, false, 'the header is shown in present mode');
   assert.equal(r.point, true, 'the story text is hidden in present mode');
   // p leaves present mode (and the URL forgets it), p again enters it.

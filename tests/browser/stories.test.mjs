@@ -52,6 +52,8 @@ async function openStory(id, cycles, { paused = false } = {}) {
       rest: mean(p, false),
       count: p.focus.reduce((a, b) => a + b, 0),
       key: app.keyNumbers?.panes[i] ?? null,
+      // The "where packets go non-minimally" key plot (www/decisions.js), if shown.
+      decisions: app.decisionNumbers?.panes[i] ?? null,
       metric: p.linksMetric,
       accepted: p.stats.recent(10)?.accepted,
       batch: p.stats.batchDone?.cycles ?? null,
@@ -131,6 +133,16 @@ test('ugal-l-misjudges: UGAL-L keeps the minimal global channels\' queues far fu
   assert.ok(ugalL.focus >= 4 * ugalG.focus, `UGAL-L vs UGAL-G: ${fmt([ugalL, cr, ugalG])}`);
   assert.ok(ugalL.focus >= 5 * ugalL.rest, `UGAL-L: the minimal channels stand out: ${fmt([ugalL])}`);
   assert.ok(cr.focus > ugalG.focus, `UGAL-L_CR between: ${fmt([cr, ugalG])}`);
+  // The look list, on the key plot "Where packets go non-minimally": under UGAL-L the
+  // routers owning a minimal global channel send the largest share non-minimally, the
+  // other routers a smaller share than under UGAL-G; UGAL-G the reverse.
+  const d = (n) => n.decisions;
+  const dfmt = [ugalL, cr, ugalG].map((n) => `${n.algorithm}: owners ${d(n)?.owners?.toFixed(3)} others ${d(n)?.others?.toFixed(3)}`).join('; ');
+  assert.ok(d(ugalL) && d(ugalG), 'no decisions key plot');
+  assert.equal(d(ugalL).routersInside, 33, 'one owner router per group');
+  assert.ok(d(ugalL).owners >= 1.15 * d(ugalL).others, `UGAL-L: owners route the largest share non-minimally: ${dfmt}`);
+  assert.ok(d(ugalL).others < d(ugalG).others, `UGAL-L's other routers go non-minimally less than UGAL-G's: ${dfmt}`);
+  assert.ok(d(ugalG).owners <= 0.8 * d(ugalG).others, `UGAL-G: its owners route the smallest share non-minimally: ${dfmt}`);
 });
 
 test('greedy-vs-sequential: greedy UGAL\'s cased minimal channels stay busy after the others have cleared', { timeout: 180_000 }, async () => {
