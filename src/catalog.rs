@@ -31,16 +31,31 @@ pub struct Catalog {
 
 /// The whole catalog.
 pub fn catalog() -> Catalog {
-    let named = |rows: &[(&'static str, &'static str, &'static str)]| {
-        rows.iter().map(|&(name, families, description)| NamedEntry { name, families, description }).collect()
-    };
     Catalog {
         topologies: topologies(),
-        routings: named(ALGORITHMS),
+        routings: ALGORITHMS
+            .iter()
+            .map(|a| NamedEntry { name: a.name, families: a.family, description: a.description })
+            .collect(),
         patterns: PATTERNS.iter().map(|&(name, description)| NamedEntry { name, families: "", description }).collect(),
-        params: params(),
+        params: params().into_iter().map(with_readers).collect(),
         default_config: serde_json::to_value(SimConfig::default()).expect("serialises"),
     }
+}
+
+/// A `routing.*` parameter is read by the algorithms whose declaration lists it
+/// ([`crate::routing::Algorithm::params`]); the others keep the schema's condition.
+fn with_readers(p: Param) -> Param {
+    let mut readers: Vec<&'static str> = Vec::new();
+    for a in ALGORITHMS.iter().filter(|a| a.params.contains(&p.path)) {
+        if !readers.contains(&a.name) {
+            readers.push(a.name);
+        }
+    }
+    if readers.is_empty() {
+        return p;
+    }
+    Param { used_when: Some(UsedWhen { path: "routing.algorithm", values: readers.into() }), ..p }
 }
 
 /// Human-readable listing for the CLI's `--list`.
@@ -62,8 +77,11 @@ pub fn listing() -> String {
     out += "\nOther parameters (--set path=value):\n";
     for p in &c.params {
         let default = p.unset.map(|unset| format!(" (default: {unset})")).unwrap_or_default();
-        let when =
-            p.used_when.map(|w| format!(" [only with {} = {}]", w.path, w.values.join(" | "))).unwrap_or_default();
+        let when = p
+            .used_when
+            .as_ref()
+            .map(|w| format!(" [only with {} = {}]", w.path, w.values.join(" | ")))
+            .unwrap_or_default();
         out += &format!("  {:<32} {}{default}{when}\n", p.path, p.help);
     }
     out
@@ -81,11 +99,11 @@ pub fn unused_settings(cfg: &SimConfig) -> Vec<String> {
         .params
         .iter()
         .filter_map(|p| {
-            let when = p.used_when?;
+            let when = p.used_when.as_ref()?;
             if when.holds(&config) || setting(&config, p.path) == setting(&defaults, p.path) {
                 return None;
             }
-            let values = match when.values {
+            let values = match &*when.values {
                 [one] => one.to_string(),
                 many => format!("one of {}", many.join(", ")),
             };
@@ -254,7 +272,7 @@ mod tests {
                 .params
                 .iter()
                 .find(|p| p.path == path)
-                .and_then(|p| p.used_when)
+                .and_then(|p| p.used_when.clone())
                 .unwrap_or_else(|| panic!("{path} has no condition"));
             let unread = c.default_config.clone();
             assert!(!when.holds(&unread), "{path}: the default configuration reads it");
@@ -279,9 +297,9 @@ mod tests {
     fn every_algorithm_ignores_the_routing_parameters_it_does_not_read() {
         let c = catalog();
         let unread_by = |alg: &'static str| {
-            c.params
-                .iter()
-                .filter(move |p| p.used_when.is_some_and(|w| w.path == "routing.algorithm" && !w.values.contains(&alg)))
+            c.params.iter().filter(move |p| {
+                p.used_when.as_ref().is_some_and(|w| w.path == "routing.algorithm" && !w.values.contains(&alg))
+            })
         };
         let (mut checked, mut ran) = (0, std::collections::HashSet::new());
         for t in &c.topologies {

@@ -6,6 +6,7 @@
 
 use super::{ConfigError, SimConfig};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// One user-settable parameter: its config path, kind and range.
 #[derive(Clone, Debug, Serialize)]
@@ -31,11 +32,13 @@ pub struct Param {
 }
 
 /// The configurations that read a parameter: those whose setting `path` is one of
-/// `values` (e.g. `routing.crt0` only with `routing.algorithm` = `ugal_l_cr`).
-#[derive(Clone, Copy, Debug, Serialize)]
+/// `values` (e.g. `routing.crt0` only with `routing.algorithm` = `ugal_l_cr`). The
+/// `routing.*` parameters get theirs from the algorithms' declarations
+/// (`crate::catalog`), the others from here.
+#[derive(Clone, Debug, Serialize)]
 pub struct UsedWhen {
     pub path: &'static str,
-    pub values: &'static [&'static str],
+    pub values: Cow<'static, [&'static str]>,
 }
 
 impl UsedWhen {
@@ -52,8 +55,8 @@ pub fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serd
 
 impl Param {
     /// The parameter, read only when the setting `path` is one of `values`.
-    const fn when(self, path: &'static str, values: &'static [&'static str]) -> Param {
-        Param { used_when: Some(UsedWhen { path, values }), ..self }
+    fn when(self, path: &'static str, values: &'static [&'static str]) -> Param {
+        Param { used_when: Some(UsedWhen { path, values: Cow::Borrowed(values) }), ..self }
     }
 }
 
@@ -84,11 +87,6 @@ pub fn range_errors(cfg: &SimConfig) -> Vec<ConfigError> {
     let topology = topologies.iter().filter(|t| t.name == kind).flat_map(|t| t.params.iter());
     topology.chain(&params()).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
 }
-
-/// The algorithms that choose between minimal and non-minimal paths by `q·H` and so read
-/// `routing.ugal_threshold`.
-const UGAL_FAMILY: &[&str] =
-    &["ugal", "ugal_s", "clos_ad", "clos_ad_hx", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
 
 const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
     Param { path, label, kind: "int", min, max, options: &[], help, unset: None, used_when: None }
@@ -201,6 +199,8 @@ pub fn topologies() -> Vec<TopologyEntry> {
     ]
 }
 
+/// Every parameter outside `topology`. The `routing.*` parameters an algorithm reads are
+/// declared with it (`crate::routing::Algorithm::params`).
 pub fn params() -> Vec<Param> {
     vec![
         float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal"),
@@ -210,14 +210,14 @@ pub fn params() -> Vec<Param> {
         int("traffic.shift", "shift", 1.0, 1e6, "distance of the shift patterns"),
         int("traffic.source_queue_cap", "source queue cap", 1.0, 1e6, "packets per terminal before the source stalls (saturation)"),
         choice("routing.allocator", "route allocator", &["auto", "greedy", "sequential"], "greedy: inputs decide in parallel; sequential: one after another (FB §3.1)"),
-        int("routing.ugal_threshold", "UGAL threshold", -1e6, 1e6, "minimal iff q_m·H_m ≤ q_nm·H_nm + threshold").when("routing.algorithm", UGAL_FAMILY),
-        int("routing.dal_unblocked_credits", "DAL unblocked credits", 1.0, 4096.0, "an adaptive output VC is unblocked with at least this many free, unpromised slots").when("routing.algorithm", &["dal"]),
-        int("routing.dal_queue_threshold", "DAL queue threshold", 0.0, 4096.0, "... and a queue estimate of at most this many flits").when("routing.algorithm", &["dal"]),
+        int("routing.ugal_threshold", "UGAL threshold", -1e6, 1e6, "minimal iff q_m·H_m ≤ q_nm·H_nm + threshold"),
+        int("routing.dal_unblocked_credits", "DAL unblocked credits", 1.0, 4096.0, "an adaptive output VC is unblocked with at least this many free, unpromised slots"),
+        int("routing.dal_queue_threshold", "DAL queue threshold", 0.0, 4096.0, "... and a queue estimate of at most this many flits"),
         int("router.terminal_period", "terminal period", 1.0, 16.0, "cycles per flit on terminal channels (2 = 2DFB paper's half-speed terminals)"),
-        int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing").when("routing.algorithm", &["adaptive_2dfb"]),
-        int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)").when("routing.algorithm", &["ugal_l_cr"]),
+        int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing"),
+        int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)"),
         choice("routing.intermediate_group", "intermediate group", &["other", "any"], "dragonfly VAL and UGAL's non-minimal paths: a random group other than the source and destination group, or any group (drawing the source or destination group means a minimal path)").when("topology.type", &["dragonfly"]),
-        int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G").when("routing.algorithm", &["ugal_l_cr"]),
+        int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G"),
         int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
         int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),
         opt_int("router.buffer_per_port", "flits per port", 1.0, 65536.0, "flits per VC × VCs", "if set, the input port's flits, divided evenly among its VCs (replaces flits per VC)"),

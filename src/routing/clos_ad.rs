@@ -40,11 +40,28 @@
 
 use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc_in_class_at};
 use super::ugal::{route_minimal, PHASE_MINIMAL};
-use super::{Decision, RouteCtx, RouteNote, RouterQueues, Routing};
+use super::{hyperx, Algorithm, Decision, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
+
+/// CLOS AD as the flattened butterfly paper describes it: see [`ClosAd`].
+pub const CLOS_AD: Algorithm = Algorithm {
+    name: "clos_ad",
+    family: "hyperx",
+    description: "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)",
+    params: &["routing.ugal_threshold"],
+    build: |cfg, topo| Ok(Box::new(ClosAd::new(hyperx(topo)?, cfg.ugal_threshold))),
+};
+
+/// CLOS AD as the HyperX paper describes it: see [`ClosAdHx`].
+pub const CLOS_AD_HX: Algorithm = Algorithm {
+    name: "clos_ad_hx",
+    description: "CLOS AD as the HyperX paper describes it: random closest common ancestor, DOR (HyperX §3.3; 2 VCs)",
+    build: |cfg, topo| Ok(Box::new(ClosAdHx::new(hyperx(topo)?, cfg.ugal_threshold))),
+    ..CLOS_AD
+};
 
 /// One step of the up phase at `here`, considering dimensions `from..=dmax`: the first
 /// dimension whose shortest queue is a real channel rather than the dummy "stay" queue,

@@ -4,11 +4,30 @@
 //! routing. (The third, the hypercube with e-cube routing, is `min` — dimension order —
 //! on the hypercube, registered as `ecube`.)
 
-use super::{Decision, RouteCtx, RouteNote, Routing};
+use super::{butterfly, folded_clos, Algorithm, Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::{Butterfly, FoldedClos, Network};
+
+/// Up/down routing on the folded Clos: see [`UpDownAdaptive`].
+pub const UPDOWN_AD: Algorithm = Algorithm {
+    name: "updown_ad",
+    family: "folded_clos",
+    description:
+        "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)",
+    params: &[],
+    build: |_, topo| Ok(Box::new(UpDownAdaptive::new(folded_clos(topo)?))),
+};
+
+/// Destination-tag routing on the butterfly: see [`DestinationTag`].
+pub const DEST_TAG: Algorithm = Algorithm {
+    name: "dest_tag",
+    family: "butterfly",
+    description: "destination-tag routing on the conventional butterfly (FB Table 1)",
+    params: &[],
+    build: |_, topo| Ok(Box::new(DestinationTag::new(butterfly(topo)?))),
+};
 
 /// The VC of `port` with the most credits (one VC class).
 #[inline]

@@ -56,7 +56,9 @@
 //! paper's condition. A packet whose dimension offers no detour is counted unroutable.
 
 use super::hyperx_min::{dor_port, vc_in_class_at};
-use super::{wins_tie, Decision, HopNote, QueueView, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS};
+use super::{
+    hyperx, wins_tie, Algorithm, Decision, HopNote, QueueView, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS,
+};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -92,6 +94,16 @@ impl Clone for Dal {
         }
     }
 }
+
+/// DAL: see [`Dal`].
+pub const DAL: Algorithm = Algorithm {
+    name: "dal",
+    family: "hyperx",
+    description:
+        "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)",
+    params: &["routing.dal_unblocked_credits", "routing.dal_queue_threshold"],
+    build: |cfg, topo| build(cfg, hyperx(topo)?),
+};
 
 /// Builds DAL from a configuration, rejecting the settings that would void its deadlock
 /// freedom.

@@ -33,11 +33,20 @@
 //! `min` algorithm (dimension order, shorter of the two links).
 
 use super::hyperx_min::vc_in_class;
-use super::{Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{hyperx, Algorithm, Decision, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
+
+/// Adaptive routing on the 2-dilated flattened butterfly: see [`Adaptive2dfb`].
+pub const ADAPTIVE_2DFB: Algorithm = Algorithm {
+    name: "adaptive_2dfb",
+    family: "hyperx",
+    description: "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)",
+    params: &["routing.threshold"],
+    build: |cfg, topo| Ok(Box::new(Adaptive2dfb::new(hyperx(topo)?, cfg.threshold))),
+};
 
 /// `route_bits` flag: the priority flag `h1` of Algorithm 1.
 pub const H1: u32 = 1 << 31;

@@ -66,7 +66,7 @@
 //! the true queue of the minimal path's global channel (what UGAL-G would have used).
 
 use super::hyperx_min::vc_in_class_at;
-use super::{CrParams, Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{dragonfly, Algorithm, CrParams, Decision, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::{IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -103,6 +103,53 @@ impl DfAlgorithm {
         })
     }
 }
+
+/// Dragonfly minimal routing (§4.1).
+pub const MIN: Algorithm = Algorithm {
+    name: "min",
+    family: "dragonfly",
+    description: "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)",
+    params: &[],
+    build: |cfg, topo| Ok(build(cfg, dragonfly(topo)?)),
+};
+/// Dragonfly Valiant routing (§4.1).
+pub const VAL: Algorithm = Algorithm {
+    name: "val",
+    description: "dragonfly Valiant: via a random intermediate group (dragonfly §4.1; 3 VCs, Fig. 7)",
+    ..MIN
+};
+/// UGAL-L (§4.2).
+pub const UGAL_L: Algorithm = Algorithm {
+    name: "ugal_l",
+    description: "UGAL-L: MIN vs VAL at the source by q·H of the local first-hop queues (dragonfly §4.2)",
+    params: &["routing.ugal_threshold"],
+    ..MIN
+};
+/// UGAL-G (§4.2).
+pub const UGAL_G: Algorithm = Algorithm {
+    name: "ugal_g",
+    description: "UGAL-G: MIN vs VAL by q·H of the global channels' own queues, the ideal (dragonfly §4.2)",
+    ..UGAL_L
+};
+/// UGAL-L_VC (§4.3.1).
+pub const UGAL_L_VC: Algorithm = Algorithm {
+    name: "ugal_l_vc",
+    description: "UGAL-L_VC: per-VC queues, q(VC1) minimal vs q(VC0) non-minimal (dragonfly §4.3.1)",
+    ..UGAL_L
+};
+/// UGAL-L_VCH (§4.3.1).
+pub const UGAL_L_VCH: Algorithm = Algorithm {
+    name: "ugal_l_vch",
+    description: "UGAL-L_VCH: port queues, VC queues when both paths start on the same port (dragonfly §4.3.1)",
+    ..UGAL_L
+};
+/// UGAL-L_CR (§4.3.2).
+pub const UGAL_L_CR: Algorithm = Algorithm {
+    name: "ugal_l_cr",
+    description: "UGAL-L_CR: UGAL-L_VCH plus credit round-trip sensing and delayed credits (dragonfly §4.3.2)",
+    params: &["routing.ugal_threshold", "routing.crt0", "routing.cr_granularity"],
+    ..MIN
+};
 
 /// Builds the dragonfly algorithm `cfg.algorithm` names (which must be one of this family).
 pub fn build(cfg: &RoutingConfig, df: &Dragonfly) -> Box<dyn Routing> {

@@ -6,11 +6,36 @@
 //! the VC with the most credits. The channel dependency graph stays acyclic because class
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
-use super::{wins_tie, Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
+use super::{hyperx, wins_tie, Algorithm, Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
+
+/// MIN (DOR): see [`Dor`].
+pub const MIN: Algorithm = Algorithm {
+    name: "min",
+    family: "hyperx",
+    description: "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)",
+    params: &[],
+    build: |_, topo| Ok(Box::new(Dor::new(hyperx(topo)?))),
+};
+
+/// E-cube: dimension order on the hypercube, the same routing as [`MIN`].
+pub const ECUBE: Algorithm = Algorithm {
+    name: "ecube",
+    description: "e-cube routing on the hypercube: dimension order (the same as min)",
+    ..MIN
+};
+
+/// MIN AD: see [`MinAd`].
+pub const MIN_AD: Algorithm = Algorithm {
+    name: "min_ad",
+    family: "hyperx",
+    description: "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)",
+    params: &[],
+    build: |_, topo| Ok(Box::new(MinAd::new(hyperx(topo)?))),
+};
 
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
 #[inline]

@@ -403,74 +403,86 @@ pub struct CrParams {
     pub granularity: u32,
 }
 
-/// Catalog of routing algorithms: (name, families it supports, description).
-pub const ALGORITHMS: &[(&str, &str, &str)] = &[
-    ("min", "hyperx", "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)"),
-    ("min_ad", "hyperx", "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)"),
-    ("val", "hyperx", "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1"),
-    ("ugal", "hyperx", "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)"),
-    ("ugal_s", "hyperx", "UGAL-S: UGAL with the sequential allocator (FB §3.1)"),
-    ("clos_ad", "hyperx", "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)"),
-    ("clos_ad_hx", "hyperx", "CLOS AD as the HyperX paper describes it: random closest common ancestor, DOR (HyperX §3.3; 2 VCs)"),
-    ("dal", "hyperx", "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)"),
-    ("adaptive_2dfb", "hyperx", "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)"),
-    ("ecube", "hyperx", "e-cube routing on the hypercube: dimension order (the same as min)"),
-    ("updown_ad", "folded_clos", "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)"),
-    ("dest_tag", "butterfly", "destination-tag routing on the conventional butterfly (FB Table 1)"),
-    ("min", "dragonfly", "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)"),
-    ("val", "dragonfly", "dragonfly Valiant: via a random intermediate group (dragonfly §4.1; 3 VCs, Fig. 7)"),
-    ("ugal_l", "dragonfly", "UGAL-L: MIN vs VAL at the source by q·H of the local first-hop queues (dragonfly §4.2)"),
-    ("ugal_g", "dragonfly", "UGAL-G: MIN vs VAL by q·H of the global channels' own queues, the ideal (dragonfly §4.2)"),
-    ("ugal_l_vc", "dragonfly", "UGAL-L_VC: per-VC queues, q(VC1) minimal vs q(VC0) non-minimal (dragonfly §4.3.1)"),
-    ("ugal_l_vch", "dragonfly", "UGAL-L_VCH: port queues, VC queues when both paths start on the same port (dragonfly §4.3.1)"),
-    ("ugal_l_cr", "dragonfly", "UGAL-L_CR: UGAL-L_VCH plus credit round-trip sensing and delayed credits (dragonfly §4.3.2)"),
+/// One routing algorithm as users choose it: the single declaration from which `--list`,
+/// the page's menu, both front ends' validation (through [`build`]) and the catalog's
+/// "read only with" notes of the `routing.*` parameters are derived. Each algorithm's file
+/// declares its own; [`ALGORITHMS`] registers it with one line.
+#[derive(Clone, Copy)]
+pub struct Algorithm {
+    /// Its `routing.algorithm` value (unique within a family).
+    pub name: &'static str,
+    /// The topology family it runs on: `hyperx`, `dragonfly`, `folded_clos` or `butterfly`
+    /// (see [`Topology::family`]).
+    pub family: &'static str,
+    /// One line for `--list` and the page, citing the paper section.
+    pub description: &'static str,
+    /// The `routing.*` parameters it reads, besides `routing.algorithm` and
+    /// `routing.allocator` (which every algorithm reads).
+    pub params: &'static [&'static str],
+    /// Builds it for a network of its family ([`build`] checks the family first).
+    pub build: Builder,
+}
+
+/// How an [`Algorithm`] is built from its configuration for a network of its family.
+pub type Builder = fn(&RoutingConfig, &Topology) -> Result<Box<dyn Routing>, ConfigErrors>;
+
+/// Every routing algorithm, one line each.
+pub const ALGORITHMS: &[Algorithm] = &[
+    hyperx_min::MIN,
+    hyperx_min::MIN_AD,
+    valiant::VAL,
+    ugal::UGAL,
+    ugal::UGAL_S,
+    clos_ad::CLOS_AD,
+    clos_ad::CLOS_AD_HX,
+    dal::DAL,
+    dilated::ADAPTIVE_2DFB,
+    hyperx_min::ECUBE,
+    comparison::UPDOWN_AD,
+    comparison::DEST_TAG,
+    dragonfly::MIN,
+    dragonfly::VAL,
+    dragonfly::UGAL_L,
+    dragonfly::UGAL_G,
+    dragonfly::UGAL_L_VC,
+    dragonfly::UGAL_L_VCH,
+    dragonfly::UGAL_L_CR,
 ];
+
+/// The network of an algorithm's family, for its `build` (which [`build`] only calls on
+/// its own family, so the error names a mismatch that cannot happen through it).
+fn of_family<'t, T>(topo: &'t Topology, net: Option<&'t T>, family: &str) -> Result<&'t T, ConfigErrors> {
+    net.ok_or_else(|| ConfigErrors::one("topology.type", format!("{} is not a {family} network", topo.family())))
+}
+pub(crate) fn hyperx(topo: &Topology) -> Result<&crate::topology::HyperX, ConfigErrors> {
+    of_family(topo, topo.as_hyperx(), "HyperX-family")
+}
+pub(crate) fn dragonfly(topo: &Topology) -> Result<&crate::topology::Dragonfly, ConfigErrors> {
+    of_family(topo, topo.as_dragonfly(), "dragonfly")
+}
+pub(crate) fn folded_clos(topo: &Topology) -> Result<&crate::topology::FoldedClos, ConfigErrors> {
+    of_family(topo, topo.as_folded_clos(), "folded Clos")
+}
+pub(crate) fn butterfly(topo: &Topology) -> Result<&crate::topology::Butterfly, ConfigErrors> {
+    of_family(topo, topo.as_butterfly(), "butterfly")
+}
 
 /// Builds the algorithm a configuration names for a topology, checking the VC count.
 pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn Routing>, ConfigErrors> {
     let path = "routing.algorithm";
-    let wrong_family =
-        |fam: &str| ConfigErrors::one(path, format!("{} runs on {fam} networks, not on this topology", cfg.algorithm));
-    let routing: Box<dyn Routing> = match cfg.algorithm.as_str() {
-        name if dragonfly::DfAlgorithm::from_name(name).is_some() && topo.as_dragonfly().is_some() => {
-            dragonfly::build(cfg, topo.as_dragonfly().expect("dragonfly"))
-        }
-        name if dragonfly::DfAlgorithm::from_name(name).is_some() && !matches!(name, "min" | "val") => {
-            return Err(wrong_family("dragonfly"))
-        }
-        "min" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
-        "min_ad" => Box::new(hyperx_min::MinAd::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
-        "val" => Box::new(valiant::Valiant::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
-        "ugal" | "ugal_s" => Box::new(ugal::Ugal::new(
-            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
-            cfg.algorithm == "ugal_s",
-            cfg.ugal_threshold,
-        )),
-        "clos_ad" => Box::new(clos_ad::ClosAd::new(
-            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
-            cfg.ugal_threshold,
-        )),
-        "clos_ad_hx" => Box::new(clos_ad::ClosAdHx::new(
-            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
-            cfg.ugal_threshold,
-        )),
-        "dal" => dal::build(cfg, topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)?,
-        "adaptive_2dfb" => Box::new(dilated::Adaptive2dfb::new(
-            topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?,
-            cfg.threshold,
-        )),
-        "ecube" => Box::new(hyperx_min::Dor::new(topo.as_hyperx().ok_or_else(|| wrong_family("HyperX-family"))?)),
-        "updown_ad" => {
-            Box::new(comparison::UpDownAdaptive::new(topo.as_folded_clos().ok_or_else(|| wrong_family("folded Clos"))?))
-        }
-        "dest_tag" => {
-            Box::new(comparison::DestinationTag::new(topo.as_butterfly().ok_or_else(|| wrong_family("butterfly"))?))
-        }
-        other => {
-            let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
+    let named = || ALGORITHMS.iter().filter(|a| a.name == cfg.algorithm);
+    let routing = match named().find(|a| a.family == topo.family()) {
+        Some(algorithm) => (algorithm.build)(cfg, topo)?,
+        None => {
+            let families: Vec<&str> = named().map(|a| a.family).collect();
             return Err(ConfigErrors::one(
                 path,
-                format!("unknown routing algorithm '{other}'; one of: {}", names.join(", ")),
+                if families.is_empty() {
+                    let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
+                    format!("unknown routing algorithm '{}'; one of: {}", cfg.algorithm, names.join(", "))
+                } else {
+                    format!("{} runs on {} networks, not on this topology", cfg.algorithm, families.join(" and "))
+                },
             ));
         }
     };
@@ -485,4 +497,33 @@ pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn R
         ));
     }
     Ok(routing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ALGORITHMS;
+    use crate::config::schema::params;
+
+    /// Each algorithm is declared once per family, and the parameters it says it reads are
+    /// declared routing parameters (so the catalog's conditions name real settings).
+    #[test]
+    fn declarations_are_unique_and_name_declared_parameters() {
+        let declared: Vec<&str> = params().iter().map(|p| p.path).collect();
+        for (i, a) in ALGORITHMS.iter().enumerate() {
+            assert!(
+                !ALGORITHMS[..i].iter().any(|b| b.name == a.name && b.family == a.family),
+                "{} ({}) is registered twice",
+                a.name,
+                a.family
+            );
+            assert!(["hyperx", "dragonfly", "folded_clos", "butterfly"].contains(&a.family), "{}: family", a.name);
+            for p in a.params {
+                assert!(
+                    p.starts_with("routing.") && declared.contains(p),
+                    "{}: {p} is not a routing parameter",
+                    a.name
+                );
+            }
+        }
+    }
 }

@@ -23,11 +23,28 @@
 
 use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
-use super::{Decision, RouteCtx, RouteNote, Routing};
+use super::{hyperx, Algorithm, Decision, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
+
+/// UGAL with the greedy allocator: see [`Ugal`].
+pub const UGAL: Algorithm = Algorithm {
+    name: "ugal",
+    family: "hyperx",
+    description: "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)",
+    params: &["routing.ugal_threshold"],
+    build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, false, cfg.ugal_threshold))),
+};
+
+/// UGAL-S: UGAL with the sequential allocator.
+pub const UGAL_S: Algorithm = Algorithm {
+    name: "ugal_s",
+    description: "UGAL-S: UGAL with the sequential allocator (FB §3.1)",
+    build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, true, cfg.ugal_threshold))),
+    ..UGAL
+};
 
 /// `pkt.phase` of a packet routed minimally (adaptively) by a source-routed algorithm;
 /// phases 0 and 1 are the two Valiant phases.

@@ -3,10 +3,19 @@
 //! destination on VC class 1.
 
 use super::hyperx_min::{dor_port, vc_in_class};
-use super::{Decision, RouteCtx, RouteNote, Routing};
+use super::{hyperx, Algorithm, Decision, RouteCtx, RouteNote, Routing};
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
+
+/// VAL on the HyperX family: see [`Valiant`].
+pub const VAL: Algorithm = Algorithm {
+    name: "val",
+    family: "hyperx",
+    description: "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1",
+    params: &[],
+    build: |_, topo| Ok(Box::new(Valiant::new(hyperx(topo)?))),
+};
 
 #[derive(Clone)]
 pub struct Valiant {

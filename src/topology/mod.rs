@@ -84,6 +84,17 @@ impl Topology {
         }
     }
 
+    /// The routing family of the network: the algorithms of [`crate::routing::ALGORITHMS`]
+    /// with this `family` run on it.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Topology::HyperX(_) => "hyperx",
+            Topology::Dragonfly(_) => "dragonfly",
+            Topology::FoldedClos(_) => "folded_clos",
+            Topology::Butterfly(_) => "butterfly",
+        }
+    }
+
     pub fn as_butterfly(&self) -> Option<&Butterfly> {
         match self {
             Topology::Butterfly(b) => Some(b),
