@@ -13,6 +13,7 @@
 //! onto the channel (see `traverse`).
 
 use super::router::{wrap, Links};
+use super::state::{InputBuffers, Params, Ports, Routers, Watchdog, Wheels};
 use super::table::Table;
 use super::{CreditReturn, OutEntry, Simulation, NO_PORT};
 
@@ -110,9 +111,9 @@ impl Simulation {
         if n == 0 {
             return;
         }
-        let rounds = self.speedup * self.iterations;
+        let rounds = self.params.speedup * self.params.iterations;
         for round in 0..rounds {
-            let move_pointers = round % self.iterations == 0;
+            let move_pointers = round % self.params.iterations == 0;
             let (ready, granted) = self.arbitrate(r, n, move_pointers);
             self.traverse(r, granted, now);
             // Every VC that could cross this cycle did: a VC that could not cannot later
@@ -129,17 +130,11 @@ impl Simulation {
     /// pipeline delay (in VC index order, so grouped by input port); returns their number.
     fn collect_candidates(&mut self, r: u32, now: u64) -> usize {
         let Simulation {
-            ref nonempty,
-            ref unrouted,
-            ref inputs,
-            ref local_vc,
-            ref downstream,
-            ref first_port,
-            ref outq_len,
             ref mut scratch,
-            vcs,
-            speedup,
-            outq_cap,
+            buffers: InputBuffers { ref nonempty, ref unrouted, ref inputs, ref local_vc, .. },
+            ports: Ports { ref downstream, ref outq_len, .. },
+            routers: Routers { ref first_port, .. },
+            params: Params { vcs, speedup, outq_cap, .. },
             ..
         } = *self;
         let (inputs, local_vc, downstream, outq_len) =
@@ -196,12 +191,10 @@ impl Simulation {
     fn arbitrate(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
         let Simulation {
             ref mut scratch,
-            ref mut in_rr,
-            ref mut out_rr,
-            ref credits,
-            ref first_port,
-            vcs,
-            packet_size,
+            ports: Ports { ref mut in_rr, ref mut out_rr, .. },
+            buffers: InputBuffers { ref credits, .. },
+            routers: Routers { ref first_port, .. },
+            params: Params { vcs, packet_size, .. },
             ..
         } = *self;
         let Scratch { cands, requests, winner, grants, in_cap, out_room } = scratch;
@@ -293,33 +286,33 @@ impl Simulation {
     fn traverse(&mut self, r: u32, granted: usize, now: u64) {
         let Simulation {
             ref scratch,
-            ref mut inputs,
-            ref buf,
-            ref mut nonempty,
-            ref mut unrouted,
-            ref mut committed,
-            ref mut port_queues,
-            ref mut credits,
             ref mut cr,
-            ref mut outq,
-            ref outq_head,
-            ref mut outq_len,
-            ref mut queued_outputs,
-            ref latency,
-            ref upstream,
-            ref mut credit_wheel,
-            ref first_port,
-            ref mut last_progress,
-            ref downstream,
-            ref mut channels,
-            ref mut arrivals,
-            ref mut load,
-            packet_size,
-            wheel_mask,
-            depth,
-            vcs,
-            outq_cap,
-            pipeline_delay,
+            buffers:
+                InputBuffers {
+                    ref mut inputs,
+                    ref buf,
+                    ref mut nonempty,
+                    ref mut unrouted,
+                    ref mut committed,
+                    ref mut credits,
+                    ..
+                },
+            ports:
+                Ports {
+                    ref mut port_queues,
+                    ref mut outq,
+                    ref outq_head,
+                    ref mut outq_len,
+                    ref latency,
+                    ref upstream,
+                    ref downstream,
+                    ref mut channels,
+                    ..
+                },
+            routers: Routers { ref mut queued_outputs, ref first_port, ref mut load, .. },
+            wheels: Wheels { ref mut credit_wheel, ref mut arrivals, wheel_mask, .. },
+            watchdog: Watchdog { ref mut last_progress, .. },
+            params: Params { packet_size, depth, vcs, outq_cap, pipeline_delay, .. },
             ..
         } = *self;
         let (mut inputs, buf, mut committed, mut port_queues, mut credits) =

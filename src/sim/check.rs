@@ -56,17 +56,17 @@ impl std::error::Error for SimError {}
 impl Simulation {
     pub(super) fn deadlock_report(&self) -> DeadlockReport {
         let net = self.topo.network();
-        let vcs = self.vcs as usize;
+        let vcs = self.params.vcs as usize;
         let mut blocked = Vec::new();
         'outer: for r in 0..net.routers() as u32 {
             for p in 0..net.radix(r) {
-                for v in 0..self.vcs {
+                for v in 0..self.params.vcs {
                     let iv = net.port_id(r, p) * vcs + v as usize;
-                    if self.inputs[iv].buf_len == 0 {
+                    if self.buffers.inputs[iv].buf_len == 0 {
                         continue;
                     }
-                    let head = &self.inputs[iv];
-                    let routed = !self.unrouted.get(r, iv - net.port_offset(r) * vcs);
+                    let head = &self.buffers.inputs[iv];
+                    let routed = !self.buffers.unrouted.get(r, iv - net.port_offset(r) * vcs);
                     let wants = routed.then_some((head.out_port as u32, head.out_vc as u32));
                     let credits = wants.map_or(0, |(op, ov)| self.output_credits(net.port_id(r, op), ov));
                     blocked.push(BlockedVc { router: r, port: p, vc: v, wants, credits });
@@ -76,7 +76,7 @@ impl Simulation {
                 }
             }
         }
-        DeadlockReport { cycle: self.now, packets_in_network: self.in_network, blocked }
+        DeadlockReport { cycle: self.now, packets_in_network: self.watchdog.in_network, blocked }
     }
 
     /// Checks flit conservation and credit consistency:
@@ -87,10 +87,10 @@ impl Simulation {
     /// - committed flits of each output VC = flits of routed head packets waiting for it;
     /// - the per-router bitsets and queue estimates agree with the queues they summarise.
     pub fn verify_invariants(&self) -> Result<(), String> {
-        let vcs = self.vcs as usize;
-        let nvc = self.credits.len();
+        let vcs = self.params.vcs as usize;
+        let nvc = self.buffers.credits.len();
         let mut held = vec![0u64; nvc];
-        for slot in self.credit_wheel.iter() {
+        for slot in self.wheels.credit_wheel.iter() {
             for c in slot {
                 held[c.iv as usize] += c.flits as u64;
             }
@@ -99,29 +99,30 @@ impl Simulation {
             held[iv as usize] += n as u64; // credits UGAL-L_CR holds back
         }
         let mut flying = 0u64;
-        for slot in self.arrivals.iter() {
+        for slot in self.wheels.arrivals.iter() {
             for a in slot {
                 held[a.port as usize * vcs + a.vc as usize] += self.packets[a.pid].size as u64;
                 flying += 1;
             }
         }
-        let cap = self.outq_cap as usize;
+        let cap = self.params.outq_cap as usize;
         let mut queued = 0u64;
-        for op in 0..self.outq_len.len() {
-            let r = self.port_router[op];
-            let out = op - self.first_port[r as usize] as usize;
-            if self.queued_outputs.get(r, out) != (self.outq_len[op] > 0) {
+        for op in 0..self.ports.outq_len.len() {
+            let r = self.ports.port_router[op];
+            let out = op - self.routers.first_port[r as usize] as usize;
+            if self.routers.queued_outputs.get(r, out) != (self.ports.outq_len[op] > 0) {
                 return Err(format!(
                     "output port {op}: {} packets queued but its bit is {}",
-                    self.outq_len[op],
-                    self.queued_outputs.get(r, out)
+                    self.ports.outq_len[op],
+                    self.routers.queued_outputs.get(r, out)
                 ));
             }
-            for i in 0..self.outq_len[op] as usize {
-                let entry = self.outq[op * cap + (self.outq_head[op] as usize + i) % cap];
+            for i in 0..self.ports.outq_len[op] as usize {
+                let entry = self.ports.outq[op * cap + (self.ports.outq_head[op] as usize + i) % cap];
                 queued += 1;
-                if self.downstream[op] != NO_PORT {
-                    held[self.downstream[op] as usize * vcs + entry.vc as usize] += self.packets[entry.pid].size as u64;
+                if self.ports.downstream[op] != NO_PORT {
+                    held[self.ports.downstream[op] as usize * vcs + entry.vc as usize] +=
+                        self.packets[entry.pid].size as u64;
                 }
             }
         }
@@ -130,70 +131,73 @@ impl Simulation {
         #[allow(clippy::needless_range_loop)] // `iv` indexes a dozen per-VC tables
         for iv in 0..nvc {
             let port = iv / vcs;
-            let r = self.port_router[port];
+            let r = self.ports.port_router[port];
             let first_port = self.topo.network().port_offset(r);
             let mut flits = 0u64;
-            for k in 0..self.inputs[iv].buf_len as usize {
+            for k in 0..self.buffers.inputs[iv].buf_len as usize {
                 flits += self.packets[self.buffered(iv, k).0].size as u64;
             }
             let local = iv - first_port * vcs;
-            if self.inputs[iv].buf_len > 0 {
-                let head = self.inputs[iv];
-                if !self.nonempty.get(r, local) {
+            if self.buffers.inputs[iv].buf_len > 0 {
+                let head = self.buffers.inputs[iv];
+                if !self.buffers.nonempty.get(r, local) {
                     return Err(format!("input VC {iv}: non-empty but its bit is clear"));
                 }
-                if !self.unrouted.get(r, local) {
+                if !self.buffers.unrouted.get(r, local) {
                     committed[(first_port + head.out_port as usize) * vcs + head.out_vc as usize] +=
-                        self.packet_size as u64;
+                        self.params.packet_size as u64;
                 }
-            } else if self.nonempty.get(r, local) {
+            } else if self.buffers.nonempty.get(r, local) {
                 return Err(format!("input VC {iv}: empty but its bit is set"));
             }
-            buffered += self.inputs[iv].buf_len as u64;
-            if flits != self.inputs[iv].buf_len as u64 * self.packet_size as u64 {
+            buffered += self.buffers.inputs[iv].buf_len as u64;
+            if flits != self.buffers.inputs[iv].buf_len as u64 * self.params.packet_size as u64 {
                 return Err(format!(
                     "input VC {iv}: {flits} flits counted, {} packets of {} recorded",
-                    self.inputs[iv].buf_len, self.packet_size
+                    self.buffers.inputs[iv].buf_len, self.params.packet_size
                 ));
             }
-            let total = self.credits[iv] as u64 + held[iv] + flits;
-            if total != self.depth as u64 {
+            let total = self.buffers.credits[iv] as u64 + held[iv] + flits;
+            if total != self.params.depth as u64 {
                 return Err(format!(
                     "input VC {iv}: credits {} + in flight {} + buffered {flits} = {total} ≠ depth {}",
-                    self.credits[iv], held[iv], self.depth
+                    self.buffers.credits[iv], held[iv], self.params.depth
                 ));
             }
         }
-        for (ov, (&routed, &recorded)) in committed.iter().zip(self.committed.iter()).enumerate() {
+        for (ov, (&routed, &recorded)) in committed.iter().zip(self.buffers.committed.iter()).enumerate() {
             if routed != recorded as u64 {
                 return Err(format!("output VC {ov}: committed {recorded} but {routed} flits routed to it"));
             }
         }
         let view = self.queues();
-        for op in 0..self.port_queues.len() {
-            let r = self.port_router[op];
+        for op in 0..self.ports.port_queues.len() {
+            let r = self.ports.port_router[op];
             let port = (op - self.topo.network().port_offset(r)) as u32;
-            let mut sum: u32 = (0..self.vcs).map(|v| view.vc_queue(r, port, v)).sum();
+            let mut sum: u32 = (0..self.params.vcs).map(|v| view.vc_queue(r, port, v)).sum();
             if self.faults.failed(op) {
                 sum += super::FAILED_QUEUE;
             }
-            if sum != self.port_queues[op] {
+            if sum != self.ports.port_queues[op] {
                 return Err(format!(
                     "output port {op}: queue estimate {} but its VCs sum to {sum}",
-                    self.port_queues[op]
+                    self.ports.port_queues[op]
                 ));
             }
         }
-        if buffered + queued + flying != self.in_network {
+        if buffered + queued + flying != self.watchdog.in_network {
             return Err(format!(
                 "packets in network: {} buffered + {queued} queued + {flying} in flight ≠ {}",
-                buffered, self.in_network
+                buffered, self.watchdog.in_network
             ));
         }
         let live = self.packets.live() as u64;
         let sources = self.packets_in_sources() as u64;
-        if live != sources + self.in_network {
-            return Err(format!("{live} live packets ≠ {sources} in sources + {} in network", self.in_network));
+        if live != sources + self.watchdog.in_network {
+            return Err(format!(
+                "{live} live packets ≠ {sources} in sources + {} in network",
+                self.watchdog.in_network
+            ));
         }
         Ok(())
     }

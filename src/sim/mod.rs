@@ -28,6 +28,7 @@ mod credit_rtt;
 pub mod history;
 pub mod memory;
 mod router;
+mod state;
 mod table;
 mod terminal;
 mod trace;
@@ -43,6 +44,7 @@ use crate::routing::{self, QueueView, RouteNote, Routing};
 use crate::stats::Stats;
 use crate::topology::{FaultSet, LinkClass, Network, Topology};
 use crate::traffic::Pattern;
+use state::{InputBuffers, Observers, Params, Ports, Routers, Terminals, Watchdog, Wheels};
 use std::collections::VecDeque;
 use table::Table;
 
@@ -183,6 +185,10 @@ struct OutEntry {
 /// 7. The timing wheels have `wheel_mask + 1` slots.
 ///
 /// [`Simulation::check_tables`] verifies 1, 2, 5 and 7 when the simulation is built.
+///
+/// The state is grouped by concern (`state.rs`): resolved parameters, per-port,
+/// per-input-VC, per-router and per-terminal tables, the timing wheels, the watchdog and
+/// what the page observes; each stage of the step loop borrows the groups it touches.
 #[derive(Clone)]
 pub struct Simulation {
     cfg: SimConfig,
@@ -197,92 +203,19 @@ pub struct Simulation {
     /// Input VCs whose head a routing pass found unroutable, dropped after the pass.
     unroutable: Vec<u32>,
 
-    // Parameters resolved from the config.
-    vcs: u32,
-    depth: u32,
-    pipeline_delay: u64,
-    speedup: u32,
-    /// Allocation rounds per unit of speedup: `islip_iterations` for iSLIP (which moves
-    /// its pointers only in the first of them), else 1.
-    iterations: u32,
-    sequential: bool,
-    outq_cap: u32,
-    packet_size: u16,
-    /// Cycles per flit on terminal channels.
-    terminal_period: u64,
-
-    /// Per router: its first port id (the network's port offsets, kept here for the hot loop).
-    first_port: Table<u32>,
-    // Per port id.
-    port_router: Table<u32>,
-    downstream: Table<u32>,
-    latency: Table<u32>,
-    /// Upstream output port id of each input port (`NO_PORT` for terminal inputs).
-    upstream: Table<u32>,
-    /// Queue estimate of each output port: flits downstream (depth − credits) plus
-    /// committed flits, summed over its VCs; what routing reads as `port_queue`.
-    port_queues: Table<u32>,
-    channels: Table<Channel>,
-    outq: Table<OutEntry>,
-    outq_head: Table<u16>,
-    outq_len: Table<u16>,
-    in_rr: Table<u16>,
-    out_rr: Table<u16>,
-
-    // Per VC index. Input buffers are rings of `depth` slots holding packet ids and the
-    // cycle each arrived; the head's slot is stale (its `InputVc` record holds it).
-    buf: Table<Slot>,
-    credits: Table<u16>,
-    committed: Table<u16>,
-    /// Each input VC's buffer position and head packet.
-    inputs: Table<InputVc>,
-    /// Per router, over its input VCs: non-empty, and head not yet routed.
-    nonempty: router::RouterBits,
-    unrouted: router::RouterBits,
-    /// Per port id, what an arrival into it updates: its router (whose load grows) and the
-    /// position of its VC 0 in the input VC bitsets (`nonempty` and `unrouted` have the
-    /// same layout, so the arrival finds its bits by one addition), in one record.
-    arrival_port: Table<(u32, u32)>,
-    /// Per router, over its ports: output queue non-empty.
-    queued_outputs: router::RouterBits,
-
-    // Per router.
-    load: Table<u32>,
-    rc_start: Table<u32>,
-    notes: Vec<RouteNote>,
-    decisions: Vec<RouterDecisions>,
-
-    // Per terminal: its injection port id, source queue, channel, batch budget, and the
-    // router that delivers to it (its packets' destination router).
-    inject_port: Table<u32>,
-    source: Table<VecDeque<u32>>,
-    inject_free_at: Table<u64>,
-    batch_left: Vec<u32>,
-    dest_router: Table<u32>,
-
-    // Timing wheels: packet arrivals and credit returns.
-    arrivals: Table<Vec<Arrival>>,
-    credit_wheel: Table<Vec<CreditReturn>>,
-    wheel_mask: u64,
-
+    params: Params,
+    ports: Ports,
+    buffers: InputBuffers,
+    routers: Routers,
+    terminals: Terminals,
+    wheels: Wheels,
     packets: PacketStore,
     stats: Stats,
-    in_network: u64,
-    last_progress: u64,
-    /// Cycles without progress after which the watchdog reports a deadlock: the configured
-    /// `measurement.watchdog` plus the longest a packet can legitimately be out of sight
-    /// (crossing the slowest channel, serialised on a slow terminal channel, in the router
-    /// pipeline), so that long channels are never taken for a deadlock.
-    watchdog_limit: u64,
-    deadlock: Option<DeadlockReport>,
+    watchdog: Watchdog,
+    observers: Observers,
     check_invariants: bool,
     /// UGAL-L_CR's credit round-trip registers and queues (`None` for other algorithms).
     cr: Option<credit_rtt::CreditRtt>,
-    /// The packet trace of the page (`trace.rs`); idle by default.
-    tracer: trace::Tracer,
-
-    /// Router-local input VC index → (local port, VC).
-    local_vc: Table<(u16, u16)>,
     // Scratch of the allocators, reused every cycle: the switch allocator's, and the
     // commitments of a greedy routing pass (output port id, VC), applied after all
     // inputs decided.
@@ -375,69 +308,85 @@ impl Simulation {
             rng: Streams::new(cfg.seed),
             now: 0,
             unroutable: Vec::with_capacity(net.max_radix() as usize * vcs as usize),
-            vcs,
-            depth,
-            pipeline_delay: r.pipeline_delay as u64,
-            speedup: r.speedup,
-            iterations: if islip { r.islip_iterations } else { 1 },
-            sequential,
-            outq_cap,
-            packet_size: cfg.traffic.packet_size as u16,
-            terminal_period: r.terminal_period as u64,
-            first_port: (0..=routers)
-                .map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 })
-                .collect(),
-            port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
-            downstream: downstream.into(),
-            upstream: upstream.into(),
-            port_queues: (0..ports).map(|id| if faults.failed(id) { FAILED_QUEUE } else { 0 }).collect(),
-            latency: latency.into(),
-            channels: vec![Channel::default(); ports].into(),
-            outq: vec![OutEntry::default(); ports * outq_cap as usize].into(),
-            outq_head: vec![0; ports].into(),
-            outq_len: vec![0; ports].into(),
-            in_rr: vec![0; ports].into(),
-            out_rr: vec![0; ports].into(),
-            buf: vec![Slot::default(); nvc * depth as usize].into(),
-            credits: vec![depth as u16; nvc].into(),
-            committed: vec![0; nvc].into(),
-            inputs: vec![InputVc::default(); nvc].into(),
-            nonempty: input_bits.clone(),
-            arrival_port,
-            unrouted: input_bits,
-            queued_outputs: router::RouterBits::new(routers, net.max_radix() as usize),
-            load: vec![0; routers].into(),
-            rc_start: vec![0; routers].into(),
-            notes: vec![RouteNote::default(); routers],
-            decisions: vec![RouterDecisions::default(); routers],
-            inject_port: (0..terminals as u32)
-                .map(|t| net.inject_port(t))
-                .map(|(r, p)| net.port_id(r, p) as u32)
-                .collect(),
-            source: vec![VecDeque::new(); terminals].into(),
-            inject_free_at: vec![0; terminals].into(),
-            batch_left: vec![batch; terminals],
-            dest_router: (0..terminals as u32).map(|t| net.terminal_router(t)).collect(),
-            arrivals: vec![Vec::new(); wheel].into(),
-            credit_wheel: vec![Vec::new(); wheel].into(),
-            wheel_mask: wheel as u64 - 1,
+            params: Params {
+                vcs,
+                depth,
+                pipeline_delay: r.pipeline_delay as u64,
+                speedup: r.speedup,
+                iterations: if islip { r.islip_iterations } else { 1 },
+                sequential,
+                outq_cap,
+                packet_size: cfg.traffic.packet_size as u16,
+                terminal_period: r.terminal_period as u64,
+            },
+            ports: Ports {
+                port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
+                downstream: downstream.into(),
+                upstream: upstream.into(),
+                port_queues: (0..ports).map(|id| if faults.failed(id) { FAILED_QUEUE } else { 0 }).collect(),
+                latency: latency.into(),
+                channels: vec![Channel::default(); ports].into(),
+                outq: vec![OutEntry::default(); ports * outq_cap as usize].into(),
+                outq_head: vec![0; ports].into(),
+                outq_len: vec![0; ports].into(),
+                in_rr: vec![0; ports].into(),
+                out_rr: vec![0; ports].into(),
+                arrival_port,
+            },
+            buffers: InputBuffers {
+                buf: vec![Slot::default(); nvc * depth as usize].into(),
+                credits: vec![depth as u16; nvc].into(),
+                committed: vec![0; nvc].into(),
+                inputs: vec![InputVc::default(); nvc].into(),
+                nonempty: input_bits.clone(),
+                unrouted: input_bits,
+                local_vc: (0..net.max_radix() as usize * vcs as usize)
+                    .map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16))
+                    .collect(),
+            },
+            routers: Routers {
+                first_port: (0..=routers)
+                    .map(|r| if r < routers { net.port_offset(r as u32) as u32 } else { ports as u32 })
+                    .collect(),
+                load: vec![0; routers].into(),
+                rc_start: vec![0; routers].into(),
+                queued_outputs: router::RouterBits::new(routers, net.max_radix() as usize),
+            },
+            terminals: Terminals {
+                inject_port: (0..terminals as u32)
+                    .map(|t| net.inject_port(t))
+                    .map(|(r, p)| net.port_id(r, p) as u32)
+                    .collect(),
+                source: vec![VecDeque::new(); terminals].into(),
+                inject_free_at: vec![0; terminals].into(),
+                batch_left: vec![batch; terminals],
+                dest_router: (0..terminals as u32).map(|t| net.terminal_router(t)).collect(),
+            },
+            wheels: Wheels {
+                arrivals: vec![Vec::new(); wheel].into(),
+                credit_wheel: vec![Vec::new(); wheel].into(),
+                wheel_mask: wheel as u64 - 1,
+            },
             packets: PacketStore::default(),
             stats: Stats::default(),
-            in_network: 0,
-            last_progress: 0,
-            watchdog_limit: cfg.measurement.watchdog
-                + max_latency
-                + cfg.traffic.packet_size as u64 * r.terminal_period as u64
-                + r.pipeline_delay as u64,
-            deadlock: None,
+            watchdog: Watchdog {
+                in_network: 0,
+                last_progress: 0,
+                watchdog_limit: cfg.measurement.watchdog
+                    + max_latency
+                    + cfg.traffic.packet_size as u64 * r.terminal_period as u64
+                    + r.pipeline_delay as u64,
+                deadlock: None,
+            },
+            observers: Observers {
+                notes: vec![RouteNote::default(); routers],
+                decisions: vec![RouterDecisions::default(); routers],
+                tracer: trace::Tracer::default(),
+            },
             check_invariants: cfg!(debug_assertions),
             cr,
-            tracer: trace::Tracer::default(),
             scratch: allocator::Scratch::new(net.max_radix() as usize, vcs as usize),
             pending: vec![(0, 0); net.max_radix() as usize * vcs as usize].into(),
-            local_vc: (0..net.max_radix() as usize * vcs as usize)
-                .map(|l| ((l / vcs as usize) as u16, (l % vcs as usize) as u16))
-                .collect(),
             cfg: cfg.clone(),
             faults,
             topo,
@@ -451,90 +400,100 @@ impl Simulation {
     /// Checks the index invariants 1, 2, 5 and 7 (see [`Simulation`]) once, so that the
     /// unchecked accesses that rely on them are sound whatever topology was built.
     fn check_tables(&self) {
-        let (routers, ports, vcs) = (self.load.len(), self.port_router.len(), self.vcs as usize);
-        let fp = &self.first_port;
+        let (routers, ports, vcs) = (self.routers.load.len(), self.ports.port_router.len(), self.params.vcs as usize);
+        let fp = &self.routers.first_port;
         assert!(
             fp.len() == routers + 1 && fp[routers] as usize == ports && fp.windows(2).all(|w| w[0] <= w[1]),
             "port offsets do not cover the ports"
         );
         let max_radix = fp.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
         let per_port = [
-            self.port_router.len(),
-            self.downstream.len(),
-            self.upstream.len(),
-            self.latency.len(),
-            self.port_queues.len(),
-            self.channels.len(),
-            self.outq_head.len(),
-            self.outq_len.len(),
-            self.in_rr.len(),
-            self.out_rr.len(),
-            self.arrival_port.len(),
+            self.ports.port_router.len(),
+            self.ports.downstream.len(),
+            self.ports.upstream.len(),
+            self.ports.latency.len(),
+            self.ports.port_queues.len(),
+            self.ports.channels.len(),
+            self.ports.outq_head.len(),
+            self.ports.outq_len.len(),
+            self.ports.in_rr.len(),
+            self.ports.out_rr.len(),
+            self.ports.arrival_port.len(),
         ];
         assert!(per_port.iter().all(|&n| n == ports), "a per-port table has the wrong length");
         assert!(
-            [self.credits.len(), self.committed.len(), self.inputs.len()].iter().all(|&n| n == ports * vcs),
+            [self.buffers.credits.len(), self.buffers.committed.len(), self.buffers.inputs.len()]
+                .iter()
+                .all(|&n| n == ports * vcs),
             "a per-VC table has the wrong length"
         );
         assert!(
-            self.buf.len() == ports * vcs * self.depth as usize && self.outq.len() == ports * self.outq_cap as usize
+            self.buffers.buf.len() == ports * vcs * self.params.depth as usize
+                && self.ports.outq.len() == ports * self.params.outq_cap as usize
         );
         let port_ok = |&p: &u32| p == NO_PORT || (p as usize) < ports;
         assert!(
-            self.downstream.iter().all(port_ok)
-                && self.upstream.iter().all(port_ok)
-                && self.inject_port.iter().all(|&p| (p as usize) < ports),
+            self.ports.downstream.iter().all(port_ok)
+                && self.ports.upstream.iter().all(port_ok)
+                && self.terminals.inject_port.iter().all(|&p| (p as usize) < ports),
             "a port id out of range"
         );
-        let terminals = self.source.len();
+        let terminals = self.terminals.source.len();
         assert!(
-            self.inject_port.len() == terminals
-                && self.inject_free_at.len() == terminals
-                && self.dest_router.len() == terminals
+            self.terminals.inject_port.len() == terminals
+                && self.terminals.inject_free_at.len() == terminals
+                && self.terminals.dest_router.len() == terminals
         );
         assert!(
-            self.local_vc.len() >= max_radix * vcs
+            self.buffers.local_vc.len() >= max_radix * vcs
                 && self.pending.len() >= max_radix * vcs
                 && self.scratch.fits(max_radix, vcs)
         );
         assert!(
-            self.local_vc.iter().all(|&(port, vc)| (port as usize) < max_radix && (vc as usize) < vcs),
+            self.buffers.local_vc.iter().all(|&(port, vc)| (port as usize) < max_radix && (vc as usize) < vcs),
             "a local VC out of range"
         );
         assert!(
-            self.nonempty.covers(routers, max_radix * vcs)
-                && self.unrouted.covers(routers, max_radix * vcs)
-                && self.queued_outputs.covers(routers, max_radix)
+            self.buffers.nonempty.covers(routers, max_radix * vcs)
+                && self.buffers.unrouted.covers(routers, max_radix * vcs)
+                && self.routers.queued_outputs.covers(routers, max_radix)
         );
-        assert!(self.nonempty.words_per_router == self.unrouted.words_per_router, "the input bitsets differ in layout");
-        let bits = self.nonempty.words_per_router * 64;
         assert!(
-            self.arrival_port.iter().all(|&(r, vc0)| (r as usize) < routers && (vc0 as usize) + vcs <= routers * bits),
+            self.buffers.nonempty.words_per_router == self.buffers.unrouted.words_per_router,
+            "the input bitsets differ in layout"
+        );
+        let bits = self.buffers.nonempty.words_per_router * 64;
+        assert!(
+            self.ports
+                .arrival_port
+                .iter()
+                .all(|&(r, vc0)| (r as usize) < routers && (vc0 as usize) + vcs <= routers * bits),
             "an arrival record out of range"
         );
         assert!(
-            self.arrivals.len() as u64 == self.wheel_mask + 1 && self.credit_wheel.len() as u64 == self.wheel_mask + 1
+            self.wheels.arrivals.len() as u64 == self.wheels.wheel_mask + 1
+                && self.wheels.credit_wheel.len() as u64 == self.wheels.wheel_mask + 1
         );
     }
 
     /// Advances one cycle. After a deadlock has been detected the simulation stays put.
     pub fn step(&mut self) {
-        if self.deadlock.is_some() {
+        if self.watchdog.deadlock.is_some() {
             return;
         }
         let now = self.now;
         self.deliver_arrivals(now);
         self.deliver_credits(now);
         self.generate_and_inject(now);
-        for r in 0..self.load.len() as u32 {
+        for r in 0..self.routers.load.len() as u32 {
             // SAFETY: `r` < the table's length, which never changes.
-            if unsafe { *self.load.get_unchecked(r as usize) } > 0 {
+            if unsafe { *self.routers.load.get_unchecked(r as usize) } > 0 {
                 self.route_router(r, now);
                 self.allocate_switch(r, now);
                 self.send_outputs(r, now);
             }
         }
-        if self.tracer.active {
+        if self.observers.tracer.active {
             self.trace_step(now);
         }
         if self.check_invariants {
@@ -542,8 +501,8 @@ impl Simulation {
                 panic!("engine invariant broken at cycle {now}: {msg}");
             }
         }
-        if self.in_network > 0 && now - self.last_progress > self.watchdog_limit {
-            self.deadlock = Some(self.deadlock_report());
+        if self.watchdog.in_network > 0 && now - self.watchdog.last_progress > self.watchdog.watchdog_limit {
+            self.watchdog.deadlock = Some(self.deadlock_report());
         }
         self.now += 1;
     }
@@ -557,9 +516,9 @@ impl Simulation {
         }
         let net = self.topo.network();
         let labeled = self.stats.in_window(self.now);
-        let pkt = Packet::new(src, dst, net.terminal_router(dst), self.now, self.packet_size, labeled);
+        let pkt = Packet::new(src, dst, net.terminal_router(dst), self.now, self.params.packet_size, labeled);
         let pid = self.packets.alloc(pkt);
-        self.source[src as usize].push_back(pid);
+        self.terminals.source[src as usize].push_back(pid);
         if labeled {
             self.stats.labeled_created += 1;
         }
@@ -583,30 +542,31 @@ impl Simulation {
         if before == self.faults {
             return Ok(());
         }
-        let peer = self.downstream[port] as usize;
-        let vcs = self.vcs as usize;
+        let peer = self.ports.downstream[port] as usize;
+        let vcs = self.params.vcs as usize;
         for end in [port, peer] {
             if failed {
-                self.port_queues[end] += FAILED_QUEUE;
+                self.ports.port_queues[end] += FAILED_QUEUE;
             } else {
-                self.port_queues[end] -= FAILED_QUEUE;
+                self.ports.port_queues[end] -= FAILED_QUEUE;
                 continue;
             }
-            let r = self.port_router[end];
-            let first = self.first_port[r as usize] as usize;
+            let r = self.ports.port_router[end];
+            let first = self.routers.first_port[r as usize] as usize;
             let out = (end - first) as u16;
-            for local in 0..(self.first_port[r as usize + 1] as usize - first) * vcs {
+            for local in 0..(self.routers.first_port[r as usize + 1] as usize - first) * vcs {
                 let iv = first * vcs + local;
-                let input = self.inputs[iv];
-                if self.nonempty.get(r, local) && !self.unrouted.get(r, local) && input.out_port == out {
+                let input = self.buffers.inputs[iv];
+                if self.buffers.nonempty.get(r, local) && !self.buffers.unrouted.get(r, local) && input.out_port == out
+                {
                     // Routed again: its commitment, the hop and the decision it counted are
                     // undone (what the algorithm stored in the packet, e.g. DAL's deroutes
                     // and the non-minimal mark, is kept).
-                    self.committed[end * vcs + input.out_vc as usize] -= self.packet_size;
-                    self.port_queues[end] -= self.packet_size as u32;
+                    self.buffers.committed[end * vcs + input.out_vc as usize] -= self.params.packet_size;
+                    self.ports.port_queues[end] -= self.params.packet_size as u32;
                     self.packets[input.pid].hops -= 1;
-                    self.decisions[r as usize].routed -= 1;
-                    self.unrouted.of(r).set_checked(local);
+                    self.observers.decisions[r as usize].routed -= 1;
+                    self.buffers.unrouted.of(r).set_checked(local);
                 }
             }
         }
@@ -627,7 +587,7 @@ impl Simulation {
     pub fn advance(&mut self, cycles: u64) -> Result<(), SimError> {
         for _ in 0..cycles {
             self.step();
-            if let Some(report) = &self.deadlock {
+            if let Some(report) = &self.watchdog.deadlock {
                 return Err(SimError::Deadlock(report.clone()));
             }
         }
@@ -638,19 +598,13 @@ impl Simulation {
     /// packet arriving into an empty VC becomes its head and marks the VC non-empty and
     /// unrouted.
     fn deliver_arrivals(&mut self, now: u64) {
-        let slot = (now & self.wheel_mask) as usize;
-        let mut events = std::mem::take(&mut self.arrivals[slot]);
+        let slot = (now & self.wheels.wheel_mask) as usize;
+        let mut events = std::mem::take(&mut self.wheels.arrivals[slot]);
         let Simulation {
-            ref mut buf,
-            ref mut inputs,
-            ref mut load,
-            ref mut nonempty,
-            ref mut unrouted,
-            ref arrival_port,
-            vcs,
-            depth,
-            packet_size,
-            pipeline_delay,
+            buffers: InputBuffers { ref mut buf, ref mut inputs, ref mut nonempty, ref mut unrouted, .. },
+            routers: Routers { ref mut load, .. },
+            ports: Ports { ref arrival_port, .. },
+            params: Params { vcs, depth, packet_size, pipeline_delay, .. },
             ..
         } = *self;
         let (vcs, depth) = (vcs as usize, depth as usize);
@@ -689,20 +643,20 @@ impl Simulation {
             }
         }
         if !events.is_empty() {
-            self.last_progress = now;
+            self.watchdog.last_progress = now;
         }
         events.clear();
-        self.arrivals[slot] = events;
+        self.wheels.arrivals[slot] = events;
     }
 
     /// Step 1b: the credits whose channel latency ends now (and, for UGAL-L_CR, the held-back
     /// credits now due) reach their upstream counters.
     fn deliver_credits(&mut self, now: u64) {
-        let slot = (now & self.wheel_mask) as usize;
-        let mut events = std::mem::take(&mut self.credit_wheel[slot]);
+        let slot = (now & self.wheels.wheel_mask) as usize;
+        let mut events = std::mem::take(&mut self.wheels.credit_wheel[slot]);
         if self.cr.is_none() {
             // The common case, without UGAL-L_CR's bookkeeping: two counters per credit.
-            let (mut credits, mut port_queues) = (self.credits.view_mut(), self.port_queues.view_mut());
+            let (mut credits, mut port_queues) = (self.buffers.credits.view_mut(), self.ports.port_queues.view_mut());
             for &CreditReturn { iv, up, flits, .. } in &events {
                 // SAFETY: a credit return names the input VC a packet left (< P · V) and
                 // its upstream port (< P: invariants 1, 2).
@@ -720,17 +674,17 @@ impl Simulation {
                 unsafe { self.return_credit(iv, up, flits, round_trip) };
             }
             while let Some((iv, n, round_trip)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
-                let up = self.upstream[iv as usize / self.vcs as usize];
+                let up = self.ports.upstream[iv as usize / self.params.vcs as usize];
                 // SAFETY: `iv` indexed `upstream` (checked) by its port, so it is an input VC;
                 // `up` comes from `upstream` (invariant 2).
                 unsafe { self.return_credit(iv, up, n, round_trip) };
             }
         }
         if !events.is_empty() {
-            self.last_progress = now;
+            self.watchdog.last_progress = now;
         }
         events.clear();
-        self.credit_wheel[slot] = events;
+        self.wheels.credit_wheel[slot] = events;
     }
 
     /// `n` credits of input VC `iv`, carrying `round_trip`, reach upstream output port id
@@ -742,27 +696,28 @@ impl Simulation {
     unsafe fn return_credit(&mut self, iv: u32, up: u32, n: u16, round_trip: credit_rtt::RoundTrip) {
         // SAFETY: a credit return names the input VC a packet left (< P · V) and its
         // upstream port (< P: invariants 1, 2).
-        unsafe { *self.credits.get_unchecked_mut(iv as usize) += n };
+        unsafe { *self.buffers.credits.get_unchecked_mut(iv as usize) += n };
         if up == NO_PORT {
             return; // an injection credit, back at a terminal
         }
         // SAFETY: `up` < P (2).
-        unsafe { *self.port_queues.get_unchecked_mut(up as usize) -= n as u32 };
+        unsafe { *self.ports.port_queues.get_unchecked_mut(up as usize) -= n as u32 };
         if let Some(cr) = &mut self.cr {
             // SAFETY: `up` < P (2).
-            cr.on_credit(round_trip, up as usize, unsafe { *self.port_router.get_unchecked(up as usize) } as usize);
+            cr.on_credit(round_trip, up as usize, unsafe { *self.ports.port_router.get_unchecked(up as usize) }
+                as usize);
         }
     }
 
     /// The `k`-th packet waiting in input VC `iv` (0 = the head; `k < buf_len`) and the
     /// cycle it arrived.
     fn buffered(&self, iv: usize, k: usize) -> (u32, u64) {
-        let input = &self.inputs[iv];
+        let input = &self.buffers.inputs[iv];
         if k == 0 {
-            (input.pid, input.ready_at(self.now) - self.pipeline_delay)
+            (input.pid, input.ready_at(self.now) - self.params.pipeline_delay)
         } else {
-            let slot =
-                self.buf[iv * self.depth as usize + router::wrap(input.buf_head as usize + k, self.depth as usize)];
+            let slot = self.buffers.buf[iv * self.params.depth as usize
+                + router::wrap(input.buf_head as usize + k, self.params.depth as usize)];
             (slot.pid, slot.arrived(self.now))
         }
     }
@@ -770,22 +725,26 @@ impl Simulation {
     /// A packet will be usable in input VC `vc` of port id `port` at cycle `at`.
     #[inline]
     fn schedule_arrival(&mut self, at: u64, port: u32, vc: u32, pid: u32) {
-        debug_assert!(at > self.now && at - self.now <= self.wheel_mask);
+        debug_assert!(at > self.now && at - self.now <= self.wheels.wheel_mask);
         // SAFETY: the wheel has `wheel_mask + 1` slots (invariant 7).
-        unsafe { self.arrivals.get_unchecked_mut((at & self.wheel_mask) as usize) }.push(Arrival { pid, port, vc });
+        unsafe { self.wheels.arrivals.get_unchecked_mut((at & self.wheels.wheel_mask) as usize) }.push(Arrival {
+            pid,
+            port,
+            vc,
+        });
     }
 
     /// The queue-state view routing algorithms read.
     pub fn queues(&self) -> QueueView<'_> {
         QueueView {
             net: self.topo.network(),
-            credits: &self.credits,
-            committed: &self.committed,
-            downstream: &self.downstream,
-            port_queues: &self.port_queues,
+            credits: &self.buffers.credits,
+            committed: &self.buffers.committed,
+            downstream: &self.ports.downstream,
+            port_queues: &self.ports.port_queues,
             failed: self.faults.flags_if_any(),
-            vcs: self.vcs,
-            depth: self.depth,
+            vcs: self.params.vcs,
+            depth: self.params.depth,
         }
     }
 
@@ -814,51 +773,52 @@ impl Simulation {
         &mut self.stats
     }
     pub fn vcs(&self) -> u32 {
-        self.vcs
+        self.params.vcs
     }
     pub fn buffer_depth(&self) -> u32 {
-        self.depth
+        self.params.depth
     }
     /// Whether route decisions are allocated sequentially (else greedily).
     pub fn sequential_allocation(&self) -> bool {
-        self.sequential
+        self.params.sequential
     }
     /// Flits buffered in input VC `vc` of port id `port`.
     pub fn input_occupancy(&self, port: usize, vc: u32) -> u32 {
-        self.inputs[port * self.vcs as usize + vc as usize].buf_len as u32 * self.packet_size as u32
+        self.buffers.inputs[port * self.params.vcs as usize + vc as usize].buf_len as u32
+            * self.params.packet_size as u32
     }
     /// Credits (free downstream slots) of output VC `vc` of port id `port`.
     pub fn output_credits(&self, port: usize, vc: u32) -> u32 {
-        match self.downstream[port] {
-            NO_PORT => self.depth,
-            down => self.credits[down as usize * self.vcs as usize + vc as usize] as u32,
+        match self.ports.downstream[port] {
+            NO_PORT => self.params.depth,
+            down => self.buffers.credits[down as usize * self.params.vcs as usize + vc as usize] as u32,
         }
     }
     /// Flits sent on each output port since the start, indexed by port id.
     pub fn sent_flits(&self) -> Vec<u64> {
-        self.channels.iter().map(|c| c.sent).collect()
+        self.ports.channels.iter().map(|c| c.sent).collect()
     }
     /// The last adaptive routing decision made at each router.
     pub fn route_notes(&self) -> &[RouteNote] {
-        &self.notes
+        &self.observers.notes
     }
     /// The routing decisions taken at each router so far.
     pub fn router_decisions(&self) -> &[RouterDecisions] {
-        &self.decisions
+        &self.observers.decisions
     }
     /// The packets on channels now: `(port id of the input they are bound for, cycles until
     /// they are usable there (0: at the start of the next cycle), packet id, packet)`,
     /// router-to-router and injection channels alike.
     pub fn packets_on_channels(&self) -> impl Iterator<Item = (u32, u64, u32, &Packet)> + '_ {
-        let (now, mask) = (self.now, self.wheel_mask);
-        self.arrivals.iter().enumerate().flat_map(move |(slot, wheel)| {
+        let (now, mask) = (self.now, self.wheels.wheel_mask);
+        self.wheels.arrivals.iter().enumerate().flat_map(move |(slot, wheel)| {
             let ahead = (slot as u64).wrapping_sub(now) & mask;
             wheel.iter().map(move |a| (a.port, ahead, a.pid, &self.packets[a.pid]))
         })
     }
     /// The latency in cycles of the channel leaving port id `port`.
     pub fn channel_latency(&self, port: usize) -> u32 {
-        self.latency[port]
+        self.ports.latency[port]
     }
     /// UGAL-L_CR: the `t_d` register (credit round trip minus its zero-load value) of output
     /// port id `port`, and (credits delayed so far, their total extra delay); `None` for
@@ -868,19 +828,21 @@ impl Simulation {
     }
     /// Packets buffered in routers or on channels.
     pub fn packets_in_network(&self) -> u64 {
-        self.in_network
+        self.watchdog.in_network
     }
     /// Packets waiting in source queues.
     pub fn packets_in_sources(&self) -> usize {
-        self.source.iter().map(|q| q.len()).sum()
+        self.terminals.source.iter().map(|q| q.len()).sum()
     }
     /// Terminals that still have batch packets to generate (batch mode).
     pub fn batch_pending(&self) -> bool {
-        self.batch_left.iter().any(|&b| b > 0) || self.packets_in_sources() > 0 || self.in_network > 0
+        self.terminals.batch_left.iter().any(|&b| b > 0)
+            || self.packets_in_sources() > 0
+            || self.watchdog.in_network > 0
     }
     /// Deadlock detected by the watchdog, if any.
     pub fn deadlock(&self) -> Option<&DeadlockReport> {
-        self.deadlock.as_ref()
+        self.watchdog.deadlock.as_ref()
     }
     /// Enables or disables the per-cycle invariant checks (on by default in debug builds).
     pub fn set_invariant_checks(&mut self, on: bool) {
@@ -895,22 +857,30 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.port_router)
-            + bytes(&self.downstream)
-            + bytes(&self.upstream)
-            + bytes(&self.port_queues)
-            + bytes(&self.latency)
-            + bytes(&self.channels)
-            + bytes(&self.outq)
-            + bytes(&self.outq_head)
-            + bytes(&self.outq_len)
-            + bytes(&self.in_rr)
-            + bytes(&self.out_rr)
-            + bytes(&self.arrival_port);
-        let per_vc = bytes(&self.buf) + bytes(&self.inputs) + bytes(&self.credits) + bytes(&self.committed);
-        let wheels = self.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>()
-            + self.credit_wheel.iter().map(|w| w.capacity() * std::mem::size_of::<CreditReturn>()).sum::<usize>();
-        let sources = self.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
+        let per_port = bytes(&self.ports.port_router)
+            + bytes(&self.ports.downstream)
+            + bytes(&self.ports.upstream)
+            + bytes(&self.ports.port_queues)
+            + bytes(&self.ports.latency)
+            + bytes(&self.ports.channels)
+            + bytes(&self.ports.outq)
+            + bytes(&self.ports.outq_head)
+            + bytes(&self.ports.outq_len)
+            + bytes(&self.ports.in_rr)
+            + bytes(&self.ports.out_rr)
+            + bytes(&self.ports.arrival_port);
+        let per_vc = bytes(&self.buffers.buf)
+            + bytes(&self.buffers.inputs)
+            + bytes(&self.buffers.credits)
+            + bytes(&self.buffers.committed);
+        let wheels = self.wheels.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>()
+            + self
+                .wheels
+                .credit_wheel
+                .iter()
+                .map(|w| w.capacity() * std::mem::size_of::<CreditReturn>())
+                .sum::<usize>();
+        let sources = self.terminals.source.iter().map(|q| q.capacity() * 4).sum::<usize>();
         per_port
             + per_vc
             + wheels

@@ -9,6 +9,7 @@
 //! it. The stages borrow the arrays they use as locals, so the hot loops keep their base
 //! addresses in registers.
 
+use super::state::{InputBuffers, Observers, Params, Ports, Routers};
 use super::table::{Table, View, ViewMut};
 use super::{Arrival, Channel, CreditReturn, OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
@@ -220,7 +221,7 @@ impl Simulation {
     /// next; greedy: all decide from the state at the start of the cycle, and their
     /// commitments are applied afterwards.
     pub(super) fn route_router(&mut self, r: u32, now: u64) {
-        if self.sequential {
+        if self.params.sequential {
             self.route_inputs::<true>(r, now);
         } else {
             self.route_inputs::<false>(r, now);
@@ -239,23 +240,14 @@ impl Simulation {
             ref routing,
             ref mut packets,
             ref mut rng,
-            ref mut notes,
-            ref mut decisions,
-            ref mut inputs,
-            ref mut unrouted,
-            ref mut committed,
-            ref mut port_queues,
-            ref credits,
-            ref downstream,
-            ref local_vc,
             ref mut pending,
-            ref mut rc_start,
-            ref first_port,
             ref faults,
             ref mut unroutable,
-            vcs,
-            depth,
-            packet_size,
+            observers: Observers { ref mut notes, ref mut decisions, .. },
+            buffers: InputBuffers { ref mut inputs, ref mut unrouted, ref mut committed, ref credits, ref local_vc, .. },
+            ports: Ports { ref mut port_queues, ref downstream, .. },
+            routers: Routers { ref mut rc_start, ref first_port, .. },
+            params: Params { vcs, depth, packet_size, .. },
             ..
         } = *self;
         let failed = faults.flags_if_any();
@@ -374,38 +366,38 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn drop_unroutable(&mut self, r: u32, now: u64) {
-        let (vcs, depth, size) = (self.vcs as usize, self.depth as usize, self.packet_size);
-        let first_vc = self.first_port[r as usize] as usize * vcs;
+        let (vcs, depth, size) = (self.params.vcs as usize, self.params.depth as usize, self.params.packet_size);
+        let first_vc = self.routers.first_port[r as usize] as usize * vcs;
         for k in 0..self.unroutable.len() {
             let iv = self.unroutable[k] as usize;
-            let input = &mut self.inputs[iv];
+            let input = &mut self.buffers.inputs[iv];
             let pid = input.pid;
-            if self.tracer.active {
+            if self.observers.tracer.active {
                 let out = input.out_port as u32;
                 self.trace_unroutable(pid, now, r, out);
             }
-            let input = &mut self.inputs[iv];
+            let input = &mut self.buffers.inputs[iv];
             input.buf_head = wrap(input.buf_head as usize + 1, depth) as u16;
             input.buf_len -= 1;
             let local = iv - first_vc;
             if input.buf_len == 0 {
-                self.nonempty.of(r).clear_checked(local);
+                self.buffers.nonempty.of(r).clear_checked(local);
             } else {
-                let slot = self.buf[iv * depth + input.buf_head as usize];
-                input.set_head(slot.pid, slot.arrived(now) + self.pipeline_delay);
-                self.unrouted.of(r).set_checked(local);
+                let slot = self.buffers.buf[iv * depth + input.buf_head as usize];
+                input.set_head(slot.pid, slot.arrived(now) + self.params.pipeline_delay);
+                self.buffers.unrouted.of(r).set_checked(local);
             }
             let in_port = iv / vcs;
-            let at = now + (size as u64 - 1) + self.latency[in_port] as u64;
-            let up = self.upstream[in_port];
-            self.credit_wheel[(at & self.wheel_mask) as usize].push(CreditReturn {
+            let at = now + (size as u64 - 1) + self.ports.latency[in_port] as u64;
+            let up = self.ports.upstream[in_port];
+            self.wheels.credit_wheel[(at & self.wheels.wheel_mask) as usize].push(CreditReturn {
                 iv: iv as u32,
                 up,
                 flits: size,
                 round_trip: 0,
             });
-            self.load[r as usize] -= 1;
-            self.in_network -= 1;
+            self.routers.load[r as usize] -= 1;
+            self.watchdog.in_network -= 1;
             let pkt = self.packets[pid];
             let s = &mut self.stats;
             s.unroutable += 1;
@@ -418,19 +410,19 @@ impl Simulation {
             self.packets.release(pid);
         }
         self.unroutable.clear();
-        self.last_progress = now;
+        self.watchdog.last_progress = now;
     }
 
     /// Each output channel of router `r` that is free sends the head of its output queue.
     /// (A packet that crossed the switch this cycle into an empty queue of a free channel
     /// to another router was sent by `traverse` already, which left the channel busy.)
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
-        let first = self.first_port[r as usize] as usize;
-        let (cap, size) = (self.outq_cap as usize, self.packet_size as u64);
-        let terminal_busy = size * self.terminal_period;
-        for w in 0..self.queued_outputs.words_per_router {
+        let first = self.routers.first_port[r as usize] as usize;
+        let (cap, size) = (self.params.outq_cap as usize, self.params.packet_size as u64);
+        let terminal_busy = size * self.params.terminal_period;
+        for w in 0..self.routers.queued_outputs.words_per_router {
             // SAFETY: `r` is a router id (invariant 1), `w` < `words_per_router`.
-            let mut bits = unsafe { self.queued_outputs.word(r, w) };
+            let mut bits = unsafe { self.routers.queued_outputs.word(r, w) };
             while bits != 0 {
                 let out = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -439,44 +431,44 @@ impl Simulation {
                 // invariant 4), so `op` < first_port[r + 1] ≤ P (1); the queue position is
                 // wrapped below `cap`.
                 // SAFETY: `op` < P (see the loop comment).
-                if unsafe { self.channels.get_unchecked(op) }.free_at > now {
+                if unsafe { self.ports.channels.get_unchecked(op) }.free_at > now {
                     continue;
                 }
                 // SAFETY: `op` < P.
-                let head = unsafe { *self.outq_head.get_unchecked(op) } as usize;
+                let head = unsafe { *self.ports.outq_head.get_unchecked(op) } as usize;
                 // SAFETY: `op` < P and `head` < `cap` (the ring's head is kept wrapped).
-                let OutEntry { pid, vc } = unsafe { *self.outq.get_unchecked(op * cap + head) };
+                let OutEntry { pid, vc } = unsafe { *self.ports.outq.get_unchecked(op * cap + head) };
                 // SAFETY: `op` < P.
-                unsafe { *self.outq_head.get_unchecked_mut(op) = wrap(head + 1, cap) as u16 };
+                unsafe { *self.ports.outq_head.get_unchecked_mut(op) = wrap(head + 1, cap) as u16 };
                 // SAFETY: `op` < P.
-                let len = unsafe { self.outq_len.get_unchecked_mut(op) };
+                let len = unsafe { self.ports.outq_len.get_unchecked_mut(op) };
                 *len -= 1;
                 if *len == 0 {
                     // SAFETY: `r` is a router id (1) and `out` one of its ports (< radix ≤ R: 4).
-                    unsafe { self.queued_outputs.clear(r, out) };
+                    unsafe { self.routers.queued_outputs.clear(r, out) };
                 }
                 // SAFETY: `op` < P.
-                match unsafe { *self.downstream.get_unchecked(op) } {
+                match unsafe { *self.ports.downstream.get_unchecked(op) } {
                     NO_PORT => {
                         // Terminal channels may be slower: one flit per `terminal_period` cycles.
-                        let channel = &mut self.channels[op];
+                        let channel = &mut self.ports.channels[op];
                         channel.free_at = now + terminal_busy;
                         channel.sent += size;
-                        self.deliver(pid, now + self.latency[op] as u64 + terminal_busy - 1);
+                        self.deliver(pid, now + self.ports.latency[op] as u64 + terminal_busy - 1);
                     }
                     // SAFETY: `op` < P.
                     down => unsafe {
                         Links::new(
-                            &mut self.channels,
-                            &self.latency,
-                            &mut self.arrivals,
-                            self.wheel_mask,
-                            self.packet_size,
+                            &mut self.ports.channels,
+                            &self.ports.latency,
+                            &mut self.wheels.arrivals,
+                            self.wheels.wheel_mask,
+                            self.params.packet_size,
                         )
                         .send(op, down, vc, pid, now)
                     },
                 }
-                self.load[r as usize] -= 1;
+                self.routers.load[r as usize] -= 1;
             }
         }
     }

@@ -13,10 +13,11 @@ impl Simulation {
     /// registers with the router loops (measured: fewer instructions out of line).
     #[inline(never)]
     pub(super) fn generate_and_inject(&mut self, now: u64) {
-        let terminals = self.source.len() as u32;
+        let terminals = self.terminals.source.len() as u32;
         // Terminal channels carry one flit per `terminal_period` cycles; the offered load
         // is a fraction of that bandwidth.
-        let rate = Chance::new(self.cfg.traffic.load / (self.packet_size as u64 * self.terminal_period) as f64);
+        let rate =
+            Chance::new(self.cfg.traffic.load / (self.params.packet_size as u64 * self.params.terminal_period) as f64);
         let batch = self.cfg.traffic.injection == InjectionMode::Batch;
         // Packets are labeled by creation time, so all packets of this cycle alike.
         let labeled = self.stats.in_window(now);
@@ -24,8 +25,11 @@ impl Simulation {
             let ti = t as usize;
             // Generation. In Bernoulli mode the traffic stream is drawn the same way
             // whatever the network state (a full source queue draws, then drops).
-            let generate =
-                if batch { self.batch_left[ti] > 0 && self.source[ti].len() < 2 } else { self.rng.traffic.draw(rate) };
+            let generate = if batch {
+                self.terminals.batch_left[ti] > 0 && self.terminals.source[ti].len() < 2
+            } else {
+                self.rng.traffic.draw(rate)
+            };
             let fresh = if generate { self.generate(t, now, labeled) } else { None };
             // SAFETY: (this loop) `ti` < `terminals`, the source table's length, which
             // never changes.
@@ -34,24 +38,24 @@ impl Simulation {
             // leave now, which spares most packets a push and a pop.
             match fresh {
                 // SAFETY: `ti` < `terminals` (the loop comment).
-                Some(pid) if unsafe { self.source.get_unchecked(ti) }.is_empty() => {
+                Some(pid) if unsafe { self.terminals.source.get_unchecked(ti) }.is_empty() => {
                     // SAFETY: `ti` < `terminals`.
                     if !unsafe { self.try_inject(ti, pid, now) } {
                         // SAFETY: `ti` < `terminals`.
-                        unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
+                        unsafe { self.terminals.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
                 }
                 _ => {
                     if let Some(pid) = fresh {
                         // SAFETY: `ti` < `terminals`.
-                        unsafe { self.source.get_unchecked_mut(ti) }.push_back(pid);
+                        unsafe { self.terminals.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
                     // SAFETY: `ti` < `terminals`.
-                    if let Some(&head) = unsafe { self.source.get_unchecked(ti) }.front() {
+                    if let Some(&head) = unsafe { self.terminals.source.get_unchecked(ti) }.front() {
                         // SAFETY: `ti` < `terminals`.
                         if unsafe { self.try_inject(ti, head, now) } {
                             // SAFETY: `ti` < `terminals`.
-                            unsafe { self.source.get_unchecked_mut(ti) }.pop_front();
+                            unsafe { self.terminals.source.get_unchecked_mut(ti) }.pop_front();
                         }
                     }
                 }
@@ -64,14 +68,14 @@ impl Simulation {
     /// caller queues or injects it.
     #[inline]
     fn generate(&mut self, t: u32, now: u64, labeled: bool) -> Option<u32> {
-        let size = self.packet_size;
+        let size = self.params.packet_size;
         let dst = self.pattern.destination(t, &mut self.rng.traffic);
         if labeled {
             self.stats.window_offered_flits += size as u64;
         }
         self.stats.note_generated(now, t, dst);
         let ti = t as usize;
-        if self.source[ti].len() >= self.cfg.traffic.source_queue_cap as usize {
+        if self.terminals.source[ti].len() >= self.cfg.traffic.source_queue_cap as usize {
             self.stats.dropped += 1;
             if labeled {
                 self.stats.window_dropped += 1;
@@ -82,9 +86,9 @@ impl Simulation {
             self.stats.labeled_created += 1;
         }
         if self.cfg.traffic.injection == InjectionMode::Batch {
-            self.batch_left[ti] -= 1;
+            self.terminals.batch_left[ti] -= 1;
         }
-        let pkt = Packet::new(t, dst, self.dest_router[dst as usize], now, size, labeled);
+        let pkt = Packet::new(t, dst, self.terminals.dest_router[dst as usize], now, size, labeled);
         Some(self.packets.alloc(pkt))
     }
 
@@ -99,14 +103,14 @@ impl Simulation {
         // SAFETY: (this function) `ti` is a terminal (< the per-terminal tables' length:
         // the caller's contract), and its injection port a port id (< P: invariant 2).
         // SAFETY: `ti` < `terminals` (the function comment).
-        if unsafe { *self.inject_free_at.get_unchecked(ti) } > now {
+        if unsafe { *self.terminals.inject_free_at.get_unchecked(ti) } > now {
             return false;
         }
-        let size = self.packet_size;
+        let size = self.params.packet_size;
         // SAFETY: `ti` < `terminals`.
-        let port = unsafe { *self.inject_port.get_unchecked(ti) } as usize;
-        let first = port * self.vcs as usize;
-        let credits = &mut self.credits[first..first + self.vcs as usize];
+        let port = unsafe { *self.terminals.inject_port.get_unchecked(ti) } as usize;
+        let first = port * self.params.vcs as usize;
+        let credits = &mut self.buffers.credits[first..first + self.params.vcs as usize];
         // The input VC with most credits (the first of equals), if it fits the packet.
         let (mut best, mut most) = (0, credits[0]);
         for (vc, &c) in credits.iter().enumerate().skip(1) {
@@ -119,11 +123,18 @@ impl Simulation {
         }
         credits[best] -= size;
         // SAFETY: `ti` < `terminals`.
-        unsafe { *self.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * self.terminal_period };
-        self.in_network += 1;
-        self.last_progress = now;
+        unsafe {
+            *self.terminals.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * self.params.terminal_period
+        };
+        self.watchdog.in_network += 1;
+        self.watchdog.last_progress = now;
         // SAFETY: `port` is a port id (invariant 2).
-        self.schedule_arrival(now + unsafe { *self.latency.get_unchecked(port) } as u64, port as u32, best as u32, pid);
+        self.schedule_arrival(
+            now + unsafe { *self.ports.latency.get_unchecked(port) } as u64,
+            port as u32,
+            best as u32,
+            pid,
+        );
         true
     }
 
@@ -154,8 +165,8 @@ impl Simulation {
                 s.latency_minimal.record(latency);
             }
         }
-        self.in_network -= 1;
-        self.last_progress = self.now;
+        self.watchdog.in_network -= 1;
+        self.watchdog.last_progress = self.now;
         self.packets.release(pid);
     }
 }

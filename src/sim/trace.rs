@@ -96,19 +96,19 @@ impl Simulation {
     pub fn trace_next_generated(&mut self, router: u32) {
         let net = self.topo.network();
         let terminals = (0..net.terminals() as u32).filter(|&t| net.inject_router(t) == router).collect();
-        self.tracer = Tracer { active: true, armed: router, terminals, ..Tracer::default() };
+        self.observers.tracer = Tracer { active: true, armed: router, terminals, ..Tracer::default() };
     }
 
     /// Follows the packet at the head of input VC `vc` of port id `port`; false if that
     /// VC is empty.
     pub fn trace_queue_head(&mut self, port: usize, vc: u32) -> bool {
-        let iv = port * self.vcs as usize + vc as usize;
-        if iv >= self.inputs.len() || self.inputs[iv].buf_len == 0 {
+        let iv = port * self.params.vcs as usize + vc as usize;
+        if iv >= self.buffers.inputs.len() || self.buffers.inputs[iv].buf_len == 0 {
             return false;
         }
         let (pid, arrived) = self.buffered(iv, 0);
-        let router = self.port_router[port];
-        let local = (port - self.first_port[router as usize] as usize) as u32;
+        let router = self.ports.port_router[port];
+        let local = (port - self.routers.first_port[router as usize] as usize) as u32;
         self.start_trace(
             pid,
             Where::Buffer { iv },
@@ -119,28 +119,30 @@ impl Simulation {
 
     /// Stops following.
     pub fn clear_trace(&mut self) {
-        self.tracer = Tracer::default();
+        self.observers.tracer = Tracer::default();
     }
 
     /// The packet followed so far (`None` if no trace started yet).
     pub fn trace(&self) -> Option<&Trace> {
-        self.tracer.trace.as_ref()
+        self.observers.tracer.trace.as_ref()
     }
 
     /// The id of the packet followed while it is in the network or its source queue.
     pub fn traced_packet(&self) -> Option<u32> {
-        (self.tracer.active && self.tracer.pid != NO_PORT && self.tracer.at != Where::Delivered)
-            .then_some(self.tracer.pid)
+        (self.observers.tracer.active
+            && self.observers.tracer.pid != NO_PORT
+            && self.observers.tracer.at != Where::Delivered)
+            .then_some(self.observers.tracer.pid)
     }
 
     /// The router a trace is armed at, waiting for its next generated packet.
     pub fn trace_armed_at(&self) -> Option<u32> {
-        (self.tracer.armed != NO_PORT).then_some(self.tracer.armed)
+        (self.observers.tracer.armed != NO_PORT).then_some(self.observers.tracer.armed)
     }
 
     fn start_trace(&mut self, pid: u32, at: Where, first: Option<TraceEvent>) {
         let p = self.packets[pid];
-        self.tracer = Tracer {
+        self.observers.tracer = Tracer {
             active: true,
             armed: NO_PORT,
             terminals: Vec::new(),
@@ -168,72 +170,75 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn trace_step(&mut self, now: u64) {
-        if self.tracer.armed != NO_PORT {
+        if self.observers.tracer.armed != NO_PORT {
             self.trace_find_generated(now);
-            if self.tracer.armed != NO_PORT {
+            if self.observers.tracer.armed != NO_PORT {
                 return;
             }
         }
-        let pid = self.tracer.pid;
-        let vcs = self.vcs as usize;
+        let pid = self.observers.tracer.pid;
+        let vcs = self.params.vcs as usize;
         loop {
-            match self.tracer.at {
+            match self.observers.tracer.at {
                 Where::Delivered => {
-                    self.tracer.active = false;
+                    self.observers.tracer.active = false;
                     return;
                 }
                 Where::Source { t } => {
-                    if self.source[t as usize].contains(&pid) {
+                    if self.terminals.source[t as usize].contains(&pid) {
                         return;
                     }
                     // Injected this cycle: on the terminal channel.
                     let (router, local) = self.topo.network().inject_port(t);
-                    let port = self.first_port[router as usize] as usize + local as usize;
-                    let arrives = now + self.latency[port] as u64;
-                    let Some(a) = self.arrivals[(arrives & self.wheel_mask) as usize]
+                    let port = self.routers.first_port[router as usize] as usize + local as usize;
+                    let arrives = now + self.ports.latency[port] as u64;
+                    let Some(a) = self.wheels.arrivals[(arrives & self.wheels.wheel_mask) as usize]
                         .iter()
                         .find(|a| a.pid == pid && a.port as usize == port)
                         .copied()
                     else {
-                        self.tracer.at = Where::Delivered; // not found: give up (cannot happen)
+                        self.observers.tracer.at = Where::Delivered; // not found: give up (cannot happen)
                         continue;
                     };
-                    if let Some(tr) = &mut self.tracer.trace {
+                    if let Some(tr) = &mut self.observers.tracer.trace {
                         tr.events.push(TraceEvent::Injected { cycle: now, router, port: local, vc: a.vc, arrives });
                     }
-                    self.tracer.at = Where::Channel { port, vc: a.vc, arrives };
+                    self.observers.tracer.at = Where::Channel { port, vc: a.vc, arrives };
                 }
                 Where::Channel { port, vc, arrives } => {
                     if arrives > now {
                         return;
                     }
-                    self.tracer.at = Where::Buffer { iv: port * vcs + vc as usize };
+                    self.observers.tracer.at = Where::Buffer { iv: port * vcs + vc as usize };
                 }
                 Where::Buffer { iv } => {
-                    if (0..self.inputs[iv].buf_len as usize).any(|k| self.buffered(iv, k).0 == pid) {
+                    if (0..self.buffers.inputs[iv].buf_len as usize).any(|k| self.buffered(iv, k).0 == pid) {
                         return;
                     }
                     // Through the switch this cycle: in an output queue, or already sent.
-                    let router = self.port_router[iv / vcs] as usize;
-                    let cap = self.outq_cap as usize;
-                    let ports = self.first_port[router] as usize..self.first_port[router + 1] as usize;
+                    let router = self.ports.port_router[iv / vcs] as usize;
+                    let cap = self.params.outq_cap as usize;
+                    let ports = self.routers.first_port[router] as usize..self.routers.first_port[router + 1] as usize;
                     let queued = ports.clone().find_map(|op| {
-                        (0..self.outq_len[op] as usize)
-                            .map(|k| self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)])
+                        (0..self.ports.outq_len[op] as usize)
+                            .map(|k| {
+                                self.ports.outq
+                                    [op * cap + super::router::wrap(self.ports.outq_head[op] as usize + k, cap)]
+                            })
                             .find(|e| e.pid == pid)
                             .map(|e| (op, e.vc))
                     });
                     if let Some((op, vc)) = queued {
-                        self.tracer.at = Where::OutQueue { op, vc };
+                        self.observers.tracer.at = Where::OutQueue { op, vc };
                         return;
                     }
                     let sent = ports.clone().find_map(|op| {
-                        let down = self.downstream[op];
+                        let down = self.ports.downstream[op];
                         if down == NO_PORT {
                             return None;
                         }
-                        let at = now + self.latency[op] as u64;
-                        self.arrivals[(at & self.wheel_mask) as usize]
+                        let at = now + self.ports.latency[op] as u64;
+                        self.wheels.arrivals[(at & self.wheels.wheel_mask) as usize]
                             .iter()
                             .find(|a| a.pid == pid && a.port == down)
                             .map(|a| (op, a.vc))
@@ -241,17 +246,18 @@ impl Simulation {
                     match sent {
                         Some((op, vc)) => self.trace_sent(now, op, vc),
                         None => {
-                            let dst = self.tracer.trace.as_ref().map_or(0, |t| t.dst);
+                            let dst = self.observers.tracer.trace.as_ref().map_or(0, |t| t.dst);
                             let (r, p) = self.topo.network().terminal_port(dst);
-                            let op = self.first_port[r as usize] as usize + p as usize;
+                            let op = self.routers.first_port[r as usize] as usize + p as usize;
                             self.trace_sent(now, op, 0);
                         }
                     }
                 }
                 Where::OutQueue { op, vc } => {
-                    let cap = self.outq_cap as usize;
-                    if (0..self.outq_len[op] as usize).any(|k| {
-                        self.outq[op * cap + super::router::wrap(self.outq_head[op] as usize + k, cap)].pid == pid
+                    let cap = self.params.outq_cap as usize;
+                    if (0..self.ports.outq_len[op] as usize).any(|k| {
+                        self.ports.outq[op * cap + super::router::wrap(self.ports.outq_head[op] as usize + k, cap)].pid
+                            == pid
                     }) {
                         return;
                     }
@@ -265,19 +271,19 @@ impl Simulation {
     /// trace: at the back of the terminal's source queue, or — injected at once — on the
     /// arrival wheel (the router's terminal input ports receive nothing else).
     fn trace_find_generated(&mut self, now: u64) {
-        for i in 0..self.tracer.terminals.len() {
-            let t = self.tracer.terminals[i];
-            if let Some(&pid) = self.source[t as usize].back() {
+        for i in 0..self.observers.tracer.terminals.len() {
+            let t = self.observers.tracer.terminals[i];
+            if let Some(&pid) = self.terminals.source[t as usize].back() {
                 if self.packets[pid].created(now) == now {
                     self.start_trace(pid, Where::Source { t }, None);
                     return;
                 }
             }
             let (router, local) = self.topo.network().inject_port(t);
-            let port = self.first_port[router as usize] as usize + local as usize;
-            let arrives = now + self.latency[port] as u64;
-            let slot = (arrives & self.wheel_mask) as usize;
-            let found = self.arrivals[slot]
+            let port = self.routers.first_port[router as usize] as usize + local as usize;
+            let arrives = now + self.ports.latency[port] as u64;
+            let slot = (arrives & self.wheels.wheel_mask) as usize;
+            let found = self.wheels.arrivals[slot]
                 .iter()
                 .find(|a| a.port as usize == port && self.packets[a.pid].created(now) == now)
                 .copied();
@@ -295,12 +301,12 @@ impl Simulation {
     /// The followed packet left on output port id `op` at cycle `now`, for VC `vc`
     /// downstream (a terminal port: delivered).
     fn trace_sent(&mut self, now: u64, op: usize, vc: u32) {
-        let router = self.port_router[op];
-        let port = (op - self.first_port[router as usize] as usize) as u32;
-        let down = self.downstream[op];
-        let at = now + self.latency[op] as u64;
+        let router = self.ports.port_router[op];
+        let port = (op - self.routers.first_port[router as usize] as usize) as u32;
+        let down = self.ports.downstream[op];
+        let at = now + self.ports.latency[op] as u64;
         let (arrives, next) = if down == NO_PORT {
-            let busy = self.packet_size as u64 * self.terminal_period;
+            let busy = self.params.packet_size as u64 * self.params.terminal_period;
             (at + busy - 1, Where::Delivered)
         } else {
             (at, Where::Channel { port: down as usize, vc, arrives: at })
@@ -308,33 +314,33 @@ impl Simulation {
         let delivered = down == NO_PORT;
         // The record is still the packet's: its id is released at delivery but only
         // reused by the next cycle's generation.
-        let nonminimal = self.packets[self.tracer.pid].nonminimal;
-        if let Some(t) = &mut self.tracer.trace {
+        let nonminimal = self.packets[self.observers.tracer.pid].nonminimal;
+        if let Some(t) = &mut self.observers.tracer.trace {
             t.events.push(TraceEvent::Sent { cycle: now, router, port, vc, arrives });
             t.delivered = delivered;
             t.nonminimal = nonminimal;
         }
-        self.tracer.at = next;
+        self.observers.tracer.at = next;
     }
 
     /// The followed packet `pid` was dropped at `router`, routed onto its failed output
     /// `port`: the trace ends there.
     #[cold]
     pub(super) fn trace_unroutable(&mut self, pid: u32, now: u64, router: u32, port: u32) {
-        if !self.tracer.active || self.tracer.pid != pid || self.tracer.armed != NO_PORT {
+        if !self.observers.tracer.active || self.observers.tracer.pid != pid || self.observers.tracer.armed != NO_PORT {
             return;
         }
-        if let Some(t) = &mut self.tracer.trace {
+        if let Some(t) = &mut self.observers.tracer.trace {
             t.events.push(TraceEvent::Unroutable { cycle: now, router, port });
             t.delivered = false;
         }
-        self.tracer.at = Where::Delivered;
+        self.observers.tracer.at = Where::Delivered;
     }
 
     /// Records (or stops recording) the numbers behind every per-hop routing decision
     /// (DAL's [`HopNote`]), one per router: the last decision made there.
     pub fn record_hop_notes(&mut self, on: bool) {
-        self.routing.record_hop_notes(self.load.len(), on);
+        self.routing.record_hop_notes(self.routers.load.len(), on);
     }
 
     /// The last per-hop decision recorded at router `r`, if any.

@@ -9,33 +9,33 @@ impl Simulation {
     /// array, for one bulk read per animation frame). Packets all have the configured
     /// size, so a VC's flits are its packets times that size.
     pub fn buffered_flits(&self) -> Vec<u16> {
-        self.inputs.iter().map(|input| input.buf_len * self.packet_size).collect()
+        self.buffers.inputs.iter().map(|input| input.buf_len * self.params.packet_size).collect()
     }
 
     /// Flits buffered in all input VCs of port id `port`.
     pub fn port_buffered_flits(&self, port: usize) -> u32 {
-        (0..self.vcs).map(|vc| self.input_occupancy(port, vc)).sum()
+        (0..self.params.vcs).map(|vc| self.input_occupancy(port, vc)).sum()
     }
 
     /// Packets waiting in terminal `terminal`'s source queue.
     pub fn source_queue_len(&self, terminal: u32) -> usize {
-        self.source[terminal as usize].len()
+        self.terminals.source[terminal as usize].len()
     }
 
     /// Flits routed to output VC `vc` of port id `port` that have not crossed the switch
     /// yet (the "committed" part of the queue estimate of SPEC.md §1).
     pub fn committed_flits(&self, port: usize, vc: u32) -> u32 {
-        self.committed[port * self.vcs as usize + vc as usize] as u32
+        self.buffers.committed[port * self.params.vcs as usize + vc as usize] as u32
     }
 
     /// Packets that crossed the switch to output port id `port` and wait for its channel.
     pub fn output_queue_len(&self, port: usize) -> u32 {
-        self.outq_len[port] as u32
+        self.ports.outq_len[port] as u32
     }
 
     /// Packets inside router `router`: in its input VCs or its output queues.
     pub fn router_load(&self, router: u32) -> u32 {
-        self.load[router as usize]
+        self.routers.load[router as usize]
     }
 }
 
