@@ -119,7 +119,7 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
           const data = moving ? p.sim.packetsOnChannels() : null;
           if (data) drawn = true;
           const packets = data ? { data, glide: g } : null;
-          const routers = byShare ? { values: p.decisions.shares(), key: p.decisions.seq } : null;
+          const routers = byShare ? { values: p.decisions.shareColours(), key: p.decisions.seq } : null;
           p.draw(app.experiment.view.metric, hl, app.experiment.view.vcCells, app.trace.highlight(i), look, { packets, routers });
         });
         app.packetsShown = drawn;

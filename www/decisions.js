@@ -8,7 +8,7 @@
 //    recent window;
 //  - as the routers' colour ("routers: non-minimal share"): each router's share of the
 //    packets it routed that went non-minimally, over the recent window, on the links' ramp
-//    (white = none, darkest = all);
+//    (white = none, darkest = SHARE_FULL or more);
 //  - as a key plot beside the picture: per pane, the share at the routers that own one of
 //    the story's orange-cased channels against the other routers — on the UGAL-L story,
 //    where the decisions that overload the minimal global channel are taken.
@@ -20,6 +20,9 @@
 import { el } from './dom.js';
 
 export const WINDOW = 500;
+// The routers' colour reaches the darkest at this share: the shares seen (UGAL on a
+// dragonfly's worst case: 15–35 % of the packets a router routes) differ visibly.
+export const SHARE_FULL = 0.5;
 
 /** Thousands grouped by a thin space, as a lecturer reads them out: 4 211, 10 000. */
 export const grouped = (n) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
@@ -87,6 +90,16 @@ export class DecisionWindow {
       v[r] = routed > 0 ? (b[2 * r + 1] - a[2 * r + 1]) / routed : 0;
     }
     return v;
+  }
+
+  /** Per router, its share over SHARE_FULL, at most 1: the routers' colour. */
+  shareColours() {
+    if (this.coloursFor === this.seq) return this.colourValues;
+    this.coloursFor = this.seq;
+    this.colourValues ??= new Float32Array(this.routers);
+    const v = this.shares();
+    for (let r = 0; r < this.routers; r++) this.colourValues[r] = Math.min(1, v[r] / SHARE_FULL);
+    return this.colourValues;
   }
 
   /**

@@ -29,7 +29,7 @@ import { FailLinks } from './faults.js';
 import { TimeControl } from './time-control.js';
 import { LiveLoad } from './live-load.js';
 import { PACKET_LEGEND } from './motion.js';
-import { WINDOW as DECISION_WINDOW } from './decisions.js';
+import { SHARE_FULL, WINDOW as DECISION_WINDOW } from './decisions.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -600,7 +600,7 @@ function exportLegend() {
     labels: rampLabels(metric),
     focus: rule && app.panes.some((p) => p.focus) ? `orange casing: ${rule.label}` : null,
     focusColour: COLOURS.focus,
-    extra: `${app.experiment.view.routers === 'nonmin' ? `router: share of its packets sent non-minimally (last ${DECISION_WINDOW} cycles)` : 'router: white = idle, darker = fuller injection buffers'} · ring: packets waiting at the source${app.panes.some((p) => p.failedLinks > 0) ? ' · dashed, crossed out: failed link' : ''}`,
+    extra: `${app.experiment.view.routers === 'nonmin' ? `router: share of its routed packets sent non-minimally (last ${DECISION_WINDOW} cycles; darkest ≥ ${100 * SHARE_FULL} %)` : 'router: white = idle, darker = fuller injection buffers'} · ring: packets waiting at the source${app.panes.some((p) => p.failedLinks > 0) ? ' · dashed, crossed out: failed link' : ''}`,
     // The packet symbols, while the picture draws packets.
     packets: app.packetsShown ? PACKET_LEGEND : null,
   };
@@ -857,7 +857,7 @@ function liveChanged({ links = false } = {}) {
 function syncRouterLegend() {
   const byShare = app.experiment?.view.routers === 'nonmin';
   $('legend-router').textContent = byShare
-    ? `router colour: share of the packets it routed that it sent non-minimally, last ${DECISION_WINDOW} cycles (white = none, darkest = all)`
+    ? `router: share of its routed packets sent non-minimally, last ${DECISION_WINDOW} cycles (white = none, darkest ≥ ${100 * SHARE_FULL} %)`
     : 'router: white = idle, darker = fuller injection buffers';
 }
 

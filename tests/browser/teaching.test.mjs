@@ -350,10 +350,17 @@ test('decision counts: the inspector shows routerDecisions(); the router colouri
   assert.ok(shown.text.includes(pct), `the share ${pct} is not in "${shown.text}"`);
   // The router colouring: its legend, the link, and the routers' colour = the window's shares.
   await page.selectOption('#router-metric', 'nonmin');
-  assert.match(await page.textContent('#legend-router'), /share of the packets it routed that it sent non-minimally/);
+  assert.match(await page.textContent('#legend-router'), /share of its routed packets sent non-minimally.*darkest ≥ 50 %/);
   await page.waitForFunction(() => new URLSearchParams(location.search).get('routers') === 'nonmin');
-  const shares = await page.evaluate(() => Array.from(window.hiradix.panes[0].decisions.shares()));
-  assert.ok(shares.some((s) => s > 0) && shares.every((s) => s >= 0 && s <= 1), `shares ${shares}`);
+  const r = await page.evaluate(() => {
+    const w = window.hiradix.panes[0].decisions;
+    return { shares: Array.from(w.shares()), colours: Array.from(w.shareColours()) };
+  });
+  assert.ok(r.shares.some((s) => s > 0) && r.shares.every((s) => s >= 0 && s <= 1), `shares ${r.shares}`);
+  r.shares.forEach((s, i) => assert.ok(Math.abs(r.colours[i] - Math.min(1, s / 0.5)) < 1e-6, `router ${i}: colour ${r.colours[i]} for share ${s}`));
+  // The window's share of router 2 is the inspector's "recent" column.
+  const recent = await page.$eval('.decision-counts tr.share td:last-child', (e) => e.textContent);
+  assert.equal(recent, `${(100 * r.shares[2]).toFixed(1)} %`);
   await page.selectOption('#router-metric', 'fill');
   assert.match(await page.textContent('#legend-router'), /injection buffers/);
   assert.deepEqual(errors, []);
