@@ -25,7 +25,7 @@
 //! - [`saturation`]: the one rule for when a measured point is saturated;
 //! - [`catalog`]: the registry of topologies, routings and patterns (CLI `--list`, page UI);
 //! - [`cost`]: cost, power and design-space models of the papers;
-//! - [`plot`]: dependency-free SVG line plots.
+//! - [`plot`]: line plots of the figures, rendered as SVG with plotters (feature `svg`).
 //!
 //! The modules import one way, in layers (docs/ARCHITECTURE.md, checked by
 //! `tests/layering.rs`).
