@@ -27,6 +27,8 @@ pub mod figures;
 pub mod hyperx_search;
 pub mod inventory;
 pub mod power;
+// Writes SVG figures: built with the native front end's `svg` feature.
+#[cfg(feature = "svg")]
 pub mod report;
 
 pub use cables::{CablePricing, OpticalCable, Technology};
