@@ -85,15 +85,10 @@ export class WebSim {
      */
     latencyHistograms(bins: number): Uint32Array;
     /**
-     * Cumulative counters for live statistics: `[generated packets, delivered packets,
-     * delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
-     * the network, packets in source queues, packets dropped at full source queues,
-     * delivered packets that were routed non-minimally, minimally routed packets
-     * delivered, sum of their latencies, non-minimally routed packets delivered, sum of
-     * their latencies, batch still pending (0/1), cycle of the last delivery, packets
-     * dropped as unroutable (routed onto a failed link)]`.
+     * The cumulative counters for live statistics, as an object named by
+     * [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
      */
-    liveCounters(): Float64Array;
+    liveCounters(): any;
     /**
      * What the page needs to know about the network, as JSON: `{type, family, routers,
      * terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
@@ -101,8 +96,8 @@ export class WebSim {
      */
     networkInfo(): string;
     /**
-     * Builds a simulation from a JSON config (the same format as the CLI's). The error's
-     * message lists every config problem, one `path: message` per line.
+     * Builds a simulation from a JSON config (the same format as the CLI's). Throws every
+     * config problem as `[{path, message}]`.
      */
     constructor(config_json: string);
     /**
@@ -245,10 +240,10 @@ export function benchAdvance(config_json: string, warmup: number, cycles: number
 export function catalogJson(): string;
 
 /**
- * Checks a configuration without running it: `[]` when it builds, else a JSON array of
- * `{path, message}` — every problem, each with the dotted path of its field.
+ * Checks a configuration without running it: `[]` when it builds, else every problem as
+ * `[{path, message}]`, each with the dotted path of its field.
  */
-export function checkConfig(config_json: string): string;
+export function checkConfig(config_json: string): any;
 
 /**
  * The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and
@@ -281,11 +276,12 @@ export function panicForTest(): void;
 
 /**
  * Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
- * see [`crate::experiment`]) and returns its summary as JSON:
- * `{summary, batch_normalized_latency}`. Used by the page's load–latency sweep, which
- * calls it from a Web Worker so the page keeps animating.
+ * see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
+ * summary named as the CLI's JSON names it ([`crate::stats::Summary`]). Used by the
+ * page's load–latency sweep, which calls it from a Web Worker so the page keeps
+ * animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
  */
-export function runExperiment(config_json: string): string;
+export function runExperiment(config_json: string): any;
 
 export function start(): void;
 
@@ -296,13 +292,13 @@ export interface InitOutput {
     readonly __wbg_websim_free: (a: number, b: number) => void;
     readonly benchAdvance: (a: number, b: number, c: number, d: number, e: any) => [number, number, number, number];
     readonly catalogJson: () => [number, number];
-    readonly checkConfig: (a: number, b: number) => [number, number];
+    readonly checkConfig: (a: number, b: number) => any;
     readonly costFigures: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly costHyperx: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly costQuery: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly lastPanic: () => [number, number];
     readonly panicForTest: () => void;
-    readonly runExperiment: (a: number, b: number) => [number, number, number, number];
+    readonly runExperiment: (a: number, b: number) => [number, number, number];
     readonly start: () => void;
     readonly websim_advance: (a: number, b: number) => [number, number];
     readonly websim_bufferDepth: (a: number) => number;
@@ -318,7 +314,7 @@ export interface InitOutput {
     readonly websim_failedChannels: (a: number) => [number, number];
     readonly websim_globalChannelUtilization: (a: number) => [number, number];
     readonly websim_latencyHistograms: (a: number, b: number) => [number, number];
-    readonly websim_liveCounters: (a: number) => [number, number];
+    readonly websim_liveCounters: (a: number) => any;
     readonly websim_networkInfo: (a: number) => [number, number];
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;

@@ -187,20 +187,13 @@ export class WebSim {
         return v1;
     }
     /**
-     * Cumulative counters for live statistics: `[generated packets, delivered packets,
-     * delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
-     * the network, packets in source queues, packets dropped at full source queues,
-     * delivered packets that were routed non-minimally, minimally routed packets
-     * delivered, sum of their latencies, non-minimally routed packets delivered, sum of
-     * their latencies, batch still pending (0/1), cycle of the last delivery, packets
-     * dropped as unroutable (routed onto a failed link)]`.
-     * @returns {Float64Array}
+     * The cumulative counters for live statistics, as an object named by
+     * [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
+     * @returns {any}
      */
     liveCounters() {
         const ret = wasm.websim_liveCounters(this.__wbg_ptr);
-        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
-        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
-        return v1;
+        return ret;
     }
     /**
      * What the page needs to know about the network, as JSON: `{type, family, routers,
@@ -221,8 +214,8 @@ export class WebSim {
         }
     }
     /**
-     * Builds a simulation from a JSON config (the same format as the CLI's). The error's
-     * message lists every config problem, one `path: message` per line.
+     * Builds a simulation from a JSON config (the same format as the CLI's). Throws every
+     * config problem as `[{path, message}]`.
      * @param {string} config_json
      */
     constructor(config_json) {
@@ -545,24 +538,16 @@ export function catalogJson() {
 }
 
 /**
- * Checks a configuration without running it: `[]` when it builds, else a JSON array of
- * `{path, message}` — every problem, each with the dotted path of its field.
+ * Checks a configuration without running it: `[]` when it builds, else every problem as
+ * `[{path, message}]`, each with the dotted path of its field.
  * @param {string} config_json
- * @returns {string}
+ * @returns {any}
  */
 export function checkConfig(config_json) {
-    let deferred2_0;
-    let deferred2_1;
-    try {
-        const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.checkConfig(ptr0, len0);
-        deferred2_0 = ret[0];
-        deferred2_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
-    }
+    const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.checkConfig(ptr0, len0);
+    return ret;
 }
 
 /**
@@ -712,31 +697,21 @@ export function panicForTest() {
 
 /**
  * Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
- * see [`crate::experiment`]) and returns its summary as JSON:
- * `{summary, batch_normalized_latency}`. Used by the page's load–latency sweep, which
- * calls it from a Web Worker so the page keeps animating.
+ * see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
+ * summary named as the CLI's JSON names it ([`crate::stats::Summary`]). Used by the
+ * page's load–latency sweep, which calls it from a Web Worker so the page keeps
+ * animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
  * @param {string} config_json
- * @returns {string}
+ * @returns {any}
  */
 export function runExperiment(config_json) {
-    let deferred3_0;
-    let deferred3_1;
-    try {
-        const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.runExperiment(ptr0, len0);
-        var ptr2 = ret[0];
-        var len2 = ret[1];
-        if (ret[3]) {
-            ptr2 = 0; len2 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred3_0 = ptr2;
-        deferred3_1 = len2;
-        return getStringFromWasm0(ptr2, len2);
-    } finally {
-        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.runExperiment(ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
     }
+    return takeFromExternrefTable0(ret[0]);
 }
 
 export function start() {
@@ -747,6 +722,10 @@ function __wbg_get_imports() {
         __proto__: null,
         __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
             const ret = Error(getStringFromWasm0(arg0, arg1));
+            return ret;
+        },
+        __wbg___wbindgen_is_string_fc456fee5d3317de: function(arg0) {
+            const ret = typeof(arg0) === 'string';
             return ret;
         },
         __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
@@ -777,12 +756,20 @@ function __wbg_get_imports() {
             const ret = new Array();
             return ret;
         },
+        __wbg_new_7075786089b89c5e: function() {
+            const ret = new Map();
+            return ret;
+        },
         __wbg_new_bb74001155cb8ca8: function() {
             const ret = new Error();
             return ret;
         },
         __wbg_new_cd4348290afae586: function() {
             const ret = new Object();
+            return ret;
+        },
+        __wbg_set_8282f7e0d2d01336: function(arg0, arg1, arg2) {
+            const ret = arg0.set(arg1, arg2);
             return ret;
         },
         __wbg_set_d2d33b52458e984a: function(arg0, arg1, arg2) {
@@ -803,9 +790,19 @@ function __wbg_get_imports() {
             const ret = arg0;
             return ret;
         },
-        __wbindgen_generic_0000000000000002: function(arg0, arg1) {
+        __wbindgen_generic_0000000000000002: function(arg0) {
+            // Cast intrinsic for `I64 -> Externref`.
+            const ret = arg0;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000003: function(arg0, arg1) {
             // Cast intrinsic for `Ref(String) -> Externref`.
             const ret = getStringFromWasm0(arg0, arg1);
+            return ret;
+        },
+        __wbindgen_generic_0000000000000004: function(arg0) {
+            // Cast intrinsic for `U64 -> Externref`.
+            const ret = BigInt.asUintN(64, arg0);
             return ret;
         },
         __wbindgen_init_externref_table: function() {

@@ -97,7 +97,7 @@ export function renderKey(app, preset, present) {
         lineChart(canvas, {
           series: panes.map((p) => {
             const total = p.info.terminals * p.info.batch_size;
-            return { label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c[1] / total]) };
+            return { label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c.delivered / total]) };
           }),
           xLabel: 'cycle',
           yLabel: 'delivered',
@@ -106,7 +106,7 @@ export function renderKey(app, preset, present) {
         });
       } else if (kind === 'unroutable') {
         caption(i, 'Packets lost to failed links', '(unroutable: routed onto a failed link; total)');
-        const series = panes.map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c[15] ?? 0]) }));
+        const series = panes.map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c.unroutable]) }));
         const top = Math.max(10, ...series.flatMap((s) => s.points.map((q) => q[1])));
         // The legend says each pane's total so far, so a flat line at 0 reads as "none lost".
         const legendEntries = panes.map((p, k) => ({ label: `${paneLabel(p)}: ${series[k].points.at(-1)?.[1] ?? 0}`, colour: p.colour }));

@@ -147,18 +147,6 @@ function showStopped(message) {
   setState('stopped');
 }
 
-// Engine errors come as `path: message` lines. A message quotes the value it refuses,
-// which may be anything a link held: shortened, so a message stays a line or two.
-export function parseErrors(text) {
-  return String(text)
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((line) => {
-      const m = line.match(/^([\w.()[\]]+): (.*)$/);
-      return m ? { path: m[1], message: clip(m[2], 300) } : { path: '(config)', message: clip(line, 300) };
-    });
-}
-
 // ----------------------------------------------------------------- experiments
 
 /**
@@ -188,7 +176,12 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   }
   app.controls.clearErrors();
   showCompareMessage(null);
-  const problems = (reply.problems ?? []).map(({ index, message }) => ({ variant: variants[index], errors: parseErrors(message) }));
+  const problems = (reply.problems ?? []).map(({ index, errors }) => ({
+    variant: variants[index],
+    // A message quotes the value it refuses, which may be anything a link held: shortened,
+    // so a message stays a line or two.
+    errors: errors.map((e) => ({ path: String(e.path), message: clip(String(e.message), 300) })),
+  }));
   if (problems.length) {
     const lines = [];
     const all = [];

@@ -5,8 +5,8 @@
 // rate while the workers simulate. Messages (each answered before the next):
 //
 //  {type: 'stage', configs}   builds one simulation per config and keeps them aside; the
-//      reply lists the problems, {index, message} (the engine's `path: message` lines),
-//      if any failed (then none is kept). The running simulations are untouched.
+//      reply lists the problems, {index, errors: [{path, message}]} (the engine's
+//      structured config errors), if any failed (then none is kept). The running simulations are untouched.
 //  {type: 'commit', gen, want}  the staged simulations replace the running ones, as
 //      generation `gen`; the reply has each one's static data (with its failed channels)
 //      and first snapshot.
@@ -48,7 +48,8 @@ function stage({ configs }) {
       staged.push(new WebSim(JSON.stringify(config)));
     } catch (e) {
       if (isTrap(e)) throw e;
-      problems.push({ index, message: String(e?.message ?? e) });
+      // Config problems come as [{path, message}] (src/web/teaching.rs, field_errors).
+      problems.push({ index, errors: Array.isArray(e) ? e : [{ path: '(config)', message: String(e?.message ?? e) }] });
     }
   });
   if (problems.length) discard();
@@ -152,7 +153,7 @@ function snapshot(want, traced, transfer) {
       s.detail = { kind: d.kind, index: d.index, json: (d.kind === 'router' ? sim.routerDetail(d.index) : sim.channelDetail(d.index)) ?? null };
     }
     if (sample) s.sample = { hist: sim.latencyHistograms(want.bins), fig9: sim.globalChannelUtilization() ?? null };
-    for (const a of [s.counters, s.vc, s.occupancy, s.fill, s.queue, s.utilization, s.sample?.hist, s.packets, s.decisions]) if (a) transfer.push(a.buffer);
+    for (const a of [s.vc, s.occupancy, s.fill, s.queue, s.utilization, s.sample?.hist, s.packets, s.decisions]) if (a) transfer.push(a.buffer);
     return s;
   });
   return { panes: out, sampled: sample };
@@ -167,7 +168,7 @@ serve((msg) => {
     case 'discard':
       return discard();
     case 'check':
-      return { ok: msg.configs.every((c) => checkConfig(JSON.stringify(c)) === '[]') };
+      return { ok: msg.configs.every((c) => checkConfig(JSON.stringify(c)).length === 0) };
     case 'step':
       return step(msg);
     case 'panic':

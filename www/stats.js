@@ -9,14 +9,6 @@ const HIST_WINDOW = 12; // samples in the histogram window
 const MAX_SAMPLES = 800;
 const FIG9_TAU = 1500;
 
-// Indices into liveCounters().
-const C = {
-  generated: 0, delivered: 1, flits: 2, latSum: 3, hops: 4, inNetwork: 5, inSources: 6, dropped: 7,
-  nonmin: 8, minCount: 9, minSum: 10, nmCount: 11, nmSum: 12, batchPending: 13, lastDelivery: 14,
-  // Packets dropped because they were routed onto a failed link (HyperX §6).
-  unroutable: 15,
-};
-
 const ratio = (a, b) => (b > 0 ? a / b : NaN);
 
 export class StatsTracker {
@@ -33,31 +25,32 @@ export class StatsTracker {
   /** Rates between two counter snapshots. */
   rates(a, b) {
     const cycles = b.cycle - a.cycle;
+    // The counters are named as src/stats/mod.rs's LiveCounters names them.
     const d = (k) => b.c[k] - a.c[k];
     const terms = this.info.terminals;
     const period = this.info.terminal_period;
-    const delivered = d(C.delivered);
+    const delivered = d('delivered');
     return {
       cycle: b.cycle,
       cycles,
-      accepted: ratio(d(C.flits) * period, cycles * terms),
-      offered: ratio(d(C.generated) * this.info.packet_size * period, cycles * terms),
-      latency: ratio(d(C.latSum), delivered),
-      latencyMin: ratio(d(C.minSum), d(C.minCount)),
-      latencyNonmin: ratio(d(C.nmSum), d(C.nmCount)),
-      nonminFraction: ratio(d(C.nonmin), delivered),
-      hops: ratio(d(C.hops), delivered),
+      accepted: ratio(d('delivered_flits') * period, cycles * terms),
+      offered: ratio(d('generated') * this.info.packet_size * period, cycles * terms),
+      latency: ratio(d('latency_sum'), delivered),
+      latencyMin: ratio(d('minimal_latency_sum'), d('minimal_delivered')),
+      latencyNonmin: ratio(d('nonminimal_latency_sum'), d('nonminimal_delivered')),
+      nonminFraction: ratio(d('delivered_nonminimal'), delivered),
+      hops: ratio(d('hops_sum'), delivered),
       delivered,
-      inNetwork: b.c[C.inNetwork],
-      inSources: b.c[C.inSources],
-      dropped: d(C.dropped),
-      unroutable: d(C.unroutable) || 0,
-      unroutableTotal: b.c[C.unroutable] ?? 0,
+      inNetwork: b.c.in_network,
+      inSources: b.c.in_sources,
+      dropped: d('dropped'),
+      unroutable: d('unroutable'),
+      unroutableTotal: b.c.unroutable,
     };
   }
 
   sample(sim) {
-    const snap = { cycle: sim.now(), c: Array.from(sim.liveCounters()) };
+    const snap = { cycle: sim.now(), c: sim.liveCounters() };
     if (!this.first) {
       this.first = snap;
       this.last = snap;
@@ -74,8 +67,8 @@ export class StatsTracker {
     this.histSnaps.push(sim.latencyHistograms(HIST_BINS));
     if (this.histSnaps.length > HIST_WINDOW + 1) this.histSnaps.shift();
     if (this.info.family === 'dragonfly') this.sampleFig9(sim);
-    if (this.info.batch && this.batchDone === null && snap.c[C.batchPending] === 0 && snap.c[C.generated] > 0) {
-      const cycles = snap.c[C.lastDelivery] + 1;
+    if (this.info.batch && this.batchDone === null && !snap.c.batch_pending && snap.c.generated > 0) {
+      const cycles = snap.c.last_delivery + 1;
       this.batchDone = { cycles, perPacket: cycles / this.info.batch_size };
     }
   }

@@ -33,6 +33,16 @@ impl Simulation {
         self.ports.outq_len[port] as u32
     }
 
+    /// The cumulative counters the page samples, with the engine's present backlog.
+    pub fn live_counters(&self) -> crate::stats::LiveCounters {
+        crate::stats::LiveCounters {
+            in_network: self.packets_in_network(),
+            in_sources: self.packets_in_sources() as u64,
+            batch_pending: self.batch_pending(),
+            ..self.stats.live_counters()
+        }
+    }
+
     /// Packets inside router `router`: in its input VCs or its output queues.
     pub fn router_load(&self, router: u32) -> u32 {
         self.routers.load[router as usize]

@@ -126,6 +126,66 @@ impl Stats {
     }
 }
 
+/// The cumulative counters of a running simulation, by name: what the page samples to
+/// plot throughput, latency (overall, minimal, non-minimal), hops and backlog over time
+/// and exports with its statistics. Every field counts since cycle 0 (except the two
+/// backlogs, which are the present state), so the rate over an interval is the difference
+/// of two samples divided by its cycles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct LiveCounters {
+    /// Packets generated (dropped ones included).
+    pub generated: u64,
+    /// Packets dropped at a full source queue.
+    pub dropped: u64,
+    /// Packets delivered, and their flits.
+    pub delivered: u64,
+    pub delivered_flits: u64,
+    /// Sums of the delivered packets' latencies (cycles from generation to delivery) and
+    /// router-to-router hops.
+    pub latency_sum: u64,
+    pub hops_sum: u64,
+    /// Delivered packets routed non-minimally.
+    pub delivered_nonminimal: u64,
+    /// Labeled packets delivered after a minimal route, and their latency sum; the same
+    /// for non-minimal routes (the page labels every packet).
+    pub minimal_delivered: u64,
+    pub minimal_latency_sum: u64,
+    pub nonminimal_delivered: u64,
+    pub nonminimal_latency_sum: u64,
+    /// Packets dropped because they were routed onto a failed link (HyperX §6).
+    pub unroutable: u64,
+    /// Cycle of the last delivery (a batch's completion time).
+    pub last_delivery: u64,
+    /// Packets in the network (buffers, queues, channels) and in source queues now.
+    pub in_network: u64,
+    pub in_sources: u64,
+    /// A batch still has packets to generate or deliver (batch mode).
+    pub batch_pending: bool,
+}
+
+impl Stats {
+    /// The counters of [`LiveCounters`] kept here; the caller fills in the engine's
+    /// present state (`in_network`, `in_sources`, `batch_pending`).
+    pub fn live_counters(&self) -> LiveCounters {
+        LiveCounters {
+            generated: self.generated,
+            dropped: self.dropped,
+            delivered: self.delivered,
+            delivered_flits: self.delivered_flits,
+            latency_sum: self.latency_sum,
+            hops_sum: self.hops_sum,
+            delivered_nonminimal: self.delivered_nonminimal,
+            minimal_delivered: self.latency_minimal.count,
+            minimal_latency_sum: self.latency_minimal.sum,
+            nonminimal_delivered: self.latency_nonminimal.count,
+            nonminimal_latency_sum: self.latency_nonminimal.sum,
+            unroutable: self.unroutable,
+            last_delivery: self.last_delivery,
+            ..LiveCounters::default()
+        }
+    }
+}
+
 /// Summary of one measured run (the papers' methodology, see [`crate::experiment`]). It
 /// reads back from the JSON it writes (`hiradix merge` collects the points of a sweep run
 /// on a cluster): JSON has no NaN, so an undefined mean is written as `null` and read back

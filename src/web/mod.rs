@@ -35,6 +35,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use crate::config::SimConfig;
+use serde::Serialize;
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -69,33 +70,35 @@ pub fn catalog_json() -> String {
     serde_json::to_string(&crate::catalog::catalog()).expect("the catalog serialises")
 }
 
-/// Checks a configuration without running it: `[]` when it builds, else a JSON array of
-/// `{path, message}` — every problem, each with the dotted path of its field.
+/// Checks a configuration without running it: `[]` when it builds, else every problem as
+/// `[{path, message}]`, each with the dotted path of its field.
 #[wasm_bindgen(js_name = checkConfig)]
-pub fn check_config(config_json: &str) -> String {
-    let errors = match SimConfig::from_json(config_json) {
-        Ok(cfg) => match crate::sim::Simulation::new(&cfg) {
-            Ok(_) => Vec::new(),
-            Err(e) => e.0,
-        },
-        Err(e) => e.0,
+pub fn check_config(config_json: &str) -> JsValue {
+    let errors = match SimConfig::from_json(config_json).and_then(|cfg| crate::sim::Simulation::new(&cfg).map(drop)) {
+        Ok(()) => crate::config::ConfigErrors(Vec::new()),
+        Err(e) => e,
     };
-    serde_json::to_string(&errors).expect("errors serialise")
+    teaching::field_errors(&errors)
 }
 
 /// Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
-/// see [`crate::experiment`]) and returns its summary as JSON:
-/// `{summary, batch_normalized_latency}`. Used by the page's load–latency sweep, which
-/// calls it from a Web Worker so the page keeps animating.
+/// see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
+/// summary named as the CLI's JSON names it ([`crate::stats::Summary`]). Used by the
+/// page's load–latency sweep, which calls it from a Web Worker so the page keeps
+/// animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
 #[wasm_bindgen(js_name = runExperiment)]
-pub fn run_experiment(config_json: &str) -> Result<String, JsError> {
-    let cfg = SimConfig::from_json(config_json).map_err(|e| JsError::new(&e.to_string()))?;
-    let result = crate::experiment::run(&cfg).map_err(|e| JsError::new(&e.to_string()))?;
+pub fn run_experiment(config_json: &str) -> Result<JsValue, JsValue> {
+    let cfg = SimConfig::from_json(config_json).map_err(|e| teaching::field_errors(&e))?;
+    let result = crate::experiment::run(&cfg).map_err(|e| match e {
+        crate::experiment::RunError::Config(e) => teaching::field_errors(&e),
+        other => JsError::new(&other.to_string()).into(),
+    })?;
+    // JSON first, as the CLI writes it (a NaN mean becomes null), then a JS object.
     let out = serde_json::json!({
         "summary": result.summary,
         "batch_normalized_latency": result.batch_normalized_latency,
     });
-    Ok(out.to_string())
+    Ok(out.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL))
 }
 
 /// Engine speed in the browser: builds a configuration, runs `warmup` cycles, then times

@@ -3,6 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::teaching::field_errors;
 use crate::config::{InjectionMode, SimConfig};
 use crate::sim::history::{Event, History};
 use crate::sim::Simulation;
@@ -64,12 +65,12 @@ fn grouped(routers: usize, mut of: impl FnMut(u32, &mut Vec<u32>)) -> (Vec<u32>,
 
 #[wasm_bindgen]
 impl WebSim {
-    /// Builds a simulation from a JSON config (the same format as the CLI's). The error's
-    /// message lists every config problem, one `path: message` per line.
+    /// Builds a simulation from a JSON config (the same format as the CLI's). Throws every
+    /// config problem as `[{path, message}]`.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_json: &str) -> Result<WebSim, JsError> {
-        let cfg = SimConfig::from_json(config_json).map_err(|e| JsError::new(&e.to_string()))?;
-        let mut sim = Simulation::new(&cfg).map_err(|e| JsError::new(&e.to_string()))?;
+    pub fn new(config_json: &str) -> Result<WebSim, JsValue> {
+        let cfg = SimConfig::from_json(config_json).map_err(|e| field_errors(&e))?;
+        let mut sim = Simulation::new(&cfg).map_err(|e| field_errors(&e))?;
         sim.set_invariant_checks(false);
         sim.stats_mut().label_start = 0;
         sim.stats_mut().label_end = u64::MAX;
@@ -328,34 +329,11 @@ impl WebSim {
             .collect()
     }
 
-    /// Cumulative counters for live statistics: `[generated packets, delivered packets,
-    /// delivered flits, sum of delivered packets' latencies, sum of their hops, packets in
-    /// the network, packets in source queues, packets dropped at full source queues,
-    /// delivered packets that were routed non-minimally, minimally routed packets
-    /// delivered, sum of their latencies, non-minimally routed packets delivered, sum of
-    /// their latencies, batch still pending (0/1), cycle of the last delivery, packets
-    /// dropped as unroutable (routed onto a failed link)]`.
+    /// The cumulative counters for live statistics, as an object named by
+    /// [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
     #[wasm_bindgen(js_name = liveCounters)]
-    pub fn live_counters(&self) -> Vec<f64> {
-        let s = self.sim.stats();
-        vec![
-            s.generated as f64,
-            s.delivered as f64,
-            s.delivered_flits as f64,
-            s.latency_sum as f64,
-            s.hops_sum as f64,
-            self.sim.packets_in_network() as f64,
-            self.sim.packets_in_sources() as f64,
-            s.dropped as f64,
-            s.delivered_nonminimal as f64,
-            s.latency_minimal.count as f64,
-            s.latency_minimal.sum as f64,
-            s.latency_nonminimal.count as f64,
-            s.latency_nonminimal.sum as f64,
-            f64::from(u8::from(self.sim.batch_pending())),
-            s.last_delivery as f64,
-            s.unroutable as f64,
-        ]
+    pub fn live_counters(&self) -> JsValue {
+        serde_wasm_bindgen::to_value(&self.sim.live_counters()).unwrap_or(JsValue::NULL)
     }
 
     /// Fails (`failed`) or restores the link of channel `channel` (both of its directions)

@@ -73,3 +73,36 @@ test('the page offers the CLI’s parameters, ranges, options and algorithms for
   }
   assert.deepEqual(errors, []);
 });
+
+test('the page talks to wasm through named structures: counters by name, errors as {path, message}', { timeout: 60_000 }, async () => {
+  const { page, errors } = await env.open('?paused=1', { state: 'paused' });
+  const r = await page.evaluate(async () => {
+    const m = await import('/pkg/hiradix.js');
+    await m.default();
+    const bad = { topology: { type: 'dragonfly', p: 65, a: 4, h: 2, g: 9 }, router: { vcs: 0 } };
+    let thrown = null;
+    try {
+      new m.WebSim(JSON.stringify(bad));
+    } catch (e) {
+      thrown = e;
+    }
+    const sim = new m.WebSim(JSON.stringify({ seed: 3 }));
+    sim.advance(300);
+    const counters = sim.liveCounters();
+    const refused = sim.setLoad(2);
+    sim.free();
+    return { thrown, counters, check: m.checkConfig(JSON.stringify(bad)), ok: m.checkConfig('{}'), refused };
+  });
+  assert.ok(Array.isArray(r.thrown), `a config error is thrown as an array: ${JSON.stringify(r.thrown)}`);
+  assert.deepEqual(r.thrown.map((e) => e.path).sort(), ['router.vcs', 'topology.p']);
+  assert.ok(r.thrown.every((e) => typeof e.message === 'string' && e.message.length > 0));
+  assert.deepEqual(r.check, r.thrown, 'checkConfig and the constructor report the same problems');
+  assert.deepEqual(r.ok, []);
+  assert.deepEqual(r.refused.map((e) => e.path), ['traffic.load']);
+  const c = r.counters;
+  assert.ok(c.generated > 0 && c.delivered > 0 && c.delivered_flits >= c.delivered, JSON.stringify(c));
+  assert.equal(c.generated, c.delivered + c.dropped + c.unroutable + c.in_network + c.in_sources, 'packets are conserved');
+  assert.equal(typeof c.batch_pending, 'boolean');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -82,7 +82,7 @@ test('native and wasm give identical results for the same configuration and seed
     const wasm = await page.evaluate(async (json) => {
       const m = await import('/pkg/hiradix.js');
       await m.default();
-      return JSON.parse(m.runExperiment(json)).summary;
+      return m.runExperiment(json).summary;
     }, JSON.stringify(config));
     assert.ok(native.labeled_packets > 100, `${name}: nothing measured natively: ${JSON.stringify(native)}`);
     assert.deepStrictEqual(wasm, native, `${name}: wasm and native summaries differ`);

@@ -68,7 +68,7 @@ const state = (page) =>
     };
   });
 
-const unroutable = (page) => page.evaluate(() => window.hiradix.panes.map((p) => p.sim.liveCounters()[15]));
+const unroutable = (page) => page.evaluate(() => window.hiradix.panes.map((p) => p.sim.liveCounters().unroutable));
 
 /** The worker's failed channels of every pane (asked of the simulations themselves). */
 const workerFailed = (page) =>

@@ -58,7 +58,7 @@ async function openStory(id, cycles, { paused = false } = {}) {
       accepted: p.stats.recent(10)?.accepted,
       batch: p.stats.batchDone?.cycles ?? null,
       now: p.sim.now(),
-      unroutable: p.sim.liveCounters()[15],
+      unroutable: p.sim.liveCounters().unroutable,
       failedLinks: p.failedLinks,
     }));
   });

@@ -48,7 +48,7 @@ const state = (page) =>
   page.evaluate(() =>
     window.hiradix.panes.map((p) => ({
       now: p.sim.now(),
-      counters: Array.from(p.sim.liveCounters()).join(),
+      counters: JSON.stringify(p.sim.liveCounters()),
       occupancy: Array.from(p.sim.channelOccupancy()).join(),
       vc: Array.from(p.sim.vcOccupancy()).join(),
       fill: Array.from(p.sim.routerInjectionOccupancy()).join(),
@@ -212,7 +212,7 @@ test('the load while running: offered load follows, refused out of range, in the
       [from, to],
     );
   // Generated packets so far, and the cycle.
-  const snap = () => page.evaluate(() => ({ 0: window.hiradix.panes[1].sim.liveCounters()[0], cycle: window.hiradix.sim.now() }));
+  const snap = () => page.evaluate(() => ({ 0: window.hiradix.panes[1].sim.liveCounters().generated, cycle: window.hiradix.sim.now() }));
   await runUntilCycle(page, 600);
   const c600 = await snap();
   assert.equal(await page.inputValue('#load-value'), '0.3');
