@@ -366,8 +366,9 @@ export class WebSim {
     /**
      * Runs until an event, at most `max_cycles` cycles: `decision` — the next routing
      * decision at router `arg`; `nonminimal` — the next packet sent off its minimal path
-     * at router `arg`; `saturated` — the first channel whose downstream buffers are all
-     * full (it exerts backpressure). Returns `{cycles, reached, channel, error}`.
+     * at router `arg`; `saturated` — the first saturated channel: one of the VC buffers it
+     * feeds is full, so the packets routed to that VC wait upstream (backpressure).
+     * Returns `{cycles, reached, channel, error}`.
      * @param {string} kind
      * @param {number} arg
      * @param {number} max_cycles

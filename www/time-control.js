@@ -1,6 +1,6 @@
 // Time control for teaching (issue 17): step back, go back to a cycle, and run until
 // something happens — the next routing decision or the next non-minimal decision at the
-// selected router, or the first full channel.
+// selected router, or the first saturated channel (a VC buffer it feeds is full).
 //
 // Rewinding is the engine's (WebSim.rewindTo: periodic snapshots plus exact replay, so the
 // state it returns to is bit for bit the one first reached there). Every pane goes back to
@@ -13,7 +13,7 @@
 // and the state before it).
 //
 // Run until: the event is awaited in one pane (WebSim.runUntil, at most MAX_CYCLES
-// cycles) — the pane whose router is selected, or for "the first full channel" every pane
+// cycles) — the pane whose router is selected, or for "the first saturated channel" every pane
 // at once, the one that gets there first winning (the later ones are rewound to its cycle)
 // — and the other panes advance by the same cycles, so all panes end at the same cycle,
 // paused. The notice says what happened.
@@ -290,7 +290,7 @@ export class TimeControl {
       if (!(await this.pause())) return;
       this.busy = true;
       this.synced = '';
-      this.say(`Running until the ${kind === 'saturated' ? 'first full channel' : `${EVENT_WORDS[kind].option} at router ${sel.index}`} (at most ${grouped(MAX_CYCLES)} cycles)…`, true);
+      this.say(`Running until the ${kind === 'saturated' ? 'first saturated channel' : `${EVENT_WORDS[kind].option} at router ${sel.index}`} (at most ${grouped(MAX_CYCLES)} cycles)…`, true);
       try {
         if (kind === 'saturated') await this.untilSaturated();
         else await this.untilAtRouter(kind, sel.pane, sel.index);
@@ -347,7 +347,7 @@ export class TimeControl {
       this.say(`Run until: ${bad?.error ?? 'no answer from the simulation'}`);
       return;
     }
-    // The first pane to reach a full channel (the lowest index on a tie) sets the cycle.
+    // The first pane to saturate a channel (the lowest index on a tie) sets the cycle.
     let best = -1;
     results.forEach((r, i) => {
       if (r.reached && (best < 0 || r.cycles < results[best].cycles)) best = i;
@@ -364,7 +364,7 @@ export class TimeControl {
     const at = grouped(target);
     if (best < 0) {
       const stop = results.find((r) => r.error)?.error;
-      this.hooks.notice(stop ? `The simulation stopped at cycle ${at}: ${stop}` : `No full channel within ${grouped(MAX_CYCLES)} cycles: paused at cycle ${at}.`);
+      this.hooks.notice(stop ? `The simulation stopped at cycle ${at}: ${stop}` : `No saturated channel within ${grouped(MAX_CYCLES)} cycles: paused at cycle ${at}.`);
       return;
     }
     const pane = panes[best];
@@ -373,8 +373,8 @@ export class TimeControl {
     app.selection = { pane: best, kind: 'channel', index: c };
     app.lastWant = null;
     this.hooks.updateInspector();
-    const where = panes.length > 1 ? ` in pane ${pane.variant.name} (${pane.short}), the first to fill one; the other panes are at the same cycle` : '';
-    this.hooks.notice(`Channel ${c} (router ${g.src[c]} → router ${g.dst[c]}) is full at cycle ${at}${where}: every buffer it feeds is full, so it holds its sender back. Selected (wide dashes) and shown in the inspector.`);
+    const where = panes.length > 1 ? ` in pane ${pane.variant.name} (${pane.short}), the first to saturate one; the other panes are at the same cycle` : '';
+    this.hooks.notice(`Channel ${c} (router ${g.src[c]} → router ${g.dst[c]}) saturates at cycle ${at}${where}: a VC buffer it feeds is full, so packets for that VC wait at router ${g.src[c]}. Selected (wide dashes) and shown in the inspector.`);
   }
 }
 

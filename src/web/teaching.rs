@@ -36,7 +36,7 @@ pub struct RunUntil {
     pub cycles: u32,
     /// The awaited event happened (else `max_cycles` ran out, or a deadlock stopped it).
     pub reached: bool,
-    /// For `saturated`: the channel found full.
+    /// For `saturated`: the channel found saturated.
     pub channel: Option<u32>,
     /// The deadlock report's text if the watchdog tripped.
     pub error: Option<String>,
@@ -87,8 +87,9 @@ impl WebSim {
 
     /// Runs until an event, at most `max_cycles` cycles: `decision` — the next routing
     /// decision at router `arg`; `nonminimal` — the next packet sent off its minimal path
-    /// at router `arg`; `saturated` — the first channel whose downstream buffers are all
-    /// full (it exerts backpressure). Returns `{cycles, reached, channel, error}`.
+    /// at router `arg`; `saturated` — the first saturated channel: one of the VC buffers it
+    /// feeds is full, so the packets routed to that VC wait upstream (backpressure).
+    /// Returns `{cycles, reached, channel, error}`.
     #[wasm_bindgen(js_name = runUntil)]
     pub fn run_until(&mut self, kind: &str, arg: u32, max_cycles: u32) -> Result<JsValue, JsError> {
         let routers = self.sim.network().routers();
@@ -162,12 +163,10 @@ impl WebSim {
 }
 
 impl WebSim {
-    /// The first channel whose downstream input buffers are all full, if any.
+    /// The first channel one of whose downstream VC buffers is full, if any.
     fn full_channel(&self) -> Option<u32> {
-        let capacity = self.sim.vcs() * self.sim.buffer_depth();
-        self.downstream_port
-            .iter()
-            .position(|&p| self.sim.port_buffered_flits(p as usize) >= capacity)
-            .map(|c| c as u32)
+        let (vcs, depth) = (self.sim.vcs(), self.sim.buffer_depth());
+        let full = |p: u32| (0..vcs).any(|vc| self.sim.input_occupancy(p as usize, vc) >= depth);
+        self.downstream_port.iter().position(|&p| full(p)).map(|c| c as u32)
     }
 }

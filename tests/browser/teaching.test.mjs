@@ -177,25 +177,26 @@ test('run until the next (non-minimal) decision at the selected router: its coun
   await page.close();
 });
 
-test('run until the first full channel: it is full (occupancy 1), selected and in the inspector', { timeout: 60_000 }, async () => {
-  // The default 4-ary 3-flat past saturation (load 1): input buffers back up in every VC.
-  // Under router shift (min-worst-case) no channel fills: its bottleneck is the injection.
+test('run until the first saturated channel: a VC it feeds is full, selected and in the inspector', { timeout: 60_000 }, async () => {
+  // The default 4-ary 3-flat past saturation (load 1): input buffers back up.
   const { page, errors } = await open('?traffic.load=1&vary=routing.algorithm&values=min_ad|val&speed=1');
   await page.selectOption('#until-kind', 'saturated');
   await page.click('#btn-until');
-  await page.waitForFunction(() => /is full at cycle/.test(document.getElementById('notice-text').textContent), null, { timeout: 30_000 });
+  await page.waitForFunction(() => /saturates at cycle/.test(document.getElementById('notice-text').textContent), null, { timeout: 30_000 });
   await settle(page);
   const r = await page.evaluate(() => {
     const app = window.hiradix;
     const s = app.selection;
-    return { sel: s, now: app.panes.map((p) => p.sim.now()), occ: s ? app.panes[s.pane].sim.channelOccupancy()[s.index] : null, running: app.running };
+    const pane = s ? app.panes[s.pane] : null;
+    const vcs = pane ? Array.from(pane.sim.vcOccupancy()).slice(s.index * pane.info.vcs, (s.index + 1) * pane.info.vcs) : [];
+    return { sel: s, now: app.panes.map((p) => p.sim.now()), vcs, depth: pane?.info.depth, running: app.running };
   });
   assert.equal(r.sel?.kind, 'channel');
-  assert.equal(r.occ, 1, `the selected channel's occupancy is ${r.occ}`);
+  assert.ok(r.vcs.some((f) => f >= r.depth), `no VC of the selected channel is full: ${r.vcs} (depth ${r.depth})`);
   assert.equal(r.now[0], r.now[1], 'the panes stay aligned');
   assert.equal(r.running, false);
   await page.waitForFunction((c) => new RegExp(`Channel ${c}\\b`).test(document.getElementById('inspector-body').textContent), r.sel.index, { timeout: 10_000 });
-  assert.match(await page.textContent('#notice-text'), new RegExp(`Channel ${r.sel.index} \\(router \\d+ → router \\d+\\) is full`));
+  assert.match(await page.textContent('#notice-text'), new RegExp(`Channel ${r.sel.index} \\(router \\d+ → router \\d+\\) saturates`));
   assert.deepEqual(errors, []);
   await page.close();
 });
