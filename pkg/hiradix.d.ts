@@ -126,7 +126,7 @@ export class WebSim {
      */
     rewindTo(cycle: number): number;
     /**
-     * How far back [`WebSim::rewind_to`] can go: `{earliest, interval, snapshots}`.
+     * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots}`.
      */
     rewindable(): any;
     /**

@@ -273,7 +273,7 @@ export class WebSim {
         return ret;
     }
     /**
-     * How far back [`WebSim::rewind_to`] can go: `{earliest, interval, snapshots}`.
+     * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots}`.
      * @returns {any}
      */
     rewindable() {

@@ -91,8 +91,10 @@ fn rewinds_exactly(cfg: &SimConfig, events: &[(u64, Event)], what: &str) {
     }
     let cycles = 1000 - sim.now();
     history.advance(&mut sim, cycles).expect("no deadlock");
-    assert!(history.interval() > History::FIRST_INTERVAL, "{what}: the history never thinned out");
-    assert!(history.snapshots() <= 4, "{what}: {} snapshots over the budget", history.snapshots());
+    assert_eq!(history.snapshots(), 4, "{what}: snapshots over or under the budget");
+    assert_eq!(history.earliest(), 0, "{what}: the first snapshot was dropped");
+    assert!(history.latest() + History::SPACING > 1000, "{what}: no recent snapshot ({})", history.latest());
+    assert!(history.max_replay(1000) > History::SPACING, "{what}: the history never thinned out");
     for (&mark, want) in marks.iter().zip(&expected).rev() {
         assert_eq!(history.rewind(&mut sim, mark), mark, "{what}");
         assert_eq!(&fingerprint(&sim), want, "{what}: rewound to cycle {mark}");
@@ -170,4 +172,23 @@ fn decision_counts_add_up_to_hops_and_nonminimal_packets() {
             _ => assert!(nonminimal > 0, "{algorithm} routed nothing non-minimally"),
         }
     }
+}
+
+/// On a long run the snapshots stay dense near the present (stepping back replays little)
+/// and thin out into the past, within the budget.
+#[test]
+fn snapshots_thin_out_into_the_past() {
+    let cfg = dragonfly("min");
+    let mut sim = Simulation::new(&cfg).expect("valid");
+    let mut history = History::new(&sim, 8);
+    history.advance(&mut sim, 20_000).expect("no deadlock");
+    let cycles: Vec<u64> = history.cycles().collect();
+    assert_eq!(cycles.len(), 8);
+    assert_eq!(cycles[0], 0);
+    assert!(history.latest() + History::SPACING > 20_000, "stepping back replays more than SPACING: {cycles:?}");
+    let gaps: Vec<u64> = cycles.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.first() > gaps.last(), "the oldest gap is not the widest: {cycles:?}");
+    assert!(history.max_replay(20_000) < 15_000, "a rewind may replay most of the run: {cycles:?}");
+    assert_eq!(history.rewind(&mut sim, 19_999), 19_999);
+    assert_eq!(fingerprint(&sim), reference(&cfg, &[], &[19_999])[0]);
 }

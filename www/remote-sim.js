@@ -157,9 +157,9 @@ export class RemoteSim {
   routerDecisions() {
     return this.snap.decisions ?? null;
   }
-  /** {earliest, interval, snapshots}: how far back a rewind can go. */
+  /** {earliest, max_replay, snapshots}: how far back a rewind can go. */
   rewindable() {
-    return this.snap.rewind ?? { earliest: 0, interval: 0, snapshots: 0 };
+    return this.snap.rewind ?? { earliest: 0, max_replay: 0, snapshots: 0 };
   }
 
   /** The worker frees the simulation when the next ones replace it. */

@@ -1,10 +1,12 @@
 //! Rewind: periodic copies of a simulation plus deterministic replay, so that stepping
 //! back is exact (issue 17: "time control for teaching").
 //!
-//! A [`History`] keeps copies ("snapshots") of the simulation every `interval` cycles from
-//! cycle 0 on, within a byte budget: when the budget is reached, every second snapshot is
-//! dropped and the interval doubles, so the snapshots always cover the whole run evenly and
-//! going back to any cycle replays at most `interval` cycles. What changes the simulation
+//! A [`History`] takes a copy ("snapshot") of the simulation every [`History::SPACING`]
+//! cycles and keeps at most `capacity` of them (the page's byte budget): when it has that
+//! many, it drops the snapshot whose loss leaves the smallest gap relative to its age, so
+//! the snapshots stay dense near the present and thin out into the past. Stepping back a
+//! cycle or a few replays at most `SPACING` cycles however long the run; going far back
+//! replays at most the gap around the target ([`History::max_replay`]). What changes the simulation
 //! from outside between cycles (the offered load, failing or restoring a link) is kept as
 //! [`Event`]s stamped with their cycle and applied again during replay. Since a simulation
 //! is a deterministic function of its configuration, seed and these events, the replayed
@@ -41,24 +43,24 @@ pub struct History {
     snapshots: Vec<Simulation>,
     /// Events in the order they were applied, with the cycle they were applied at.
     events: Vec<(u64, Event)>,
-    /// Cycles between snapshots (a power of two).
-    interval: u64,
     /// Most snapshots kept (at least 1).
     capacity: usize,
 }
 
 impl History {
-    /// First snapshot interval, in cycles.
-    pub const FIRST_INTERVAL: u64 = 64;
+    /// Cycles between the snapshots the history takes.
+    pub const SPACING: u64 = 64;
+    /// Most snapshots kept whatever the budget (choosing which to drop looks at each).
+    pub const MAX_SNAPSHOTS: usize = 256;
 
     /// Starts the history of `sim` (at its current cycle), keeping at most `capacity`
-    /// snapshots (at least the first: with one, every rewind replays from it).
+    /// snapshots (at least the first: with one, every rewind replays from it; at most
+    /// [`History::MAX_SNAPSHOTS`]).
     pub fn new(sim: &Simulation, capacity: usize) -> History {
         History {
             snapshots: vec![sim.clone()],
             events: Vec::new(),
-            interval: History::FIRST_INTERVAL,
-            capacity: capacity.max(1),
+            capacity: capacity.clamp(1, History::MAX_SNAPSHOTS),
         }
     }
 
@@ -67,9 +69,21 @@ impl History {
         self.snapshots[0].now()
     }
 
-    /// Cycles between snapshots now (the most a rewind replays).
-    pub fn interval(&self) -> u64 {
-        self.interval
+    /// The most cycles a rewind to a cycle before `now` replays: the largest gap between
+    /// consecutive snapshots, or between the last one and `now`.
+    pub fn max_replay(&self, now: u64) -> u64 {
+        let times: Vec<u64> = self.snapshots.iter().map(Simulation::now).chain([now]).collect();
+        times.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0)
+    }
+
+    /// The cycles of the snapshots kept, oldest first.
+    pub fn cycles(&self) -> impl Iterator<Item = u64> + '_ {
+        self.snapshots.iter().map(Simulation::now)
+    }
+
+    /// The cycle of the latest snapshot.
+    pub fn latest(&self) -> u64 {
+        self.snapshots.last().map_or(0, Simulation::now)
     }
 
     /// Snapshots kept now.
@@ -82,7 +96,7 @@ impl History {
     pub fn advance(&mut self, sim: &mut Simulation, cycles: u64) -> Result<(), super::SimError> {
         let end = sim.now() + cycles;
         while sim.now() < end {
-            let next = (sim.now() / self.interval + 1) * self.interval;
+            let next = (sim.now() / History::SPACING + 1) * History::SPACING;
             sim.advance(next.min(end) - sim.now())?;
             if sim.now() == next {
                 self.snapshot(sim);
@@ -125,15 +139,19 @@ impl History {
         target
     }
 
-    /// Keeps a copy of `sim` (at a multiple of the interval), first thinning the snapshots
-    /// if there are `capacity` of them: every second one goes and the interval doubles.
+    /// Keeps a copy of `sim`, first dropping one snapshot if there are `capacity` of them:
+    /// the one (not the first) whose two neighbours are closest relative to how long ago the
+    /// earlier one was, `(t[i+1] − t[i−1]) / (now − t[i−1])` — so spacing grows with age
+    /// and the latest snapshot, whose score is 1, goes last.
     fn snapshot(&mut self, sim: &Simulation) {
-        while self.snapshots.len() >= self.capacity && self.snapshots.len() > 1 {
-            self.interval *= 2;
-            let (interval, first) = (self.interval, self.earliest());
-            self.snapshots.retain(|s| s.now() == first || s.now().is_multiple_of(interval));
+        let now = sim.now();
+        if self.snapshots.len() >= self.capacity && self.snapshots.len() > 1 {
+            let t = |i: usize| self.snapshots.get(i).map_or(now, Simulation::now);
+            let score = |i: usize| (t(i + 1) - t(i - 1)) as f64 / (now - t(i - 1)).max(1) as f64;
+            let drop = (1..self.snapshots.len()).min_by(|&a, &b| score(a).total_cmp(&score(b))).expect("two or more");
+            self.snapshots.remove(drop);
         }
-        if self.snapshots.len() < self.capacity && sim.now().is_multiple_of(self.interval) {
+        if self.snapshots.len() < self.capacity {
             self.snapshots.push(sim.clone());
         }
     }

@@ -47,8 +47,8 @@ pub struct RunUntil {
 pub struct Rewindable {
     /// The earliest cycle reachable.
     pub earliest: f64,
-    /// The most cycles a rewind replays.
-    pub interval: f64,
+    /// The most cycles a rewind replays (see `History::max_replay`).
+    pub max_replay: f64,
     pub snapshots: u32,
 }
 
@@ -75,11 +75,11 @@ impl WebSim {
         reached as f64
     }
 
-    /// How far back [`WebSim::rewind_to`] can go: `{earliest, interval, snapshots}`.
+    /// How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots}`.
     pub fn rewindable(&self) -> JsValue {
         let r = Rewindable {
             earliest: self.history.earliest() as f64,
-            interval: self.history.interval() as f64,
+            max_replay: self.history.max_replay(self.sim.now()) as f64,
             snapshots: self.history.snapshots() as u32,
         };
         serde_wasm_bindgen::to_value(&r).unwrap_or(JsValue::NULL)
