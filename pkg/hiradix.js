@@ -198,7 +198,8 @@ export class WebSim {
     /**
      * What the page needs to know about the network, as JSON: `{type, family, routers,
      * terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
-     * dims, batch, batch_size}` plus the dragonfly's `p, a, h, g`.
+     * batch, batch_size, algorithm, sequential}` plus the family's shape (the dragonfly's
+     * `p, a, h, g`; the HyperX family's `dims, trunking, t`).
      * @returns {string}
      */
     networkInfo() {

@@ -5,7 +5,7 @@
 //! bound: `tests/memory_estimate.rs` measures peak resident memory at overload against it.
 
 use super::{Arrival, Channel, CreditReturn, InputVc, OutEntry, Slot};
-use crate::config::{ConfigErrors, InjectionMode, SimConfig, TopologyConfig};
+use crate::config::{ConfigErrors, InjectionMode, SimConfig};
 use crate::sim::Packet;
 use crate::topology::graph::Port;
 use std::mem::size_of;
@@ -15,61 +15,10 @@ use std::mem::size_of;
 /// networks; these machines have 24 GiB).
 pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") { 3 << 30 } else { 16 << 30 };
 
-/// Routers, ports (terminal ports included) and terminals of a topology, or `None` when
-/// they overflow 64 bits or the configuration is malformed (its build reports why).
-pub fn topology_size(t: &TopologyConfig) -> Option<(u64, u64, u64)> {
-    let pow = |b: u32, e: u32| (b as u64).checked_pow(e);
-    let (routers, radix, terminals) = match t {
-        TopologyConfig::FlattenedButterfly { k, n } | TopologyConfig::DilatedFlattenedButterfly { k, n } => {
-            let dilation = if matches!(t, TopologyConfig::DilatedFlattenedButterfly { .. }) { 2 } else { 1 };
-            let radix = (*n as u64)
-                .checked_sub(1)?
-                .checked_mul(dilation * (*k as u64).checked_sub(1)?)?
-                .checked_add(*k as u64)?;
-            (pow(*k, n.checked_sub(1)?)?, radix, pow(*k, *n)?)
-        }
-        TopologyConfig::Hypercube { n } => (pow(2, *n)?, *n as u64 + 1, pow(2, *n)?),
-        TopologyConfig::Hyperx { s, k, t } => {
-            // A trunking list of the wrong length is the build's error to report; the
-            // estimate takes the largest value for every dimension.
-            let widest = k.iter().copied().max().unwrap_or(1);
-            let trunk = |d: usize| Some(if k.len() == s.len() { k[d] } else { widest });
-            let routers = s.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64))?;
-            let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| {
-                acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?)
-            })?;
-            (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
-        }
-        TopologyConfig::Dragonfly { p, a, h, g, .. } => {
-            let routers = (*a as u64).checked_mul(*g as u64)?;
-            (routers, *p as u64 + *a as u64 + *h as u64, routers.checked_mul(*p as u64)?)
-        }
-        TopologyConfig::FoldedClos { down, up } => {
-            // Level i (0-based) has Π down[i+1..] · Π up[..i] switches of down[i] + up[i] ports.
-            let product = |v: &[u32]| v.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64));
-            let mut ports = 0u64;
-            let mut routers = 0u64;
-            for i in 0..down.len() {
-                let count = product(down.get(i + 1..)?)?.checked_mul(product(up.get(..i.min(up.len()))?)?)?;
-                let radix = down[i] as u64 + up.get(i).copied().unwrap_or(0) as u64;
-                routers = routers.checked_add(count)?;
-                ports = ports.checked_add(count.checked_mul(radix)?)?;
-            }
-            return Some((routers, ports, product(down)?));
-        }
-        TopologyConfig::Butterfly { k, n } => {
-            // n stages of k^(n−1) switches, k inputs and k outputs each.
-            let routers = pow(*k, n.checked_sub(1)?)?.checked_mul(*n as u64)?;
-            (routers, 2 * *k as u64, pow(*k, *n)?)
-        }
-    };
-    Some((routers, routers.checked_mul(radix)?, terminals))
-}
-
 /// An upper bound of the bytes a simulation of `cfg` allocates, and the setting that
 /// contributes most (for the message when it is too much); `None` on overflow.
 pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
-    let (routers, ports, terminals) = topology_size(&cfg.topology)?;
+    let (routers, ports, terminals) = cfg.topology.size()?;
     let r = &cfg.router;
     let (vcs, depth) = (r.vcs as u64, r.depth_per_vc() as u64);
     let outq_cap = r.output_queue.unwrap_or(2 * r.speedup) as u64;

@@ -130,6 +130,31 @@ impl Topology {
         }
     }
 
+    /// The block each router is drawn in — its group (dragonfly), its tile of the
+    /// dimensions above the first two (HyperX family with more than two), else 0 — and what
+    /// the blocks are called (`group`, `tile`, or empty when there is one block).
+    pub fn drawing_blocks(&self) -> (Vec<u32>, &'static str) {
+        let routers = self.network().routers() as u32;
+        match self {
+            Topology::Dragonfly(df) => ((0..routers).map(|r| df.group(r)).collect(), "group"),
+            Topology::HyperX(hx) if hx.dims() > 2 => {
+                let inner = hx.s[0] * hx.s[1];
+                ((0..routers).map(|r| r / inner).collect(), "tile")
+            }
+            _ => (vec![0; routers as usize], ""),
+        }
+    }
+
+    /// The family's shape parameters, by the names the papers give them: the dragonfly's
+    /// `p, a, h, g`, the HyperX family's extents `dims`, trunking and `t`.
+    pub fn shape(&self) -> serde_json::Value {
+        match self {
+            Topology::Dragonfly(df) => serde_json::json!({"p": df.p, "a": df.a, "h": df.h, "g": df.g}),
+            Topology::HyperX(hx) => serde_json::json!({"dims": hx.s, "trunking": hx.k, "t": hx.t}),
+            Topology::FoldedClos(_) | Topology::Butterfly(_) => serde_json::json!({}),
+        }
+    }
+
     /// (terminals per group, groups) for families with groups (the dragonfly).
     pub fn groups(&self) -> Option<(u32, u32)> {
         match self {

@@ -7,7 +7,7 @@ use super::teaching::field_errors;
 use crate::config::{InjectionMode, SimConfig};
 use crate::sim::history::{Event, History};
 use crate::sim::Simulation;
-use crate::topology::{LinkClass, Topology};
+use crate::topology::LinkClass;
 
 /// Smoothing time constant of [`WebSim::channel_utilization`], in cycles.
 pub const UTILIZATION_TIME_CONSTANT: f64 = 32.0;
@@ -195,26 +195,22 @@ impl WebSim {
     /// the dimensions above the first two (HyperX family), else 0.
     #[wasm_bindgen(js_name = routerGroups)]
     pub fn router_groups(&self) -> Vec<u32> {
-        let routers = self.sim.network().routers() as u32;
-        match self.sim.topology() {
-            Topology::Dragonfly(df) => (0..routers).map(|r| df.group(r)).collect(),
-            Topology::HyperX(hx) if hx.dims() > 2 => {
-                let inner = hx.s[0] * hx.s[1];
-                (0..routers).map(|r| r / inner).collect()
-            }
-            _ => vec![0; routers as usize],
-        }
+        self.sim.topology().drawing_blocks().0
     }
 
     /// What the page needs to know about the network, as JSON: `{type, family, routers,
     /// terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
-    /// dims, batch, batch_size}` plus the dragonfly's `p, a, h, g`.
+    /// batch, batch_size, algorithm, sequential}` plus the family's shape (the dragonfly's
+    /// `p, a, h, g`; the HyperX family's `dims, trunking, t`).
     #[wasm_bindgen(js_name = networkInfo)]
     pub fn network_info(&self) -> String {
         use serde_json::json;
-        let net = self.sim.network();
+        let (net, topo) = (self.sim.network(), self.sim.topology());
         let cfg = self.sim.config();
+        let (blocks, group_kind) = topo.drawing_blocks();
         let mut info = json!({
+            "type": serde_json::to_value(&cfg.topology).expect("serialises")["type"].clone(),
+            "family": topo.family(),
             "routers": net.routers(),
             "terminals": net.terminals(),
             "channels": self.downstream_port.len(),
@@ -222,28 +218,18 @@ impl WebSim {
             "depth": self.sim.buffer_depth(),
             "packet_size": cfg.traffic.packet_size,
             "terminal_period": cfg.router.terminal_period,
-            "terminals_per_router": self.sim.topology().terminals_per_router(),
+            "terminals_per_router": topo.terminals_per_router(),
+            "groups": blocks.iter().max().map_or(1, |&b| b + 1),
+            "group_kind": group_kind,
             "batch": cfg.traffic.injection == InjectionMode::Batch,
             "batch_size": cfg.traffic.batch_size,
             "algorithm": cfg.routing.algorithm,
             "sequential": self.sim.sequential_allocation(),
         });
-        let extra = match self.sim.topology() {
-            Topology::Dragonfly(df) => {
-                json!({"family": "dragonfly", "p": df.p, "a": df.a, "h": df.h, "g": df.g, "groups": df.g, "group_kind": "group"})
-            }
-            Topology::HyperX(hx) => {
-                let tiles = if hx.dims() > 2 { hx.routers() / (hx.s[0] * hx.s[1]) } else { 1 };
-                json!({"family": "hyperx", "dims": hx.s, "trunking": hx.k, "t": hx.t, "groups": tiles, "group_kind": if tiles > 1 { "tile" } else { "" }})
-            }
-            Topology::FoldedClos(_) => json!({"family": "folded_clos", "groups": 1, "group_kind": ""}),
-            Topology::Butterfly(_) => json!({"family": "butterfly", "groups": 1, "group_kind": ""}),
-        };
         let obj = info.as_object_mut().expect("object");
-        for (k, v) in extra.as_object().expect("object") {
+        for (k, v) in topo.shape().as_object().expect("object") {
             obj.insert(k.clone(), v.clone());
         }
-        obj.insert("type".into(), serde_json::to_value(&cfg.topology).expect("serialises")["type"].clone());
         info.to_string()
     }
 
