@@ -12,7 +12,7 @@ use hiradix::topology::LinkClass;
 const ALGORITHMS: [&str; 7] = ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
 
 fn dragonfly(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement) -> TopologyConfig {
-    TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra: None, taper: vec![] }
+    TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra: None, intra_trunking: None, taper: vec![] }
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, pattern: &str, load: f64) -> SimConfig {
@@ -264,4 +264,43 @@ fn credit_round_trip_under_saturation() {
         let (_, delayed, _) = sim.credit_round_trip(0).unwrap();
         assert!(delayed > 0, "granularity {granularity}, {packet_size}-flit packets: no credit was delayed");
     }
+}
+
+/// Fig. 6(a): with two parallel channels between the two routers of a group's first
+/// dimension, every algorithm delivers and never deadlocks, each hop spreads its packets
+/// over both channels, and minimal routing, which on a 2×4 group is bound by that
+/// dimension's single channel, accepts more.
+#[test]
+fn trunked_groups_spread_each_hop_over_its_channels() {
+    let trunked = |g: u32, trunking: Option<Vec<u32>>| TopologyConfig::Dragonfly {
+        p: 2,
+        a: 8,
+        h: 2,
+        g,
+        arrangement: GlobalArrangement::Absolute,
+        intra: Some(vec![2, 4]),
+        intra_trunking: trunking,
+        taper: vec![],
+    };
+    for algorithm in ALGORITHMS {
+        walk(trunked(5, Some(vec![2, 1])), algorithm, "uniform", 3, 8, IntermediateGroup::Other);
+    }
+    let mut c = cfg(trunked(5, Some(vec![2, 1])), "min", "uniform", 0.5);
+    c.measurement.warmup = 0;
+    let mut sim = Simulation::new(&c).expect("valid");
+    sim.advance(3000).expect("no deadlock");
+    let (net, sent) = (sim.network(), sim.sent_flits());
+    for r in 0..net.routers() as u32 {
+        // Ports p and p + 1: the two channels to the other router of the first dimension.
+        let (a, b) = (sent[net.port_id(r, 2)], sent[net.port_id(r, 3)]);
+        assert_eq!(net.port(r, 2).peer_router, net.port(r, 3).peer_router);
+        assert!(a > 0 && b > 0 && a.max(b) < 3 * a.min(b), "router {r}, ports 2/3: {a} vs {b} flits");
+    }
+    let accepted = |trunking| {
+        let mut c = cfg(trunked(17, trunking), "min", "uniform", 0.9);
+        c.measurement.warmup = 500;
+        run(&c).expect("runs").summary.accepted
+    };
+    let (single, double) = (accepted(None), accepted(Some(vec![2, 1])));
+    assert!(double > 1.3 * single, "trunked groups accept {double}, single channels {single}");
 }

@@ -17,6 +17,8 @@ fn instances() -> Vec<serde_json::Value> {
     // channels per group pair.
     v.push(serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "intra": [2, 2]}));
     v.push(serde_json::json!({"type": "dragonfly", "p": 1, "a": 8, "h": 2, "g": 6, "intra": [2, 2, 2]}));
+    // Doubled channels between neighbours in the second dimension (Fig. 6(a)).
+    v.push(serde_json::json!({"type": "dragonfly", "p": 2, "a": 8, "h": 2, "g": 5, "intra": [2, 4], "intra_trunking": [1, 2]}));
     // A tapered dragonfly (§3.2): one of the two channels between groups 0 and 1 removed.
     v.push(serde_json::json!({"type": "dragonfly", "p": 1, "a": 4, "h": 2, "g": 5, "taper": [[0, 1, 1]]}));
     v

@@ -130,6 +130,11 @@ pub enum TopologyConfig {
         /// product `a`; `null` (the default): fully connected groups.
         #[serde(default)]
         intra: Option<Vec<u32>>,
+        /// Parallel local channels between neighbouring routers in each dimension of the
+        /// group (§3.2, Fig. 6(a)): one value, or one per dimension of `intra`; `null` (the
+        /// default): one.
+        #[serde(default)]
+        intra_trunking: Option<Vec<u32>>,
         /// Bandwidth tapering (§3.2): `[G1, G2, keep]` entries, each keeping only `keep`
         /// of the channels between groups G1 and G2 (`g < ah + 1` gives pairs several).
         #[serde(default)]
@@ -164,9 +169,12 @@ impl TopologyConfig {
                 })?;
                 (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
             }
-            TopologyConfig::Dragonfly { p, a, h, g, .. } => {
+            TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, .. } => {
+                // At most a − 1 neighbours, each on at most the widest trunking's channels.
+                let trunk = intra_trunking.iter().flatten().copied().max().unwrap_or(1).max(1) as u64;
                 let routers = (*a as u64).checked_mul(*g as u64)?;
-                (routers, *p as u64 + *a as u64 + *h as u64, routers.checked_mul(*p as u64)?)
+                let radix = (*a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(*p as u64 + *h as u64)?;
+                (routers, radix, routers.checked_mul(*p as u64)?)
             }
             TopologyConfig::FoldedClos { down, up } => {
                 // Level i (0-based) has Π down[i+1..] · Π up[..i] switches of down[i] + up[i] ports.
@@ -193,7 +201,16 @@ impl TopologyConfig {
     /// Dragonfly(p, a, h, g) as the paper builds it: absolute arrangement, fully connected
     /// groups, no tapering.
     pub fn dragonfly(p: u32, a: u32, h: u32, g: u32) -> TopologyConfig {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement: GlobalArrangement::Absolute, intra: None, taper: vec![] }
+        TopologyConfig::Dragonfly {
+            p,
+            a,
+            h,
+            g,
+            arrangement: GlobalArrangement::Absolute,
+            intra: None,
+            intra_trunking: None,
+            taper: vec![],
+        }
     }
 }
 

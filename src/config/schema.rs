@@ -193,8 +193,9 @@ pub fn topologies() -> Vec<TopologyEntry> {
                 choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
                 Param { kind: "int_triples", ..list("topology.taper", "tapering", 0.0, 1025.0, "bandwidth tapering (§3.2): [group, group, channels kept] entries, each keeping only that many of the channels between two groups") },
                 Param { unset: Some("fully connected"), ..list("topology.intra", "group extents", 2.0, 256.0, "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a") },
+                Param { unset: Some("1"), ..list("topology.intra_trunking", "group trunking", 1.0, 8.0, "parallel local channels between neighbouring routers in each dimension of the group (§3.2, Fig. 6(a)): one value, or one per dimension of topology.intra") },
             ],
-            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "taper": []}),
+            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "intra_trunking": null, "taper": []}),
         },
     ]
 }

@@ -229,13 +229,25 @@ pub struct DfCostPoint {
 }
 
 /// A dragonfly of the simulator's form (p, a, h, g) whose groups are the flattened
-/// butterfly `intra` (empty: fully connected; §3.2, Fig. 6), packaged as a cabinet row per
-/// group: every router has `Σ(e − 1)` local channels (`a − 1` fully connected) on short
-/// cables, and `h` global ones.
-pub fn dragonfly_groups(tech: &Technology, p: u32, a: u32, h: u32, g: u32, intra: &[u32]) -> Inventory {
+/// butterfly `intra` (empty: fully connected; §3.2, Fig. 6) with `trunking` parallel
+/// channels between neighbours per dimension (one value for all, or one per dimension;
+/// empty: one; Fig. 6(a)), packaged as a cabinet row per group: every router has
+/// `Σ k_d·(e_d − 1)` local channels (`a − 1` fully connected, untrunked) on short cables,
+/// and `h` global ones.
+pub fn dragonfly_groups(
+    tech: &Technology,
+    p: u32,
+    a: u32,
+    h: u32,
+    g: u32,
+    intra: &[u32],
+    trunking: &[u32],
+) -> Inventory {
     let routers = a as u64 * g as u64;
     let nodes = routers * p as u64;
-    let local_ports: u32 = if intra.is_empty() { a - 1 } else { intra.iter().map(|e| e - 1).sum() };
+    let extents = if intra.is_empty() { vec![a] } else { intra.to_vec() };
+    let trunk = |d: usize| trunking.get(d).or(trunking.first()).copied().unwrap_or(1);
+    let local_ports: u32 = extents.iter().enumerate().map(|(d, e)| (e - 1) * trunk(d)).sum();
     let group_nodes = a as u64 * p as u64;
     let groups = vec![
         ChannelGroup::new("terminal", Placement::Terminal, 2.0 * nodes as f64, 1.0, 0.0),
@@ -254,11 +266,14 @@ pub fn dragonfly_groups(tech: &Technology, p: u32, a: u32, h: u32, g: u32, intra
             2.0 * tech.edge_length(nodes) / 3.0,
         ),
     ];
-    let shape = if intra.is_empty() {
+    let mut shape = if intra.is_empty() {
         "fully connected".to_string()
     } else {
         intra.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("×")
     };
+    if trunking.iter().any(|&k| k > 1) {
+        shape += &format!(", trunking {trunking:?}");
+    }
     Inventory {
         topology: "dragonfly".into(),
         nodes,

@@ -23,7 +23,7 @@ use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
 use crate::stats::dragonfly::{global_channel_utilization, histogram_bins};
 use crate::stats::Summary;
-use crate::topology::Dragonfly;
+use crate::topology::{Dragonfly, Topology};
 use std::fmt::Write as _;
 
 /// The figure presets: (name, description).
@@ -291,17 +291,19 @@ fn ur_wc_plots(series: &[FigureSeries]) -> Vec<(String, Plot)> {
     ]
 }
 
-/// One network of the `df-groups` preset: its name, group organisation (`intra`), number
-/// of groups and tapering.
+/// One network of the `df-groups` preset: its name, group organisation (`intra` and its
+/// trunking), number of groups and tapering.
 struct Variant {
     name: String,
     intra: Option<Vec<u32>>,
+    trunking: Option<Vec<u32>>,
     g: u32,
     taper: Vec<Vec<u32>>,
 }
 
 /// §3.2: the same dragonfly (p = h = 2, a = 8, g = 17: the routers of Fig. 6(b)) with fully
-/// connected groups and with a 2-D and a 3-D flattened butterfly inside each group; and
+/// connected groups and with a 2-D and a 3-D flattened butterfly inside each group, the
+/// 2-D one also with two channels between the routers of its first dimension (Fig. 6(a)); and
 /// bandwidth tapering on g = 9 groups (two channels per group pair), where the first five
 /// groups keep one channel to each other. Quick: a = 4 (g = 9 and, tapered, 5).
 fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
@@ -310,6 +312,7 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
     let v = |name: &str, intra: Option<Vec<u32>>, g: u32, taper: Vec<Vec<u32>>| Variant {
         name: name.into(),
         intra,
+        trunking: None,
         g,
         taper,
     };
@@ -320,6 +323,8 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
         variants.push(v("2-D FB 2×2", Some(vec![2, 2]), g, vec![]));
     } else {
         variants.push(v("2-D FB 2×4", Some(vec![2, 4]), g, vec![]));
+        let trunked = v("2-D FB 2×4 trunked [2, 1]", Some(vec![2, 4]), g, vec![]);
+        variants.push(Variant { trunking: Some(vec![2, 1]), ..trunked });
         variants.push(v("3-D FB 2×2×2", Some(vec![2, 2, 2]), g, vec![]));
     }
     variants.push(v(&format!("g = {g_taper}"), None, g_taper, vec![]));
@@ -352,15 +357,21 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
             g: n.g,
             arrangement: GlobalArrangement::Absolute,
             intra: n.intra.clone(),
+            intra_trunking: n.trunking.clone(),
             taper: n.taper.clone(),
         };
     }
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
     let plots = ur_wc_plots(&series);
-    let radix = |n: &Variant| 2 + n.intra.as_ref().map_or(a - 1, |e| e.iter().map(|x| x - 1).sum()) + 2;
+    let radix = |n: &Variant| {
+        let trunk = |d: usize| n.trunking.as_ref().and_then(|k| k.get(d)).copied().unwrap_or(1);
+        let local: u32 =
+            n.intra.as_ref().map_or(a - 1, |e| e.iter().enumerate().map(|(d, x)| (x - 1) * trunk(d)).sum());
+        2 + local + 2
+    };
     let markdown = format!(
-        "Networks: {} (the router radix is p + local channels + h). The g = {g_taper} networks have two channels between every two groups; tapered, the ten pairs among groups 0–4 keep one (`topology.taper`).{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality; where uniform bandwidth is not needed, tapering removes inter-group channels among some groups. The paper gives no performance figure for either. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
+        "Networks: {} (the router radix is p + local channels + h). The g = {g_taper} networks have two channels between every two groups; tapered, the ten pairs among groups 0–4 keep one (`topology.taper`).{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality by providing more bandwidth to neighbouring routers (Fig. 6(a); here `topology.intra_trunking = [2, 1]`: two channels between the two routers of the first dimension); where uniform bandwidth is not needed, tapering removes inter-group channels among some groups. The paper gives no performance figure for any of them. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
         variants
             .iter()
             .map(|n| format!("{} (N = {}, radix {})", n.name, 2 * a * n.g, radix(n)))
@@ -480,12 +491,8 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
 }
 
 fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
-    match &cfg.topology {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, taper } => {
-            Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), "topology")
-                .and_then(|df| df.tapered(taper, "topology"))
-                .map_err(|e| e.to_string())
-        }
+    match Topology::build(&cfg.topology).map_err(|e| e.to_string())? {
+        Topology::Dragonfly(df) => Ok(df),
         _ => Err("not a dragonfly".into()),
     }
 }

@@ -303,6 +303,9 @@ pub struct DragonflyRouting {
     /// VC classes: 2 for MIN, 3 otherwise (Fig. 7).
     classes: u32,
     table: ExitTable,
+    /// The groups have parallel local channels (Fig. 6(a)): a local hop takes the one
+    /// with the shortest queue.
+    trunked: bool,
 }
 
 impl DragonflyRouting {
@@ -317,6 +320,7 @@ impl DragonflyRouting {
             intermediate: IntermediateGroup::Other,
             classes,
             table: ExitTable::new(df),
+            trunked: df.is_trunked(),
         }
     }
 
@@ -370,11 +374,21 @@ impl DragonflyRouting {
     #[inline]
     fn toward_group(&self, ctx: &RouteCtx, target: u32, dst: Option<u32>, rng: &mut SimRng) -> Hop<'_> {
         let exit = self.exit(ctx.router, target);
-        if exit.count == 1 {
-            self.table.hop(exit)
-        } else {
-            self.choose(exit, ctx, dst, rng)
+        let hop = if exit.count == 1 { self.table.hop(exit) } else { self.choose(exit, ctx, dst, rng) };
+        Hop { port: self.spread(ctx, hop.port), ..hop }
+    }
+
+    /// `port` of the packet's router or, when it is the first of parallel local channels
+    /// (trunking, Fig. 6(a)), the one of them with the shortest queue (a failed one's is
+    /// endless; on a tie the first).
+    #[inline]
+    fn spread(&self, ctx: &RouteCtx, port: u32) -> u32 {
+        if !self.trunked || self.df.is_global_port(port) {
+            return port;
         }
+        let q = ctx.here();
+        let trunks = self.df.local_trunks(port);
+        (port..port + trunks).min_by_key(|&p| q.port_queue(p)).unwrap_or(port)
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
@@ -460,10 +474,8 @@ impl DragonflyRouting {
     fn local_works(&self, q: &QueueView, mut from: u32, to: u32) -> bool {
         let (df, net) = (&self.df, self.df.network());
         while from != to {
-            let port = df.local_port(df.index(from), df.index(to));
-            if !q.alive(from, port) {
-                return false;
-            }
+            let (first, trunks) = df.local_link(df.index(from), df.index(to));
+            let Some(port) = (first..first + trunks).find(|&p| q.alive(from, p)) else { return false };
             from = net.port(from, port).peer_router;
         }
         true
@@ -541,7 +553,7 @@ impl DragonflyRouting {
         let (here, dst) = (ctx.router, pkt.dst_router);
         let (gs, gd) = (df.group(here), df.group(dst));
         let (min, h_min, min_class) = if gs == gd {
-            let port = df.local_port(df.index(here), df.index(dst));
+            let port = self.spread(ctx, df.local_port(df.index(here), df.index(dst)));
             (Hop { port, channel: &GlobalChannel::NONE }, local_hops(df, here, dst), 2)
         } else {
             let hop = self.toward_group(ctx, gd, Some(dst), rng);
@@ -634,7 +646,7 @@ impl DragonflyRouting {
             }
         }
         if grp == gd {
-            return (df.local_port(df.index(here), df.index(pkt.dst_router)), 2);
+            return (self.spread(ctx, df.local_port(df.index(here), df.index(pkt.dst_router))), 2);
         }
         (self.toward_group(ctx, gd, Some(pkt.dst_router), rng).port, 1)
     }

@@ -6,11 +6,13 @@
 //! many, it drops the snapshot whose loss leaves the smallest gap relative to its age, so
 //! the snapshots stay dense near the present and thin out into the past. Stepping back a
 //! cycle or a few replays at most `SPACING` cycles however long the run; going far back
-//! replays at most the gap around the target ([`History::max_replay`]). What changes the simulation
-//! from outside between cycles (the offered load, failing or restoring a link) is kept as
-//! [`Event`]s stamped with their cycle and applied again during replay. Since a simulation
-//! is a deterministic function of its configuration, seed and these events, the replayed
-//! state equals the one first reached, bit for bit (`tests/history.rs`).
+//! replays at most the gap around the target ([`History::max_replay`]).
+//!
+//! What changes the simulation from outside between cycles (the offered load, failing or
+//! restoring a link) is kept as [`Event`]s stamped with their cycle and applied again
+//! during replay. Since a simulation is a deterministic function of its configuration,
+//! seed and these events, the replayed state equals the one first reached, bit for bit
+//! (`tests/history.rs`).
 //!
 //! Rewinding is an undo: snapshots and events after the target cycle are dropped.
 
@@ -39,7 +41,8 @@ impl Event {
 
 /// Snapshots and events of one simulation's run.
 pub struct History {
-    /// Copies of the simulation, in increasing cycle order; the first is at cycle 0.
+    /// Copies of the simulation, in increasing cycle order; the first is where the
+    /// history started (cycle 0 in the page).
     snapshots: Vec<Simulation>,
     /// Events in the order they were applied, with the cycle they were applied at.
     events: Vec<(u64, Event)>,

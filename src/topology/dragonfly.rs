@@ -9,13 +9,17 @@
 //! the mixed-radix coordinates of `i` (`e_1` least significant) and a channel to every
 //! router that differs in exactly one coordinate, `Σ(e_d − 1)` local channels; Fig. 6(b)
 //! is `a = 8, intra = [2, 2, 2]`. Local routes then take several hops, in dimension order
-//! ([`Dragonfly::local_port`] is the next one).
+//! ([`Dragonfly::local_port`] is the next one). **Trunking** (Fig. 6(a): "more bandwidth to
+//! the neighboring routers"): `intra_trunking = [k_1, …, k_m]` (or one `k` for every
+//! dimension) puts `k_d` parallel channels between the routers that differ in coordinate
+//! `d`, on consecutive ports; a hop takes the one with the shortest queue.
 //!
 //! **Numbering.** Router `G·a + i` is router `i` of group `G`; terminal `r·p + t` is
 //! terminal `t` of router `r`. Ports of every router: `0..p` terminals, then the local
-//! ports dimension by dimension (in dimension d, port `p + o_d + m` towards coordinate
-//! `m < own`, `p + o_d + m − 1` for `m > own`, `o_d` the ports of the dimensions before; so
-//! with one dimension, port `p + j` for in-group router `j < i`, `p + j − 1` for `j > i`),
+//! ports dimension by dimension (in dimension d, ports `p + o_d + k_d·m ..+ k_d` towards
+//! coordinate `m < own`, `p + o_d + k_d·(m − 1) ..+ k_d` for `m > own`, `o_d` the ports of
+//! the dimensions before; so with one dimension and no trunking, port `p + j` for in-group
+//! router `j < i`, `p + j − 1` for `j > i`),
 //! then the `h` global ports. The global port `k` of router `i` is the group's *global
 //! slot* `c = i·h + k`, `c = 0..a·h`.
 //!
@@ -50,6 +54,8 @@ pub struct Dragonfly {
     pub arrangement: GlobalArrangement,
     /// Extents of the intra-group flattened butterfly (`[a]`: fully connected).
     pub intra: Vec<u32>,
+    /// Parallel local channels between neighbours in each of its dimensions (Fig. 6(a)).
+    pub intra_trunking: Vec<u32>,
     /// First local port (after the terminals) of each intra-group dimension, and the
     /// number of local ports in all.
     intra_offset: Vec<u32>,
@@ -148,6 +154,7 @@ impl Dragonfly {
             h,
             g,
             arrangement,
+            intra_trunking: vec![1; intra.len()],
             intra,
             intra_offset,
             local_ports,
@@ -163,6 +170,35 @@ impl Dragonfly {
         df.index_pairs();
         df.net = df.build();
         Ok(df)
+    }
+
+    /// Trunking inside the groups (§3.2, Fig. 6(a)): `k_d` parallel local channels between
+    /// the routers that differ in coordinate `d` — one value for every dimension, or one
+    /// per dimension of `intra`; empty or all 1: single channels.
+    pub fn trunked(mut self, trunking: &[u32], path: &str) -> Result<Dragonfly, ConfigErrors> {
+        if trunking.iter().all(|&k| k == 1) {
+            return Ok(self);
+        }
+        let (field, dims) = (format!("{path}.intra_trunking"), self.intra.len());
+        if dims == 0 {
+            return Err(ConfigErrors::one(field, "a = 1: a group has no local channels to trunk"));
+        }
+        if trunking.iter().any(|k| !(1..=8).contains(k)) || (trunking.len() != 1 && trunking.len() != dims) {
+            return Err(ConfigErrors::one(
+                field,
+                format!("one value of 1..=8, or one per dimension of the group ({dims}), got {trunking:?}"),
+            ));
+        }
+        self.intra_trunking = if trunking.len() == 1 { vec![trunking[0]; dims] } else { trunking.to_vec() };
+        let widths: Vec<u32> = self.intra.iter().zip(&self.intra_trunking).map(|(e, k)| (e - 1) * k).collect();
+        self.intra_offset = widths.iter().scan(0, |o, &w| Some(std::mem::replace(o, *o + w))).collect();
+        self.local_ports = widths.iter().sum();
+        let radix = self.p + self.local_ports + self.h;
+        if radix > 1024 {
+            return Err(ConfigErrors::one(field, format!("router radix p + local ports + h = {radix} exceeds 1024")));
+        }
+        self.net = self.build();
+        Ok(self)
     }
 
     /// The slots of every ordered group pair (present ones only), in CSR form.
@@ -298,7 +334,10 @@ impl Dragonfly {
                 for m in own + 1..e {
                     let j = i + (m - own) * stride;
                     let peer = grp * a + j;
-                    b.connect((r, self.local_port(i, j)), (peer, self.local_port(j, i)), LinkClass::Local, d as u16);
+                    let ((mine, trunks), (theirs, _)) = (self.local_link(i, j), self.local_link(j, i));
+                    for t in 0..trunks {
+                        b.connect((r, mine + t), (peer, theirs + t), LinkClass::Local, d as u16);
+                    }
                 }
                 stride *= e;
             }
@@ -331,23 +370,44 @@ impl Dragonfly {
     pub fn index(&self, router: u32) -> u32 {
         self.group_index[router as usize].1
     }
-    /// Local port of in-group router `i` towards in-group router `j ≠ i`: the channel to
-    /// `j` in a fully connected group, else the first hop of the dimension-order route.
+    /// Local port of in-group router `i` towards in-group router `j ≠ i`: the (first)
+    /// channel to `j` in a fully connected group, else of the first hop of the
+    /// dimension-order route.
     #[inline]
     pub fn local_port(&self, i: u32, j: u32) -> u32 {
+        self.local_link(i, j).0
+    }
+    /// [`Dragonfly::local_port`] and the number of parallel channels there (trunking,
+    /// Fig. 6(a)): the channels of that hop are ports `first..first + trunks`.
+    #[inline]
+    pub fn local_link(&self, i: u32, j: u32) -> (u32, u32) {
         debug_assert_ne!(i, j);
         if self.intra.len() == 1 {
-            return self.p + if j < i { j } else { j - 1 };
+            let k = self.intra_trunking[0];
+            return (self.p + k * if j < i { j } else { j - 1 }, k);
         }
         let mut stride = 1;
-        for (&e, &offset) in self.intra.iter().zip(&self.intra_offset) {
+        for ((&e, &offset), &k) in self.intra.iter().zip(&self.intra_offset).zip(&self.intra_trunking) {
             let (own, m) = (i / stride % e, j / stride % e);
             if own != m {
-                return self.p + offset + if m < own { m } else { m - 1 };
+                return (self.p + offset + k * if m < own { m } else { m - 1 }, k);
             }
             stride *= e;
         }
         unreachable!("in-group routers {i} and {j} are the same")
+    }
+    /// Parallel channels of the local hop whose first channel is `port` (1 without
+    /// trunking; `port` must be a local port).
+    #[inline]
+    pub fn local_trunks(&self, port: u32) -> u32 {
+        let local = port - self.p;
+        let dims = self.intra_offset.iter().zip(&self.intra_trunking);
+        dims.take_while(|&(&offset, _)| offset <= local).last().map_or(1, |(_, &k)| k)
+    }
+    /// Whether any group has parallel local channels.
+    #[inline]
+    pub fn is_trunked(&self) -> bool {
+        self.intra_trunking.iter().any(|&k| k > 1)
     }
     /// Local hops between in-group routers `i` and `j` (the coordinates in which they differ).
     #[inline]
@@ -478,9 +538,14 @@ mod tests {
             for j in 0..d.a {
                 let (mut at, mut hops) = (r, 0);
                 while d.index(at) != j {
-                    let port = d.local_port(d.index(at), j);
-                    assert!(!d.is_global_port(port) && port >= d.p);
-                    at = net.port(at, port).peer_router;
+                    let (port, trunks) = d.local_link(d.index(at), j);
+                    assert_eq!(port, d.local_port(d.index(at), j));
+                    assert!(!d.is_global_port(port + trunks - 1) && port >= d.p);
+                    assert_eq!(d.local_trunks(port), trunks);
+                    // Every parallel channel of the hop leads to the same router.
+                    let peer = net.port(at, port).peer_router;
+                    assert!((port..port + trunks).all(|q| net.port(at, q).peer_router == peer));
+                    at = peer;
                     assert_eq!(d.group(at), d.group(r));
                     hops += 1;
                 }
@@ -492,6 +557,28 @@ mod tests {
         }
         for pos in &net.positions {
             assert!(pos.iter().all(|&v| (0.0..=1.0).contains(&v)), "{pos:?}");
+        }
+    }
+
+    /// Fig. 6(a): parallel local channels per dimension, on consecutive ports; the radix
+    /// grows by them; bad trunkings are refused naming the field.
+    #[test]
+    fn trunked_groups() {
+        let fb = |intra: &[u32], trunking: &[u32]| {
+            Dragonfly::with_groups(2, 8, 2, 17, GlobalArrangement::Absolute, intra, "topology")
+                .and_then(|d| d.trunked(trunking, "topology"))
+        };
+        let d = fb(&[2, 4], &[1, 2]).unwrap();
+        check_structure(&d);
+        assert_eq!((d.local_ports(), d.intra_trunking.clone()), (1 + 2 * 3, vec![1, 2]));
+        assert_eq!(d.network().radix(0), 2 + 7 + 2);
+        let full = fb(&[], &[3]).unwrap();
+        check_structure(&full);
+        assert_eq!(full.local_ports(), 3 * 7);
+        assert!(fb(&[2, 4], &[]).unwrap().local_ports() == 1 + 3 && !fb(&[2, 4], &[1]).unwrap().is_trunked());
+        for bad in [&[1, 2, 3][..], &[0], &[9]] {
+            let e = fb(&[2, 4], bad).unwrap_err();
+            assert_eq!(e.0[0].path, "topology.intra_trunking", "{bad:?}: {e}");
         }
     }
 

@@ -52,8 +52,9 @@ impl Topology {
                 Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, taper } => Topology::Dragonfly(
+            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper } => Topology::Dragonfly(
                 Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
+                    .trunked(intra_trunking.as_deref().unwrap_or_default(), P)?
                     .tapered(taper, P)?,
             ),
             TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),

@@ -204,17 +204,26 @@ The model is parameterised (`Technology`, `OpticalCable`, `CablePricing`,
 }
 
 /// §3.2: the dragonflies of the `df-groups` figure (p = h = 2, a = 8, g = 17) with fully
-/// connected groups and with a 2-D and a 3-D flattened butterfly inside each group: their
-/// router radix, cables and cost per node under the dragonfly paper's pricing.
+/// connected groups, with a 2-D and a 3-D flattened butterfly inside each group, and the
+/// 2-D one with doubled channels between the routers of its first dimension (Fig. 6(a)):
+/// their router radix, cables and cost per node under the dragonfly paper's pricing.
 pub(super) fn group_organisations_table() -> String {
     let tech = Technology::default();
     let pricing = CablePricing::dragonfly(&tech);
     let mut out = String::from(
         "| group | router radix | local channels | global channels | cost per node ($) |\n|---|---:|---:|---:|---:|\n",
     );
-    for (name, intra) in [("fully connected", vec![]), ("2-D FB 2×4", vec![2, 4]), ("3-D FB 2×2×2", vec![2, 2, 2])] {
-        let inv = dragonfly::dragonfly_groups(&tech, 2, 8, 2, 17, &intra);
-        let local: u32 = if intra.is_empty() { 7 } else { intra.iter().map(|e| e - 1).sum() };
+    let groups = [
+        ("fully connected", vec![], vec![]),
+        ("2-D FB 2×4", vec![2, 4], vec![]),
+        ("3-D FB 2×2×2", vec![2, 2, 2], vec![]),
+        ("2-D FB 2×4, trunking [2, 1] (Fig. 6(a))", vec![2, 4], vec![2, 1]),
+    ];
+    for (name, intra, trunking) in groups {
+        let inv = dragonfly::dragonfly_groups(&tech, 2, 8, 2, 17, &intra, &trunking);
+        let extents: &[u32] = if intra.is_empty() { &[8] } else { &intra };
+        let k = |d: usize| trunking.get(d).copied().unwrap_or(1);
+        let local: u32 = extents.iter().enumerate().map(|(d, e)| (e - 1) * k(d)).sum();
         let channels = |label: &str| inv.groups.iter().find(|g| g.label == label).map_or(0.0, |g| g.channels);
         out += &format!(
             "| {name} | {} | {:.0} | {:.0} | {:.0} |\n",
