@@ -375,20 +375,36 @@ impl DragonflyRouting {
     fn toward_group(&self, ctx: &RouteCtx, target: u32, dst: Option<u32>, rng: &mut SimRng) -> Hop<'_> {
         let exit = self.exit(ctx.router, target);
         let hop = if exit.count == 1 { self.table.hop(exit) } else { self.choose(exit, ctx, dst, rng) };
-        Hop { port: self.spread(ctx, hop.port), ..hop }
+        if self.trunked {
+            Hop { port: self.spread(ctx, hop.port), ..hop }
+        } else {
+            hop
+        }
     }
 
     /// `port` of the packet's router or, when it is the first of parallel local channels
     /// (trunking, Fig. 6(a)), the one of them with the shortest queue (a failed one's is
-    /// endless; on a tie the first).
-    #[inline]
+    /// endless; on a tie the first). Out of line: untrunked groups never call it.
+    #[inline(never)]
     fn spread(&self, ctx: &RouteCtx, port: u32) -> u32 {
-        if !self.trunked || self.df.is_global_port(port) {
+        if self.df.is_global_port(port) {
             return port;
         }
         let q = ctx.here();
         let trunks = self.df.local_trunks(port);
         (port..port + trunks).min_by_key(|&p| q.port_queue(p)).unwrap_or(port)
+    }
+
+    /// The local port of the packet's router towards router `to` of its group, spread over
+    /// parallel channels when the groups are trunked.
+    #[inline]
+    fn local_hop(&self, ctx: &RouteCtx, to: u32) -> u32 {
+        let port = self.df.local_port(self.df.index(ctx.router), self.df.index(to));
+        if self.trunked {
+            self.spread(ctx, port)
+        } else {
+            port
+        }
     }
 
     /// The hop of an [`Exit`] with several candidates, kept out of line so that the
@@ -553,7 +569,7 @@ impl DragonflyRouting {
         let (here, dst) = (ctx.router, pkt.dst_router);
         let (gs, gd) = (df.group(here), df.group(dst));
         let (min, h_min, min_class) = if gs == gd {
-            let port = self.spread(ctx, df.local_port(df.index(here), df.index(dst)));
+            let port = self.local_hop(ctx, dst);
             (Hop { port, channel: &GlobalChannel::NONE }, local_hops(df, here, dst), 2)
         } else {
             let hop = self.toward_group(ctx, gd, Some(dst), rng);
@@ -646,7 +662,7 @@ impl DragonflyRouting {
             }
         }
         if grp == gd {
-            return (self.spread(ctx, df.local_port(df.index(here), df.index(pkt.dst_router))), 2);
+            return (self.local_hop(ctx, pkt.dst_router), 2);
         }
         (self.toward_group(ctx, gd, Some(pkt.dst_router), rng).port, 1)
     }

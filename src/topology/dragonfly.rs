@@ -382,8 +382,7 @@ impl Dragonfly {
     #[inline]
     pub fn local_link(&self, i: u32, j: u32) -> (u32, u32) {
         debug_assert_ne!(i, j);
-        if self.intra.len() == 1 {
-            let k = self.intra_trunking[0];
+        if let [k] = self.intra_trunking[..] {
             return (self.p + k * if j < i { j } else { j - 1 }, k);
         }
         let mut stride = 1;
