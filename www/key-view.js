@@ -6,7 +6,7 @@
 
 import { barChart, classBars, lineChart, withFontSize } from './plots.js';
 import { classMeans } from './story.js';
-import { WINDOW, drawDecisionBars, focusOwners } from './decisions.js';
+import { WINDOW, focusOwners } from './decisions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,7 +79,17 @@ export function renderKey(app, preset, present) {
         });
         app.decisionNumbers = { panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, owners: g.inside, others: g.outside, routersInside: g.routersInside, span: g.span })) };
         caption(i, 'Where packets go non-minimally', `(share of the packets each router routed, last ${WINDOW} cycles)`);
-        drawDecisionBars(canvas, groups, { fs: present ? 16 : 12 });
+        const shares = groups.flatMap((g) => [g.inside, g.outside]).filter(Number.isFinite);
+        const pct = (v) => `${Math.round(100 * v)} %`;
+        classBars(canvas, {
+          groups: groups.map((g) => ({ label: g.label, colour: g.colour, focus: g.inside, rest: g.outside })),
+          yLabel: 'non-minimal',
+          yMax: Math.max(0.1, ...shares) * 1.22,
+          labels: ['owns a cased channel', 'other routers'],
+          format: pct,
+          yFormat: pct,
+          emptyText: 'counting decisions…',
+        });
       } else if (kind === 'fig9') {
         const f = panes.find((p) => p.stats.fig9)?.stats.fig9;
         const groups = panes.filter((p) => p.stats.fig9).map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, values: p.stats.fig9.per_channel }));

@@ -52,7 +52,7 @@ function fmtTick(v, step) {
 
 // Axes, grid and labels; returns the data → pixel mapping.
 // xTicks: true (nice steps), false, or an array of x values; xFormat labels them.
-function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true, xFormat, top = 8 }) {
+function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true, xFormat, yFormat, top = 8 }) {
   const k = FS / 11;
   const m = { l: Math.round(46 * k), r: 10, t: top, b: Math.round(30 * k) };
   const pw = Math.max(10, w - m.l - m.r);
@@ -71,7 +71,7 @@ function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true
     ctx.moveTo(m.l, Math.round(Y(y)) + 0.5);
     ctx.lineTo(m.l + pw, Math.round(Y(y)) + 0.5);
     ctx.stroke();
-    ctx.fillText(fmtTick(y, ys), m.l - 4, Y(y));
+    ctx.fillText(yFormat ? yFormat(y) : fmtTick(y, ys), m.l - 4, Y(y));
   }
   if (Array.isArray(xTicks)) {
     ctx.textAlign = 'center';
@@ -367,19 +367,21 @@ export function histogramChart(canvas, { series, xLabel, yLabel, xMax, emptyText
 }
 
 /**
- * A story's channel classes: per pane, the mean value (the link colour's numbers) of the
- * channels the story is about (drawn with the picture's orange casing) and of all the
- * others. groups: [{label, colour, focus, rest}]; values printed on the bars.
+ * Per pane, a value of what a story is about (drawn with the picture's orange casing)
+ * against the same value of the rest: e.g. the mean of the link colour's numbers over the
+ * story's channels and over the others, or the non-minimal share at the routers owning
+ * them and at the others. groups: [{label, colour, focus, rest}]; values printed on the
+ * bars with `format` (and the axis with `yFormat`); `labels` name the two bars.
  */
-export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f28e2b', emptyText = 'waiting for data…' }) {
+export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f28e2b', emptyText = 'waiting for data…', labels = ['orange-cased', 'the rest'], format = (v) => v.toFixed(2), yFormat }) {
   const { ctx, w, h } = prepare(canvas);
   const live = groups.filter((g) => Number.isFinite(g.focus));
   if (!live.length) {
-    axes(ctx, w, h, { xMin: 0, xMax: 1, yMin: 0, yMax, yLabel, xTicks: false, top: FS * 2 });
+    axes(ctx, w, h, { xMin: 0, xMax: 1, yMin: 0, yMax, yLabel, xTicks: false, yFormat, top: FS * 2 });
     empty(ctx, w, h, emptyText);
     return;
   }
-  const { X, Y, m, pw, ph } = axes(ctx, w, h, { xMin: 0, xMax: groups.length, yMin: 0, yMax, yLabel, xTicks: false, top: FS * 2 });
+  const { X, Y, m, pw, ph } = axes(ctx, w, h, { xMin: 0, xMax: groups.length, yMin: 0, yMax, yLabel, xTicks: false, yFormat, top: FS * 2 });
   const slot = pw / groups.length;
   const bw = Math.min(slot * 0.32, 60);
   ctx.textAlign = 'center';
@@ -408,7 +410,7 @@ export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f2
       ctx.fillStyle = '#1c2430';
       ctx.font = fontPx(-1);
       ctx.textBaseline = 'bottom';
-      ctx.fillText(v.toFixed(2), x + bw / 2, Math.max(m.t + FS, y - 2));
+      ctx.fillText(format(v), x + bw / 2, Math.max(m.t + FS, y - 2));
     }
     ctx.font = fontPx();
     ctx.textBaseline = 'top';
@@ -420,8 +422,7 @@ export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f2
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   const y = FS * 0.8;
-  const labels = ['orange-cased', 'the rest'];
-  let x = w - m.r - labels.reduce((s, l) => s + ctx.measureText(l).width + 22, 0);
+  let x = Math.max(m.l, w - m.r - labels.reduce((s, l) => s + ctx.measureText(l).width + 22, 0));
   labels.forEach((l, i) => {
     ctx.fillStyle = '#8a94a3';
     ctx.globalAlpha = i ? 0.35 : 1;
