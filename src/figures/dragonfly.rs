@@ -301,6 +301,22 @@ struct Variant {
     taper: Vec<Vec<u32>>,
 }
 
+impl Variant {
+    /// The variant's network with `a` routers per group (p = h = 2).
+    fn topology(&self, a: u32) -> TopologyConfig {
+        TopologyConfig::Dragonfly {
+            p: 2,
+            a,
+            h: 2,
+            g: self.g,
+            arrangement: GlobalArrangement::Absolute,
+            intra: self.intra.clone(),
+            intra_trunking: self.trunking.clone(),
+            taper: self.taper.clone(),
+        }
+    }
+}
+
 /// §3.2: the same dragonfly (p = h = 2, a = 8, g = 17: the routers of Fig. 6(b)) with fully
 /// connected groups and with a 2-D and a 3-D flattened butterfly inside each group, the
 /// 2-D one also with two channels between the routers of its first dimension (Fig. 6(a)); and
@@ -350,31 +366,19 @@ fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figur
     }
     for j in &mut jobs {
         let n = variants.iter().rev().find(|n| j.series.ends_with(&n.name)).expect("a named variant");
-        j.cfg.topology = TopologyConfig::Dragonfly {
-            p: 2,
-            a,
-            h: 2,
-            g: n.g,
-            arrangement: GlobalArrangement::Absolute,
-            intra: n.intra.clone(),
-            intra_trunking: n.trunking.clone(),
-            taper: n.taper.clone(),
-        };
+        j.cfg.topology = n.topology(a);
     }
     let results = execute(&jobs, opts, progress)?;
     let series = collect(&jobs, &results);
     let plots = ur_wc_plots(&series);
-    let radix = |n: &Variant| {
-        let trunk = |d: usize| n.trunking.as_ref().and_then(|k| k.get(d)).copied().unwrap_or(1);
-        let local: u32 =
-            n.intra.as_ref().map_or(a - 1, |e| e.iter().enumerate().map(|(d, x)| (x - 1) * trunk(d)).sum());
-        2 + local + 2
-    };
+    let radix = |n: &Variant| Topology::build(&n.topology(a)).map(|t| t.network().radix(0)).map_err(|e| e.to_string());
+    let radixes = variants.iter().map(radix).collect::<Result<Vec<_>, _>>()?;
     let markdown = format!(
         "Networks: {} (the router radix is p + local channels + h). The g = {g_taper} networks have two channels between every two groups; tapered, the ten pairs among groups 0–4 keep one (`topology.taper`).{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality by providing more bandwidth to neighbouring routers (Fig. 6(a); here `topology.intra_trunking = [2, 1]`: two channels between the two routers of the first dimension); where uniform bandwidth is not needed, tapering removes inter-group channels among some groups. The paper gives no performance figure for any of them. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
         variants
             .iter()
-            .map(|n| format!("{} (N = {}, radix {})", n.name, 2 * a * n.g, radix(n)))
+            .zip(&radixes)
+            .map(|(n, radix)| format!("{} (N = {}, radix {radix})", n.name, 2 * a * n.g))
             .collect::<Vec<_>>()
             .join("; "),
         " On group shift MIN is bound by the channels from a group to the next: 1/(ah) with one channel per pair, 2/(ah) with two.",

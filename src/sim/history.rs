@@ -75,8 +75,8 @@ impl History {
     /// The most cycles a rewind to a cycle before `now` replays: the largest gap between
     /// consecutive snapshots, or between the last one and `now`.
     pub fn max_replay(&self, now: u64) -> u64 {
-        let times: Vec<u64> = self.snapshots.iter().map(Simulation::now).chain([now]).collect();
-        times.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0)
+        let times = || self.snapshots.iter().map(Simulation::now).chain([now]);
+        times().zip(times().skip(1)).map(|(a, b)| b - a).max().unwrap_or(0)
     }
 
     /// The cycles of the snapshots kept, oldest first.

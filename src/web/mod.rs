@@ -70,6 +70,11 @@ pub fn catalog_json() -> String {
     serde_json::to_string(&crate::catalog::catalog()).expect("the catalog serialises")
 }
 
+/// Config errors for the page: `[{path, message}]`, the field's dotted path and why.
+fn field_errors(e: &crate::config::ConfigErrors) -> JsValue {
+    serde_wasm_bindgen::to_value(&e.0).unwrap_or(JsValue::NULL)
+}
+
 /// Checks a configuration without running it: `[]` when it builds, else every problem as
 /// `[{path, message}]`, each with the dotted path of its field.
 #[wasm_bindgen(js_name = checkConfig)]
@@ -78,7 +83,7 @@ pub fn check_config(config_json: &str) -> JsValue {
         Ok(()) => crate::config::ConfigErrors(Vec::new()),
         Err(e) => e,
     };
-    teaching::field_errors(&errors)
+    field_errors(&errors)
 }
 
 /// Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
@@ -88,9 +93,9 @@ pub fn check_config(config_json: &str) -> JsValue {
 /// animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
 #[wasm_bindgen(js_name = runExperiment)]
 pub fn run_experiment(config_json: &str) -> Result<JsValue, JsValue> {
-    let cfg = SimConfig::from_json(config_json).map_err(|e| teaching::field_errors(&e))?;
+    let cfg = SimConfig::from_json(config_json).map_err(|e| field_errors(&e))?;
     let result = crate::experiment::run(&cfg).map_err(|e| match e {
-        crate::experiment::RunError::Config(e) => teaching::field_errors(&e),
+        crate::experiment::RunError::Config(e) => field_errors(&e),
         other => JsError::new(&other.to_string()).into(),
     })?;
     // JSON first, as the CLI writes it (a NaN mean becomes null), then a JS object.

@@ -9,8 +9,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::WebSim;
-use crate::config::ConfigErrors;
+use super::{field_errors, WebSim};
 use crate::sim::history::{Event, History};
 
 /// Bytes of snapshots one simulation keeps for rewinding (each counted twice its engine
@@ -22,11 +21,6 @@ pub(super) const REWIND_BUDGET_BYTES: usize = 64 << 20;
 /// Starts the rewind history of a freshly built simulation.
 pub(super) fn history_for(sim: &crate::sim::Simulation) -> History {
     History::new(sim, REWIND_BUDGET_BYTES / (2 * sim.memory_bytes()).max(1))
-}
-
-/// Config errors for the page: `[{path, message}]`.
-pub(super) fn field_errors(e: &ConfigErrors) -> JsValue {
-    serde_wasm_bindgen::to_value(&e.0).unwrap_or(JsValue::NULL)
 }
 
 /// What [`WebSim::run_until`] did.

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::teaching::field_errors;
+use super::field_errors;
 use crate::config::{InjectionMode, SimConfig};
 use crate::sim::history::{Event, History};
 use crate::sim::Simulation;

@@ -221,13 +221,10 @@ pub(super) fn group_organisations_table() -> String {
     ];
     for (name, intra, trunking) in groups {
         let inv = dragonfly::dragonfly_groups(&tech, 2, 8, 2, 17, &intra, &trunking);
-        let extents: &[u32] = if intra.is_empty() { &[8] } else { &intra };
-        let k = |d: usize| trunking.get(d).copied().unwrap_or(1);
-        let local: u32 = extents.iter().enumerate().map(|(d, e)| (e - 1) * k(d)).sum();
         let channels = |label: &str| inv.groups.iter().find(|g| g.label == label).map_or(0.0, |g| g.channels);
         out += &format!(
-            "| {name} | {} | {:.0} | {:.0} | {:.0} |\n",
-            2 + local + 2,
+            "| {name} | {:.0} | {:.0} | {:.0} | {:.0} |\n",
+            2.0 + channels("local (intra-group)") / inv.routers + 2.0,
             channels("local (intra-group)"),
             channels("global"),
             inv.cost(&tech, &pricing).per_node()
