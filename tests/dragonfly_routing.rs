@@ -12,7 +12,18 @@ use hiradix::topology::LinkClass;
 const ALGORITHMS: [&str; 7] = ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
 
 fn dragonfly(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement) -> TopologyConfig {
-    TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra: None, intra_trunking: None, taper: vec![] }
+    TopologyConfig::Dragonfly {
+        p,
+        a,
+        h,
+        g,
+        arrangement,
+        intra: None,
+        intra_trunking: None,
+        taper: vec![],
+        slices: 1,
+        slice_policy: Default::default(),
+    }
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, pattern: &str, load: f64) -> SimConfig {
@@ -281,6 +292,8 @@ fn trunked_groups_spread_each_hop_over_its_channels() {
         intra: Some(vec![2, 4]),
         intra_trunking: trunking,
         taper: vec![],
+        slices: 1,
+        slice_policy: Default::default(),
     };
     for algorithm in ALGORITHMS {
         walk(trunked(5, Some(vec![2, 1])), algorithm, "uniform", 3, 8, IntermediateGroup::Other);

@@ -21,6 +21,8 @@ fn instances() -> Vec<serde_json::Value> {
     v.push(serde_json::json!({"type": "dragonfly", "p": 2, "a": 8, "h": 2, "g": 5, "intra": [2, 4], "intra_trunking": [1, 2]}));
     // A tapered dragonfly (§3.2): one of the two channels between groups 0 and 1 removed.
     v.push(serde_json::json!({"type": "dragonfly", "p": 1, "a": 4, "h": 2, "g": 5, "taper": [[0, 1, 1]]}));
+    // Channel slicing (§3.2): two parallel tapered dragonflies, packets spread at random.
+    v.push(serde_json::json!({"type": "dragonfly", "p": 1, "a": 4, "h": 2, "g": 5, "taper": [[0, 1, 1]], "slices": 2, "slice_policy": "random"}));
     v
 }
 

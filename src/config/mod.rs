@@ -139,7 +139,33 @@ pub enum TopologyConfig {
         /// of the channels between groups G1 and G2 (`g < ah + 1` gives pairs several).
         #[serde(default)]
         taper: Vec<Vec<u32>>,
+        /// Channel slicing (§3.2): this many identical dragonflies in parallel, every node
+        /// attached to each by its own terminal channel (default 1).
+        #[serde(default = "one")]
+        slices: u32,
+        /// Which slice a node sends each packet on (read with `slices > 1`).
+        #[serde(default)]
+        slice_policy: SlicePolicy,
     },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// How a node of a sliced dragonfly (§3.2, channel slicing) spreads its packets over the
+/// slices. A packet travels whole on one slice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlicePolicy {
+    /// The slice whose source queue at the node is shortest; ties go to the next slice in
+    /// turn (so round robin while the queues are empty).
+    #[default]
+    ShortestQueue,
+    /// The slices in turn, per node.
+    RoundRobin,
+    /// A uniformly random slice (drawn from the traffic stream).
+    Random,
 }
 
 impl TopologyConfig {
@@ -169,10 +195,10 @@ impl TopologyConfig {
                 })?;
                 (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
             }
-            TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, .. } => {
+            TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, slices, .. } => {
                 // At most a − 1 neighbours, each on at most the widest trunking's channels.
                 let trunk = intra_trunking.iter().flatten().copied().max().unwrap_or(1).max(1) as u64;
-                let routers = (*a as u64).checked_mul(*g as u64)?;
+                let routers = (*a as u64).checked_mul(*g as u64)?.checked_mul((*slices).max(1) as u64)?;
                 let radix = (*a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(*p as u64 + *h as u64)?;
                 (routers, radix, routers.checked_mul(*p as u64)?)
             }
@@ -198,6 +224,15 @@ impl TopologyConfig {
         Some((routers, routers.checked_mul(radix)?, terminals))
     }
 
+    /// How a node spreads its packets over the slices of a sliced network (the default
+    /// where there is one).
+    pub fn slice_policy(&self) -> SlicePolicy {
+        match self {
+            TopologyConfig::Dragonfly { slice_policy, .. } => *slice_policy,
+            _ => SlicePolicy::default(),
+        }
+    }
+
     /// Dragonfly(p, a, h, g) as the paper builds it: absolute arrangement, fully connected
     /// groups, no tapering.
     pub fn dragonfly(p: u32, a: u32, h: u32, g: u32) -> TopologyConfig {
@@ -210,6 +245,8 @@ impl TopologyConfig {
             intra: None,
             intra_trunking: None,
             taper: vec![],
+            slices: 1,
+            slice_policy: SlicePolicy::default(),
         }
     }
 }

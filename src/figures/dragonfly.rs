@@ -313,6 +313,8 @@ impl Variant {
             intra: self.intra.clone(),
             intra_trunking: self.trunking.clone(),
             taper: self.taper.clone(),
+            slices: 1,
+            slice_policy: Default::default(),
         }
     }
 }

@@ -34,8 +34,9 @@
 //! route onto a failed link is counted unroutable. The UGAL family routes only over paths
 //! that work end to end: at the source it checks both candidates' links (the minimal path,
 //! and the non-minimal one through the first channel its landing router would take on),
-//! draws up to [`MAX_REDRAWS`] more intermediate groups for a working non-minimal path,
-//! and takes the working one without a comparison when only one works; where a router
+//! draws up to [`MAX_REDRAWS`] more intermediate groups for a working non-minimal path
+//! (and, when neither path works after them, takes the first intermediate group in order
+//! that gives one), and takes the working one without a comparison when only one works; where a router
 //! chooses among several channels to a group, it chooses among the working ones.
 //!
 //! **VCs (Fig. 7).** Non-minimal: VC0 on the source-group local hop and the first global
@@ -226,7 +227,7 @@ struct Exit {
 }
 
 /// The [`Exit`] of every (router, target group) pair, and the channels they choose among:
-/// `a·g·g` exits and `g·a·h` channels.
+/// `a·g·g` exits and `g·a·h` channels per slice (channel slicing: each slice its own).
 #[derive(Clone)]
 struct ExitTable {
     /// `exits[router·g + target]`.
@@ -242,14 +243,16 @@ impl ExitTable {
         let (a, g) = (df.a, df.g);
         let net = df.network();
         let home = Exit { port: u16::MAX, count: 0, first: 0 };
-        let mut exits = vec![home; (a * g * g) as usize];
-        let mut channels = Vec::with_capacity((g * a * df.h) as usize);
-        for grp in 0..g {
+        let mut exits = vec![home; (df.routers() * g) as usize];
+        let mut channels = Vec::with_capacity((df.slices * g * a * df.h) as usize);
+        for (slice, grp) in (0..df.slices).flat_map(|s| (0..g).map(move |grp| (s, grp))) {
+            let base = df.slice_base(slice);
             for target in (0..g).filter(|&t| t != grp) {
                 let group_first = channels.len() as u32;
                 let slots = df.slots_between(grp, target);
                 channels.extend(slots.iter().map(|&c| {
                     let (gateway, gport) = df.slot_owner(grp, c);
+                    let gateway = base + gateway;
                     GlobalChannel {
                         gateway,
                         gport,
@@ -268,7 +271,7 @@ impl ExitTable {
                     let port = if own > 0 { channel.gport } else { df.local_port(i, df.index(channel.gateway)) };
                     let (port, count) =
                         (u16::try_from(port).expect("radix < 2^16"), u16::try_from(count).expect("radix < 2^16"));
-                    exits[((grp * a + i) * g + target) as usize] = Exit { port, count, first };
+                    exits[((base + grp * a + i) * g + target) as usize] = Exit { port, count, first };
                 }
             }
         }
@@ -596,6 +599,18 @@ impl DragonflyRouting {
                 (gi, nm) = (again, self.toward_group(ctx, again, None, rng));
                 (min_works, nm_works) = self.paths_work(q, here, dst, &min, &nm);
             }
+            if !min_works && !nm_works {
+                // Neither works after the draws: the first working non-minimal path in
+                // group order, if any (so a packet is unroutable only when no path with
+                // two global channels works).
+                for again in (0..df.g).filter(|&x| x != gs && x != gd) {
+                    let hop = self.toward_group(ctx, again, None, rng);
+                    if self.paths_work(q, here, dst, &min, &hop).1 {
+                        (gi, nm, nm_works) = (again, hop, true);
+                        break;
+                    }
+                }
+            }
             if min_works != nm_works {
                 broken = Some(!min_works);
             }
@@ -692,15 +707,19 @@ mod tests {
 
     /// Every exit offers exactly the channels of §4.1 step 1: the router's own channels to
     /// the target group when it has any, else all of its group's; its hop goes through the
-    /// first of them and lands where the network's wiring says.
+    /// first of them and lands where the network's wiring says, in the router's own slice.
     #[test]
     fn exits_match_the_wiring() {
+        let shapes =
+            [(4, 2, 9, 1), (4, 2, 5, 1), (4, 2, 4, 1), (8, 4, 12, 1), (3, 3, 4, 1), (4, 2, 2, 1), (4, 2, 5, 3)];
         for arrangement in [GlobalArrangement::Absolute, GlobalArrangement::Palmtree] {
-            for (a, h, g) in [(4, 2, 9), (4, 2, 5), (4, 2, 4), (8, 4, 12), (3, 3, 4), (4, 2, 2)] {
-                let df = Dragonfly::new(1, a, h, g, arrangement, "topology").unwrap();
+            for (a, h, g, slices) in shapes {
+                let df =
+                    Dragonfly::new(1, a, h, g, arrangement, "topology").unwrap().sliced(slices, "topology").unwrap();
                 let table = ExitTable::new(&df);
                 for router in 0..df.routers() {
                     let (grp, i) = (df.group(router), df.index(router));
+                    let slice = df.network().slice_of(router);
                     for target in (0..g).filter(|&t| t != grp) {
                         let exit = table.exits[(router * g + target) as usize];
                         let slots = df.slots_between(grp, target);
@@ -709,7 +728,9 @@ mod tests {
                         let candidates = table.candidates(&exit);
                         assert_eq!(candidates.len(), expected.len());
                         for (ch, &c) in candidates.iter().zip(&expected) {
-                            assert_eq!((ch.gateway, ch.gport), df.slot_owner(grp, c));
+                            let (owner, gport) = df.slot_owner(grp, c);
+                            assert_eq!((ch.gateway, ch.gport), (df.slice_base(slice) + owner, gport));
+                            assert_eq!(df.network().slice_of(ch.landing), slice);
                             assert_eq!(ch.landing, df.network().port(ch.gateway, ch.gport).peer_router);
                             assert_eq!(ch.id as usize, df.network().port_id(ch.gateway, ch.gport));
                             assert_eq!(df.group(ch.landing), target);

@@ -4,6 +4,7 @@
 
 use super::table::Table;
 use super::{router, trace, Arrival, Channel, CreditReturn, DeadlockReport, InputVc, OutEntry, RouterDecisions, Slot};
+use crate::config::SlicePolicy;
 use crate::routing::RouteNote;
 use std::collections::VecDeque;
 
@@ -86,6 +87,13 @@ pub(super) struct Terminals {
     pub(super) inject_free_at: Table<u64>,
     pub(super) batch_left: Vec<u32>,
     pub(super) dest_router: Table<u32>,
+    /// Channel slicing (dragonfly §3.2): terminal `s·nodes + n` is node `n`'s channel to
+    /// slice `s`; a node puts each packet on a slice by `policy`, starting its search at
+    /// `next_slice[n]`. One slice: every terminal is a node.
+    pub(super) slices: u32,
+    pub(super) nodes: u32,
+    pub(super) policy: SlicePolicy,
+    pub(super) next_slice: Vec<u32>,
 }
 
 /// Timing wheels: packet arrivals and credit returns, by the cycle they are due.

@@ -2,7 +2,7 @@
 //! delivery with statistics.
 
 use super::{Packet, Simulation};
-use crate::config::InjectionMode;
+use crate::config::{InjectionMode, SlicePolicy};
 use crate::rng::Chance;
 
 impl Simulation {
@@ -13,11 +13,11 @@ impl Simulation {
     /// registers with the router loops (measured: fewer instructions out of line).
     #[inline(never)]
     pub(super) fn generate_and_inject(&mut self, now: u64) {
+        if self.terminals.slices > 1 {
+            return self.generate_and_inject_sliced(now);
+        }
         let terminals = self.terminals.source.len() as u32;
-        // Terminal channels carry one flit per `terminal_period` cycles; the offered load
-        // is a fraction of that bandwidth.
-        let rate =
-            Chance::new(self.cfg.traffic.load / (self.params.packet_size as u64 * self.params.terminal_period) as f64);
+        let rate = self.generation_chance();
         let batch = self.cfg.traffic.injection == InjectionMode::Batch;
         // Packets are labeled by creation time, so all packets of this cycle alike.
         let labeled = self.stats.in_window(now);
@@ -63,19 +63,91 @@ impl Simulation {
         }
     }
 
+    /// The chance that a terminal channel generates a packet in a cycle: terminal channels
+    /// carry one flit per `terminal_period` cycles, and the offered load is a fraction of
+    /// that bandwidth.
+    fn generation_chance(&self) -> Chance {
+        Chance::new(self.cfg.traffic.load / (self.params.packet_size as u64 * self.params.terminal_period) as f64)
+    }
+
+    /// Step 2 with channel slicing (dragonfly §3.2). Every terminal channel draws as
+    /// without slices, so a node offers `load` on each of its channels together; the node
+    /// puts each packet on the slice its policy picks (the packet's source and destination
+    /// terminals are the two nodes' channels to that slice); then every terminal injects
+    /// the head of its source queue.
+    #[inline(never)]
+    fn generate_and_inject_sliced(&mut self, now: u64) {
+        let terminals = self.terminals.source.len() as u32;
+        let (nodes, slices) = (self.terminals.nodes, self.terminals.slices);
+        let rate = self.generation_chance();
+        let batch = self.cfg.traffic.injection == InjectionMode::Batch;
+        let labeled = self.stats.in_window(now);
+        for t in 0..terminals {
+            let node = t % nodes;
+            let generate = if batch {
+                // A batch node keeps at most two packets per slice waiting, as a node
+                // without slices keeps two.
+                let waiting: usize =
+                    (0..slices).map(|s| self.terminals.source[(s * nodes + node) as usize].len()).sum();
+                self.terminals.batch_left[t as usize] > 0 && waiting < 2 * slices as usize
+            } else {
+                self.rng.traffic.draw(rate)
+            };
+            if generate {
+                let dst = self.pattern.destination(node, &mut self.rng.traffic);
+                let first = self.pick_slice(node) * nodes;
+                if let Some(pid) = self.create(first + node, t, first + dst, now, labeled) {
+                    self.terminals.source[(first + node) as usize].push_back(pid);
+                }
+            }
+        }
+        for t in 0..terminals as usize {
+            if let Some(&head) = self.terminals.source[t].front() {
+                // SAFETY: `t` < `terminals`, the per-terminal tables' length.
+                if unsafe { self.try_inject(t, head, now) } {
+                    self.terminals.source[t].pop_front();
+                }
+            }
+        }
+    }
+
+    /// The slice node `node` sends its next packet on, by `topology.slice_policy`.
+    fn pick_slice(&mut self, node: u32) -> u32 {
+        let (nodes, slices) = (self.terminals.nodes, self.terminals.slices);
+        let next = &mut self.terminals.next_slice[node as usize];
+        let slice = match self.terminals.policy {
+            SlicePolicy::RoundRobin => *next,
+            SlicePolicy::Random => self.rng.traffic.below(slices),
+            SlicePolicy::ShortestQueue => {
+                let queued = |s: u32| self.terminals.source[(s * nodes + node) as usize].len();
+                (0..slices).map(|k| (*next + k) % slices).min_by_key(|&s| queued(s)).unwrap_or(0)
+            }
+        };
+        *next = (slice + 1) % slices;
+        slice
+    }
+
     /// Terminal `t` generates a packet at cycle `now`: draws its destination and counts
     /// it; returns its id, or `None` if the source queue is full and it is dropped. The
     /// caller queues or injects it.
     #[inline]
     fn generate(&mut self, t: u32, now: u64, labeled: bool) -> Option<u32> {
-        let size = self.params.packet_size;
         let dst = self.pattern.destination(t, &mut self.rng.traffic);
+        self.create(t, t, dst, now, labeled)
+    }
+
+    /// A packet from terminal `src` to terminal `dst`, generated at cycle `now` by the
+    /// terminal channel `by` (whose batch it counts against; `src` itself without
+    /// slices): counts it and returns its id, or `None` if `src`'s source queue is full
+    /// and it is dropped.
+    #[inline]
+    fn create(&mut self, src: u32, by: u32, dst: u32, now: u64, labeled: bool) -> Option<u32> {
+        let size = self.params.packet_size;
         if labeled {
             self.stats.window_offered_flits += size as u64;
         }
-        self.stats.note_generated(now, t, dst);
-        let ti = t as usize;
-        if self.terminals.source[ti].len() >= self.cfg.traffic.source_queue_cap as usize {
+        self.stats.note_generated(now, src, dst);
+        if self.terminals.source[src as usize].len() >= self.cfg.traffic.source_queue_cap as usize {
             self.stats.dropped += 1;
             if labeled {
                 self.stats.window_dropped += 1;
@@ -86,9 +158,9 @@ impl Simulation {
             self.stats.labeled_created += 1;
         }
         if self.cfg.traffic.injection == InjectionMode::Batch {
-            self.terminals.batch_left[ti] -= 1;
+            self.terminals.batch_left[by as usize] -= 1;
         }
-        let pkt = Packet::new(t, dst, self.terminals.dest_router[dst as usize], now, size, labeled);
+        let pkt = Packet::new(src, dst, self.terminals.dest_router[dst as usize], now, size, labeled);
         Some(self.packets.alloc(pkt))
     }
 

@@ -14,7 +14,13 @@
 //! dimension) puts `k_d` parallel channels between the routers that differ in coordinate
 //! `d`, on consecutive ports; a hop takes the one with the shortest queue.
 //!
-//! **Numbering.** Router `G·a + i` is router `i` of group `G`; terminal `r·p + t` is
+//! **Channel slicing** (§3.2: "multiple networks can be connected in parallel to add
+//! capacity"): `slices = S` builds S identical dragonflies side by side; node `n` has a
+//! terminal channel into each, terminal `s·N + n` being its interface to slice `s` (see
+//! [`Network::slices`]). A packet travels whole on the slice its node chose (the engine's
+//! `topology.slice_policy`), so every slice is routed as a dragonfly of its own.
+//!
+//! **Numbering.** Router `s·a·g + G·a + i` is router `i` of group `G` of slice `s`; terminal `r·p + t` is
 //! terminal `t` of router `r`. Ports of every router: `0..p` terminals, then the local
 //! ports dimension by dimension (in dimension d, ports `p + o_d + k_d·m ..+ k_d` towards
 //! coordinate `m < own`, `p + o_d + k_d·(m − 1) ..+ k_d` for `m > own`, `o_d` the ports of
@@ -71,6 +77,8 @@ pub struct Dragonfly {
     /// Every router's (group, index in group): routing asks at every hop, and a table
     /// lookup is cheaper than the two divisions by `a`.
     group_index: Vec<(u32, u32)>,
+    /// Parallel dragonflies (channel slicing, §3.2), 1 without.
+    pub slices: u32,
     net: Network,
 }
 
@@ -163,6 +171,7 @@ impl Dragonfly {
             pair_start: Vec::new(),
             pair_slots: Vec::new(),
             group_index: (0..a * g).map(|r| (r / a, r % a)).collect(),
+            slices: 1,
             net: NetworkBuilder::new(0).finish(Vec::new()),
         };
         df.slot_group =
@@ -197,6 +206,32 @@ impl Dragonfly {
         if radix > 1024 {
             return Err(ConfigErrors::one(field, format!("router radix p + local ports + h = {radix} exceeds 1024")));
         }
+        self.net = self.build();
+        Ok(self)
+    }
+
+    /// Channel slicing (§3.2): `slices` identical copies of the network side by side, every
+    /// node attached to each; 1: one network.
+    pub fn sliced(mut self, slices: u32, path: &str) -> Result<Dragonfly, ConfigErrors> {
+        if slices == 1 {
+            return Ok(self);
+        }
+        let field = format!("{path}.slices");
+        if !(1..=8).contains(&slices) {
+            return Err(ConfigErrors::one(field, format!("parallel networks must be 1..=8, got {slices}")));
+        }
+        let interfaces = self.a as u64 * self.p as u64 * self.g as u64 * slices as u64;
+        if interfaces > MAX_TERMINALS {
+            return Err(ConfigErrors::one(
+                field,
+                format!(
+                    "{interfaces} terminal channels in all is larger than the simulator's limit of {MAX_TERMINALS}"
+                ),
+            ));
+        }
+        self.slices = slices;
+        let (a, routers) = (self.a, self.a * self.g);
+        self.group_index = (0..routers * slices).map(|r| (r % routers / a, r % a)).collect();
         self.net = self.build();
         Ok(self)
     }
@@ -269,14 +304,15 @@ impl Dragonfly {
         self.absent.get((grp * self.a * self.h + c) as usize).copied().unwrap_or(false)
     }
 
-    /// Port ids of the global channels tapering removed (both ends).
+    /// Port ids of the global channels tapering removed (both ends, in every slice).
     pub fn absent_ports(&self) -> Vec<usize> {
         let ah = self.a * self.h;
-        (0..self.absent.len() as u32)
-            .filter(|&slot| self.absent[slot as usize])
-            .map(|slot| {
+        let removed = (0..self.absent.len() as u32).filter(|&slot| self.absent[slot as usize]);
+        removed
+            .flat_map(|slot| (0..self.slices).map(move |s| (s, slot)))
+            .map(|(s, slot)| {
                 let (router, port) = self.slot_owner(slot / ah, slot % ah);
-                self.net.port_id(router, port)
+                self.net.port_id(self.slice_base(s) + router, port)
             })
             .collect()
     }
@@ -318,12 +354,23 @@ impl Dragonfly {
     fn build(&self) -> Network {
         let (p, a, h, g) = (self.p, self.a, self.h, self.g);
         let routers = a * g;
-        let mut b = NetworkBuilder::new((routers * p) as usize);
-        for _ in 0..routers {
+        let mut b = NetworkBuilder::new((routers * p * self.slices) as usize);
+        for _ in 0..routers * self.slices {
             b.add_router(p + self.local_ports + h);
         }
-        for r in 0..routers {
-            let (grp, i) = (r / a, r % a);
+        for s in 0..self.slices {
+            self.build_slice(&mut b, s);
+        }
+        let positions = (0..routers * self.slices).map(|r| self.position(r)).collect();
+        b.finish_sliced(positions, self.slices)
+    }
+
+    /// Wires the routers and terminals of slice `s` (one dragonfly).
+    fn build_slice(&self, b: &mut NetworkBuilder, s: u32) {
+        let (p, a, h) = (self.p, self.a, self.h);
+        let (base, routers) = (self.slice_base(s), a * self.g);
+        for r in base..base + routers {
+            let (grp, i) = (self.group(r), self.index(r));
             for t in 0..p {
                 b.attach_terminal(r * p + t, r, t);
             }
@@ -333,7 +380,7 @@ impl Dragonfly {
                 let own = i / stride % e;
                 for m in own + 1..e {
                     let j = i + (m - own) * stride;
-                    let peer = grp * a + j;
+                    let peer = base + grp * a + j;
                     let ((mine, trunks), (theirs, _)) = (self.local_link(i, j), self.local_link(j, i));
                     for t in 0..trunks {
                         b.connect((r, mine + t), (peer, theirs + t), LinkClass::Local, d as u16);
@@ -346,19 +393,25 @@ impl Dragonfly {
                 let (pg, pc) = self.wire(grp, c);
                 // Wire each channel once, from its lower (group, slot) end.
                 if (grp, c) < (pg, pc) {
-                    let peer = pg * a + pc / h;
+                    let peer = base + pg * a + pc / h;
                     b.connect((r, self.global_port(k)), (peer, self.global_port(pc % h)), LinkClass::Global, 0);
                 }
             }
         }
-        b.finish((0..routers).map(|r| self.position(r)).collect())
     }
 
     pub fn network(&self) -> &Network {
         &self.net
     }
+    /// Routers in all slices.
     pub fn routers(&self) -> u32 {
-        self.a * self.g
+        self.a * self.g * self.slices
+    }
+    /// The first router of slice `s` (routers `s·a·g ..`; [`Dragonfly::slot_owner`] and the
+    /// group numbers are those of a slice).
+    #[inline]
+    pub fn slice_base(&self, s: u32) -> u32 {
+        s * self.a * self.g
     }
     /// Group of a router.
     #[inline]
@@ -456,7 +509,7 @@ impl Dragonfly {
         let i = (grp * self.g + target) as usize;
         &self.pair_slots[self.pair_start[i] as usize..self.pair_start[i + 1] as usize]
     }
-    /// (router, global port) owning slot `c` of group `grp`.
+    /// (router, global port) owning slot `c` of group `grp` (in slice 0).
     #[inline]
     pub fn slot_owner(&self, grp: u32, c: u32) -> (u32, u32) {
         (grp * self.a + c / self.h, self.global_port(c % self.h))
@@ -471,8 +524,15 @@ impl Dragonfly {
         self.slots_between(a, b).len() as u32
     }
 
-    /// Drawing position: groups on a circle, routers on a small circle inside each group.
+    /// Drawing position: groups on a circle, routers on a small circle inside each group;
+    /// slices side by side, each scaled into its column.
     fn position(&self, r: u32) -> [f32; 2] {
+        let [x, y] = self.position_in_slice(r);
+        let (s, n) = ((r / (self.a * self.g)) as f32, self.slices as f32);
+        [(s + x) / n, 0.5 + (y - 0.5) / n]
+    }
+
+    fn position_in_slice(&self, r: u32) -> [f32; 2] {
         use std::f32::consts::{FRAC_PI_2, PI, TAU};
         let (grp, i) = (self.group(r), self.index(r));
         let big = 0.36f32;

@@ -51,14 +51,33 @@ pub struct Network {
     inject_port: Vec<(u32, u32)>,
     /// Drawing coordinates of each router in the unit square.
     pub positions: Vec<[f32; 2]>,
+    /// Identical parallel networks (channel slicing, dragonfly §3.2; 1 otherwise): the
+    /// routers form `slices` equal blocks that no channel joins, and terminal
+    /// `s·nodes + n` is node `n`'s interface to slice `s`.
+    slices: u32,
 }
 
 impl Network {
     pub fn routers(&self) -> usize {
         self.port_offset.len() - 1
     }
+    /// Terminal ports: every node's interface to every slice.
     pub fn terminals(&self) -> usize {
         self.terminal_port.len()
+    }
+    /// Parallel networks (channel slicing): 1 except in a sliced dragonfly.
+    pub fn slices(&self) -> u32 {
+        self.slices
+    }
+    /// The endpoints traffic runs between: the terminals, or with slices the nodes, each
+    /// attached to every slice by its own terminal channel.
+    pub fn nodes(&self) -> usize {
+        self.terminal_port.len() / self.slices as usize
+    }
+    /// The slice a router belongs to.
+    #[inline]
+    pub fn slice_of(&self, router: u32) -> u32 {
+        router / (self.routers() as u32 / self.slices)
     }
     /// Total number of ports over all routers.
     pub fn total_ports(&self) -> usize {
@@ -216,6 +235,19 @@ impl NetworkBuilder {
     }
 
     pub fn finish(self, positions: Vec<[f32; 2]>) -> Network {
+        self.finish_sliced(positions, 1)
+    }
+
+    /// [`NetworkBuilder::finish`] for `slices` parallel networks: routers and terminals
+    /// numbered slice after slice, in equal blocks (see [`Network::slices`]).
+    pub fn finish_sliced(self, positions: Vec<[f32; 2]>, slices: u32) -> Network {
+        let routers = self.port_offset.len() - 1;
+        assert!(
+            slices >= 1
+                && routers.is_multiple_of(slices as usize)
+                && self.terminal_port.len().is_multiple_of(slices as usize),
+            "{slices} slices of {routers} routers"
+        );
         let ports: Vec<Port> = self
             .ports
             .into_iter()
@@ -231,6 +263,6 @@ impl NetworkBuilder {
         let inject_port =
             self.inject_port.iter().zip(&terminal_port).map(|(inj, &eject)| inj.unwrap_or(eject)).collect();
         assert_eq!(positions.len(), self.port_offset.len() - 1);
-        Network { port_offset: self.port_offset, ports, terminal_port, inject_port, positions }
+        Network { port_offset: self.port_offset, ports, terminal_port, inject_port, positions, slices }
     }
 }

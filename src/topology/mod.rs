@@ -52,11 +52,14 @@ impl Topology {
                 Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
             }
             TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper } => Topology::Dragonfly(
-                Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
-                    .trunked(intra_trunking.as_deref().unwrap_or_default(), P)?
-                    .tapered(taper, P)?,
-            ),
+            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } => {
+                Topology::Dragonfly(
+                    Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
+                        .trunked(intra_trunking.as_deref().unwrap_or_default(), P)?
+                        .sliced(*slices, P)?
+                        .tapered(taper, P)?,
+                )
+            }
             TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),
             TopologyConfig::Butterfly { k, n } => Topology::Butterfly(Butterfly::new(*k, *n, P)?),
         })
@@ -131,13 +134,16 @@ impl Topology {
         }
     }
 
-    /// The block each router is drawn in — its group (dragonfly), its tile of the
+    /// The block each router is drawn in — its group (dragonfly; numbered on through the
+    /// slices of a sliced one), its tile of the
     /// dimensions above the first two (HyperX family with more than two), else 0 — and what
     /// the blocks are called (`group`, `tile`, or empty when there is one block).
     pub fn drawing_blocks(&self) -> (Vec<u32>, &'static str) {
         let routers = self.network().routers() as u32;
         match self {
-            Topology::Dragonfly(df) => ((0..routers).map(|r| df.group(r)).collect(), "group"),
+            Topology::Dragonfly(df) => {
+                ((0..routers).map(|r| df.group(r) + df.g * (r / (df.a * df.g))).collect(), "group")
+            }
             Topology::HyperX(hx) if hx.dims() > 2 => {
                 let inner = hx.s[0] * hx.s[1];
                 ((0..routers).map(|r| r / inner).collect(), "tile")
@@ -150,13 +156,15 @@ impl Topology {
     /// `p, a, h, g`, the HyperX family's extents `dims`, trunking and `t`.
     pub fn shape(&self) -> serde_json::Value {
         match self {
-            Topology::Dragonfly(df) => serde_json::json!({"p": df.p, "a": df.a, "h": df.h, "g": df.g}),
+            Topology::Dragonfly(df) => {
+                serde_json::json!({"p": df.p, "a": df.a, "h": df.h, "g": df.g, "slices": df.slices})
+            }
             Topology::HyperX(hx) => serde_json::json!({"dims": hx.s, "trunking": hx.k, "t": hx.t}),
             Topology::FoldedClos(_) | Topology::Butterfly(_) => serde_json::json!({}),
         }
     }
 
-    /// (terminals per group, groups) for families with groups (the dragonfly).
+    /// (nodes per group, groups) for families with groups (the dragonfly; of one slice).
     pub fn groups(&self) -> Option<(u32, u32)> {
         match self {
             Topology::HyperX(_) => None,

@@ -45,7 +45,8 @@ impl Pattern {
     /// Builds the pattern named in `cfg.pattern` for a topology.
     pub fn build(cfg: &TrafficConfig, topo: &Topology, seed: u64) -> Result<Pattern, ConfigErrors> {
         let net = topo.network();
-        let n = net.terminals() as u32;
+        // Between nodes: a sliced network's node has a terminal in every slice.
+        let n = net.nodes() as u32;
         let err = |msg: String| ConfigErrors::one("traffic.pattern", msg);
         let pow2_bits = || -> Result<u32, ConfigErrors> {
             if n.is_power_of_two() {
