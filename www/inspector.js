@@ -149,7 +149,10 @@ function traceableVcs(p) {
 
 /** The inspector's content for a router: [nodes]. */
 export function routerNodes(d, cfg, info) {
-  const where = d.group !== null ? `group ${d.group}, router ${d.router % (info.a ?? 1)} of ${info.a}` : d.coords ? `coordinates (${d.coords.join(', ')})` : '';
+  // A sliced dragonfly's routers are numbered slice by slice; the engine gives the group
+  // within the slice.
+  const slice = info.slices > 1 && info.a && info.g ? `slice ${Math.floor(d.router / (info.a * info.g))} · ` : '';
+  const where = d.group !== null ? `${slice}group ${d.group}, router ${d.router % (info.a ?? 1)} of ${info.a}` : d.coords ? `coordinates (${d.coords.join(', ')})` : '';
   const dal = d.algorithm === 'dal';
   const tdfb = d.algorithm === 'adaptive_2dfb';
   const cr = d.ports.some((p) => p.td !== null);
@@ -257,7 +260,7 @@ export function channelNodes(d, cfg, info) {
       'h3',
       {},
       `Channel ${d.channel} `,
-      muted(`router ${d.src} port ${d.src_port} → router ${d.dst} port ${d.dst_port} · ${d.class}${info.family === 'hyperx' ? `, dimension ${d.dim}` : ''} · cycle ${d.cycle}`),
+      muted(`router ${d.src} port ${d.src_port} → router ${d.dst} port ${d.dst_port} · ${d.class}${info.family === 'hyperx' ? `, dimension ${d.dim}` : ''}${info.slices > 1 && info.a && info.g ? ` · slice ${Math.floor(d.src / (info.a * info.g))}` : ''} · cycle ${d.cycle}`),
     ),
     el('table', { class: 'ports' }, el('thead', {}, head), el('tbody', {}, rows)),
     el(

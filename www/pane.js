@@ -52,6 +52,7 @@ export class Pane {
       endpoints: sim.channelEndpoints(),
       groups: this.groups,
       classes: sim.channelClasses(),
+      slices: this.info.slices ?? 1,
     });
     this.focus = null; // the story's focus channels (a mask), see setFocus
     this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind, vcs: this.vcs });
@@ -158,13 +159,30 @@ export class Pane {
   }
 }
 
+// A sliced dragonfly's slices are drawn this much smaller than their columns, so that a
+// gap (and the divider) separates them and the group labels of neighbouring slices do not
+// run into each other.
+const SLICE_SHRINK = 0.8;
+
 /**
  * Router positions that show the structure. The engine's layout is used, except for HyperX
  * networks of three or more dimensions, whose tiles (one per combination of the higher
  * coordinates, each a grid of dimensions 1 and 2) are arranged in a near-square grid of
- * tiles instead of a single row.
+ * tiles instead of a single row, and for a sliced dragonfly, whose slices are shrunk
+ * within their columns (SLICE_SHRINK).
  */
 export function structuralPositions(info, positions) {
+  const S = info.slices ?? 1;
+  if (info.family === 'dragonfly' && S > 1) {
+    const out = new Float32Array(positions.length);
+    const perSlice = info.routers / S;
+    for (let r = 0; r < info.routers; r++) {
+      const cx = (Math.floor(r / perSlice) + 0.5) / S;
+      out[2 * r] = cx + (positions[2 * r] - cx) * SLICE_SHRINK;
+      out[2 * r + 1] = 0.5 + (positions[2 * r + 1] - 0.5) * SLICE_SHRINK;
+    }
+    return out;
+  }
   const dims = info.dims;
   if (info.family !== 'hyperx' || !dims || dims.length < 3) return positions;
   const [s0, s1] = dims;

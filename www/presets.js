@@ -243,6 +243,52 @@ export const PRESETS = [
       'Fail all three row links of one switch (e.g. 4–5, 5–6 and 5–7): that row has no detour left for it, and DAL loses packets too — it delivers every packet only while every failed link has a detour in its line.',
     ],
   },
+  {
+    id: 'channel-slicing',
+    title: 'Channel slicing around a degraded slice',
+    paper: 'Dragonfly, ISCA 2008, §3.2',
+    config: {
+      topology: { type: 'dragonfly', p: 2, a: 4, h: 2, g: 9, slices: 2, slice_policy: 'shortest_queue' },
+      routing: { algorithm: 'ugal_l' },
+      traffic: { pattern: 'uniform', load: 0.5 },
+      router: { vcs: 3 },
+      // Slice 1's global channels in the engine's channel order (r < q), every third, the
+      // first 12 of its 36 (as tests/channel_slicing.rs picks them).
+      faults: { links: [[36, 40], [37, 52], [39, 64], [41, 48], [42, 60], [45, 49], [46, 61], [49, 53], [51, 65], [54, 62], [58, 62], [63, 67]] },
+      // Longer than the other stories': shortest_queue's labeled packets need more than
+      // 5000 cycles to drain (a few wait thousands of cycles in the degraded slice).
+      measurement: { warmup: 2000, measure: 2000, drain_limit: 20000 },
+      seed: 1,
+    },
+    compare: { param: 'topology.slice_policy', values: ['shortest_queue', 'round_robin'] },
+    speed: 10,
+    view: { metric: 'utilization' },
+    sweep: '0.1:0.7:0.1',
+    point: 'Slice 1 has lost 12 of its 36 global links. Picking the slice with the shorter source queue sends what slice 1 cannot carry over the orange-cased slice 0 (0.72 against 0.55 flits/cycle) and accepts the offered 0.5; round robin keeps feeding slice 1 half of every node’s packets, its source queues grow and it accepts 0.41.',
+    // The point is in both slices (slice 1 carries the same in both panes): nothing dimmed.
+    focus: { kind: 'slice', slice: 0, dim: 1, label: 'slice 0, the intact one' },
+    keyPlots: ['classes', 'throughput'],
+    text: [
+      'Dragonfly §3.2: “multiple networks can be connected in parallel to add capacity”. Two copies (',
+      { b: 'topology.slices' },
+      ' = 2) of the 72-node dragonfly (p = h = 2, a = 4, g = 9), every node with one terminal channel into each, under uniform traffic at half of a node’s channels, routed by UGAL-L. Slice 1 is degraded: 12 of its 36 global channels have failed (',
+      { b: 'faults.links' },
+      '), so some of its groups reach each other only through a third group, and it carries less than its share. A node puts each packet on one slice, whole (',
+      { b: 'topology.slice_policy' },
+      '). ',
+      { b: 'shortest_queue' },
+      ' picks the slice whose source queue at that node is shorter: slice 1 gets what it can carry and slice 0 the rest, and the network accepts the offered 0.50 without saturating. ',
+      { b: 'round_robin' },
+      ' alternates whatever the slices’ state: a fixed split is bound by the worse slice, so the source queues into slice 1 grow without end and the network saturates at 0.41 (',
+      { b: 'random' },
+      ', the third policy, splits the same way and fares the same).',
+    ],
+    look: [
+      'Links coloured by utilization: under shortest_queue the orange-cased slice 0 is darker, about 0.72 flits/cycle per channel against 0.55 under round robin; slice 1 carries about 0.41 in both panes (its failed links, dashed and crossed out, count as 0): all it can.',
+      'Under round robin the routers of slice 1 grow red rings: packets waiting at the nodes to enter the degraded slice.',
+      'Key plot: accepted throughput, 0.50 under shortest_queue against 0.41 under round robin.',
+    ],
+  },
 ];
 
 export function presetExperiment(model, preset) {

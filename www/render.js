@@ -68,6 +68,7 @@ export const COLOURS = {
   group: '#f1f3f6',
   groupEdge: '#c9d2de',
   groupLabel: '#5b6675',
+  sliceLabel: '#2b3440',
   idleLink: BUCKET_COLOURS[0],
   idleGlobal: 'rgba(190, 200, 212, 0.45)',
   // An idle router is light (white with a dark edge; mid grey when too small for an edge):
@@ -141,10 +142,53 @@ function diamond(ctx, x, y, r) {
 const DIM_ALPHA = 0.28;
 const DIM_WIDTH = 0.75;
 
-/** Static geometry of a network in world coordinates, computed once per simulation. */
+/**
+ * Static geometry of a network in world coordinates, computed once per simulation (and
+ * again when a sliced network's slices change from side by side to stacked, see setStacked).
+ */
 export class Geometry {
-  constructor({ positions, endpoints, groups, classes }) {
+  constructor(input) {
+    this.input = input;
+    this.stacked = false;
+    this.place(input.positions);
+  }
+
+  /**
+   * A sliced network's slices in a column (true) instead of side by side in a row (the
+   * engine's layout): a tall canvas draws them larger so. Returns true if it changed.
+   */
+  setStacked(stacked) {
+    if (this.slices < 2 || stacked === this.stacked) return false;
+    this.stacked = stacked;
+    const pos = this.input.positions;
+    if (!stacked) {
+      this.place(pos);
+      return true;
+    }
+    const S = this.slices;
+    const perSlice = this.routers / S;
+    const out = new Float32Array(pos.length);
+    for (let r = 0; r < this.routers; r++) {
+      const c = (Math.floor(r / perSlice) + 0.5) / S;
+      out[2 * r] = 0.5 + (pos[2 * r] - c);
+      out[2 * r + 1] = c + (pos[2 * r + 1] - 0.5);
+    }
+    this.place(out);
+    return true;
+  }
+
+  /** Slice `s`'s box in world coordinates, [x0, y0, x1, y1] (the whole drawing when unsliced). */
+  sliceBox(s) {
+    const S = this.slices;
+    return this.stacked ? [0.5 - 0.5 / S, s / S, 0.5 + 0.5 / S, (s + 1) / S] : [s / S, 0.5 - 0.5 / S, (s + 1) / S, 0.5 + 0.5 / S];
+  }
+
+  place(positions) {
+    const { endpoints, groups, classes, slices = 1 } = this.input;
     const routers = positions.length / 2;
+    // A sliced dragonfly: `slices` copies of the network, routers numbered slice by slice,
+    // each drawn in its own column of the unit square (or row, when stacked).
+    this.slices = Number.isInteger(slices) && slices > 1 && routers % slices === 0 ? slices : 1;
     const channels = endpoints.length / 2;
     this.routers = routers;
     this.channels = channels;
@@ -170,12 +214,16 @@ export class Geometry {
     this.parallel = new Uint8Array(channels);
     // 1 = dragonfly global channel: drawn as a chord bowed towards the centre, lighter when idle.
     this.global = classes && classes.length === channels ? Uint8Array.from(classes) : new Uint8Array(channels);
-    let mx = 0;
-    let my = 0;
+    // The centre of each slice's drawing (of the whole drawing when unsliced): global
+    // chords bow towards their own slice's centre.
+    const perSlice = routers / this.slices;
+    const centres = Array.from({ length: this.slices }, () => [0, 0]);
     for (let r = 0; r < routers; r++) {
-      mx += this.x[r] / routers;
-      my += this.y[r] / routers;
+      const m = centres[Math.floor(r / perSlice)];
+      m[0] += this.x[r] / perSlice;
+      m[1] += this.y[r] / perSlice;
     }
+    let [mx, my] = centres[0];
     const seen = new Map();
     const bowOf = new Map();
     const clearance = this.minGap * 0.3;
@@ -188,6 +236,7 @@ export class Geometry {
       seen.set(key, n + 1);
       const a = Math.min(s, d);
       const b = Math.max(s, d);
+      [mx, my] = centres[Math.floor(a / perSlice)];
       const ax = this.x[a];
       const ay = this.y[a];
       const len = Math.hypot(this.x[b] - ax, this.y[b] - ay) || 1e-6;
@@ -317,6 +366,8 @@ export class NetworkView {
   setFailed(mask) {
     this.failed = mask;
     this.failedDrawn = null;
+    // A sliced network's headings count the failed links.
+    if (this.geo.slices > 1) this.staticDirty = true;
   }
 
   /** Matches the canvas's backing store to its CSS size; returns true if it changed. */
@@ -333,12 +384,25 @@ export class NetworkView {
     this.width = w;
     this.height = h;
     this.staticDirty = true;
+    // Slices side by side or stacked, whichever draws them larger on this canvas.
+    const S = this.geo.slices;
+    if (S > 1) {
+      const pad = Math.max(12, Math.min(w, h) * 0.05);
+      const row = Math.min(w - 2 * pad, (h - 2 * pad) * S);
+      const column = Math.min((w - 2 * pad) * S, h - 2 * pad);
+      if (this.geo.setStacked(column > row * 1.05)) this.failedDrawn = null;
+    }
     return true;
   }
 
+  // The fitted view (zoom 1, centre 0.5, 0.5) frames the unit square, or for a sliced
+  // network the band its columns fill (the unit square's width, 1/slices of its height),
+  // so two slices side by side fill a wide canvas rather than a square in its middle.
   get scale() {
     const pad = Math.max(12, Math.min(this.width, this.height) * 0.05);
-    return (Math.min(this.width, this.height) - 2 * pad) * this.zoom;
+    const S = this.geo.slices;
+    const [frameW, frameH] = this.geo.stacked ? [1 / S, 1] : [1, 1 / S];
+    return Math.min((this.width - 2 * pad) / frameW, (this.height - 2 * pad) / frameH) * this.zoom;
   }
 
   toScreen(x, y) {
@@ -449,28 +513,34 @@ export class NetworkView {
       ctx.fill();
       ctx.stroke();
       const labelPx = Math.min(13 * dpr, g.blocks[0].r * s * 0.6 + 6 * dpr);
+      // A sliced network numbers its groups on through the slices (block s·g + G): each
+      // slice's groups are labelled G0 … G(g−1) again, under the slice's own heading.
+      const S = g.slices;
+      const perSlice = g.blocks.length % S === 0 ? g.blocks.length / S : g.blocks.length;
       if (labelPx >= 8 * dpr) {
         ctx.fillStyle = COLOURS.groupLabel;
         ctx.font = `${Math.round(labelPx)}px system-ui, sans-serif`;
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
-        const mid = this.toScreen(0.5, 0.5);
         g.blocks.forEach((b, i) => {
           const [x, y] = this.toScreen(b.cx, b.cy);
           if (tile) {
             const [, y0] = this.toScreen(b.x0, b.y0);
             ctx.fillText(`tile ${i}`, x, y0 - pad - labelPx * 0.7);
           } else {
-            // Outside the group, away from the centre of the drawing.
+            // Outside the group, away from the centre of its slice's drawing.
+            const [x0, y0, x1, y1] = g.sliceBox(Math.floor(i / perSlice));
+            const mid = this.toScreen((x0 + x1) / 2, (y0 + y1) / 2);
             const dx = x - mid[0];
             const dy = y - mid[1];
             const d = Math.hypot(dx, dy) || 1;
             const r = b.r * s + pad + labelPx;
-            ctx.fillText(`G${i}`, x + (dx / d) * r, y + (dy / d) * r);
+            ctx.fillText(`G${i % perSlice}`, x + (dx / d) * r, y + (dy / d) * r);
           }
         });
       }
     }
+    if (g.slices > 1) this.drawSliceHeadings(ctx, dpr);
     ctx.lineWidth = lineWidth;
     ctx.lineCap = 'butt';
     for (const global of [1, 0]) {
@@ -481,6 +551,62 @@ export class NetworkView {
       ctx.stroke();
     }
     this.staticDirty = false;
+  }
+
+  // A sliced network: a divider between the slices' columns, a heading in the top left
+  // corner of each ("slice 1"), which the ring of groups leaves empty, and under it the
+  // number of its failed links.
+  drawSliceHeadings(ctx, dpr) {
+    const g = this.geo;
+    const S = g.slices;
+    const colPx = this.scale / S;
+    ctx.save();
+    ctx.strokeStyle = COLOURS.groupEdge;
+    ctx.lineWidth = 1.5 * dpr;
+    ctx.setLineDash([6 * dpr, 5 * dpr]);
+    ctx.beginPath();
+    for (let s = 1; s < S; s++) {
+      // The edge shared with the previous slice.
+      const [x0, y0, x1, y1] = g.sliceBox(s);
+      const [ax, ay] = this.toScreen(x0, y0);
+      const [bx, by] = g.stacked ? this.toScreen(x1, y0) : this.toScreen(x0, y1);
+      ctx.moveTo(ax, ay);
+      ctx.lineTo(bx, by);
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+    const px = Math.round(Math.max(14 * dpr, Math.min(22 * dpr, colPx * 0.065)));
+    ctx.fillStyle = COLOURS.sliceLabel;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    const failed = this.failedPerSlice();
+    const small = Math.round(Math.max(12 * dpr, px * 0.75));
+    for (let s = 0; s < S; s++) {
+      const [x0, y0, , y1] = g.sliceBox(s);
+      const [x, top] = this.toScreen(x0, y0);
+      const [, bottom] = this.toScreen(x0, y1);
+      ctx.font = `600 ${px}px system-ui, sans-serif`;
+      ctx.textBaseline = 'top';
+      ctx.fillText(`slice ${s}`, x + 0.4 * px, top + 0.2 * px);
+      // The failed links just under the slice's box (in the view's margin).
+      const n = failed[s];
+      if (n) {
+        ctx.font = `${small}px system-ui, sans-serif`;
+        ctx.textBaseline = 'top';
+        ctx.fillText(`${n} link${n === 1 ? '' : 's'} failed`, x + 0.4 * px, bottom + 0.15 * small);
+      }
+    }
+    ctx.restore();
+  }
+
+  // Failed links (both directions failed count once) in each slice.
+  failedPerSlice() {
+    const g = this.geo;
+    const out = new Array(g.slices).fill(0);
+    if (!this.failed) return out;
+    const perSlice = g.routers / g.slices;
+    for (let c = 0; c < g.channels; c++) if (this.failed[c] && g.src[c] < g.dst[c]) out[Math.floor(g.src[c] / perSlice)]++;
+    return out;
   }
 
   /**

@@ -42,11 +42,22 @@ export function focusMask(rule, net) {
     const R = info.routers;
     for (let c = 0; c < n; c++) if (dst[c] === (src[c] + shift) % R) set(c);
   } else if (rule.kind === 'group-shift') {
-    // Group i sends to group i + shift: the global channel(s) between them.
-    const G = info.groups;
+    // Group i sends to group i + shift: the global channel(s) between them. A sliced
+    // dragonfly numbers its groups on through the slices (block s·g + i): within each.
+    const S = info.slices ?? 1;
+    const G = info.groups / S;
     const g = net.groups;
     if (!g || !net.classes || !G) return null;
-    for (let c = 0; c < n; c++) if (net.classes[c] === 1 && g[dst[c]] === (g[src[c]] + shift) % G) set(c);
+    for (let c = 0; c < n; c++) {
+      const a = g[src[c]];
+      if (net.classes[c] === 1 && g[dst[c]] === a - (a % G) + ((a % G) + shift) % G) set(c);
+    }
+  } else if (rule.kind === 'slice') {
+    // A sliced dragonfly (routers numbered slice by slice): every channel of slice `slice`.
+    const S = info.slices ?? 1;
+    if (S < 2 || !(rule.slice < S)) return null;
+    const per = info.routers / S;
+    for (let c = 0; c < n; c++) if (Math.floor(src[c] / per) === rule.slice) set(c);
   } else if (rule.kind === 'swap2') {
     // Each switch's even terminals cross dimension 0's bisection, its odd ones dimension
     // 1's: the minimal channel of each in its dimension.

@@ -332,3 +332,47 @@ test('side by side over faults.links a click fails the link in its pane only; ov
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('channel slicing (dragonfly §3.2) through the form: twice the routers, two slices drawn, the share link keeps slices and policy, 9 slices refused next to the control', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open('?topology.type=dragonfly&routing.algorithm=ugal_l&router.vcs=3&speed=5');
+  await settle(page);
+  const one = await page.evaluate(() => window.hiradix.panes[0].info.routers);
+  await setControl(page, 'topology.slices', 2);
+  await page.waitForFunction(() => window.hiradix.experiment.config.topology.slices === 2 && window.hiradix.panes[0]?.info.slices === 2);
+  await settle(page);
+  const built = await page.evaluate(() => {
+    const p = window.hiradix.panes[0];
+    return { routers: p.info.routers, terminals: p.info.terminals, slices: p.view.geo.slices, routerCount: p.sim.routerCount() };
+  });
+  assert.deepEqual(built, { routers: 2 * one, terminals: 2 * 2 * one, slices: 2, routerCount: 2 * one }, 'two slices: twice the routers, each node with a terminal channel into both');
+  await setControl(page, 'topology.slice_policy', 'round_robin');
+  await page.waitForFunction(() => window.hiradix.experiment.config.topology.slice_policy === 'round_robin' && /slice_policy=round_robin/.test(location.search));
+  const search = await page.evaluate(() => location.search);
+  assert.match(search, /topology\.slices=2(&|$)/);
+  // The share link rebuilds the same network.
+  const { page: again, errors: errors2 } = await env.open(search);
+  await settle(again);
+  const back = await again.evaluate(() => ({ slices: window.hiradix.experiment.config.topology.slices, policy: window.hiradix.experiment.config.topology.slice_policy, routers: window.hiradix.panes[0].info.routers }));
+  assert.deepEqual(back, { slices: 2, policy: 'round_robin', routers: 2 * one });
+  assert.deepEqual(errors2, []);
+  await again.close();
+  // Out of range: the engine's message, naming the field, next to the control; the running
+  // network is kept.
+  await setControl(page, 'topology.slices', 9);
+  await page.waitForSelector('#ctl-topology-slices-msg', { state: 'visible' });
+  assert.match(await controlMessage(page, 'topology.slices'), /between 1 and 8, got 9/);
+  // In the row of the control it is about, which names the field.
+  const row = await page.$eval('#ctl-topology-slices-msg', (m) => {
+    const r = m.closest('.ctl');
+    return { path: r.dataset.path, label: r.querySelector('label').textContent, title: r.querySelector('label').title };
+  });
+  assert.equal(row.path, 'topology.slices');
+  assert.match(row.label, /slices/);
+  assert.match(row.title, /^topology\.slices:/);
+  assert.equal(await page.evaluate(() => window.hiradix.panes[0].info.routers), 2 * one, 'the running network was kept');
+  await setControl(page, 'topology.slices', 1);
+  await page.waitForFunction((one) => window.hiradix.panes[0]?.info.routers === one, one);
+  assert.equal(await page.isVisible('#ctl-topology-slices-msg'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -15,7 +15,7 @@ after(async () => {
 test('each preset loads, explains itself and animates every pane', { timeout: 600_000 }, async () => {
   const { page, errors } = await env.open();
   const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value).filter(Boolean));
-  assert.equal(presets.length, 6, `presets: ${presets}`);
+  assert.equal(presets.length, 7, `presets: ${presets}`);
   for (const id of presets) {
     await page.selectOption('#preset', id);
     await page.waitForFunction((id) => window.hiradix.experiment.preset === id && window.hiradix.panes.length > 0, id);

@@ -189,3 +189,19 @@ test('dal-failed-links: DOR loses the packets routed onto the failed links, DAL 
   assert.ok(Math.abs(dal.focus - 0.4) < 0.08 && Math.abs(min.focus - 0.2) < 0.06, `detours: ${fmt([min, dal])}`);
   assert.ok(dal.focus >= 1.6 * min.focus, `DAL's detours not busier: ${fmt([min, dal])}`);
 });
+
+test('channel-slicing: shortest_queue puts what the degraded slice cannot carry on the cased slice 0 and carries 0.5; round robin saturates at 0.41', { timeout: 180_000 }, async () => {
+  const [sq, rr] = await openStory('channel-slicing', 3000);
+  assert.equal(sq.metric, 'utilization');
+  assert.deepEqual([sq.failedLinks, rr.failedLinks], [12, 12], 'slice 1 lost 12 of its 36 global links');
+  // Slice 0's channels: 36 routers × (3 local + 2 global).
+  assert.equal(sq.count, 180);
+  // Measured with `hiradix run` on the story's settings (README of the story's numbers in
+  // docs/lecture.md): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
+  // robin, saturated); slice 0's channels 0.717 against 0.546 flits/cycle, slice 1's
+  // 0.412 and 0.405.
+  assert.ok(Math.abs(sq.accepted - 0.5) < 0.03 && Math.abs(rr.accepted - 0.41) < 0.03, `accepted shortest_queue ${sq.accepted}, round robin ${rr.accepted}`);
+  assert.ok(Math.abs(sq.focus - 0.72) < 0.06 && Math.abs(rr.focus - 0.55) < 0.06, `slice 0: ${fmt([sq, rr])}`);
+  assert.ok(Math.abs(sq.rest - 0.41) < 0.06 && Math.abs(rr.rest - 0.41) < 0.06, `slice 1: ${fmt([sq, rr])}`);
+  assert.ok(sq.focus >= 1.2 * rr.focus, `slice 0 not busier under shortest_queue: ${fmt([sq, rr])}`);
+});
