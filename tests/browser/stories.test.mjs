@@ -196,8 +196,8 @@ test('channel-slicing: shortest_queue puts what the degraded slice cannot carry 
   assert.deepEqual([sq.failedLinks, rr.failedLinks], [12, 12], 'slice 1 lost 12 of its 36 global links');
   // Slice 0's channels: 36 routers × (3 local + 2 global).
   assert.equal(sq.count, 180);
-  // Measured with `hiradix run` on the story's settings (README of the story's numbers in
-  // docs/lecture.md): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
+  // Measured with `hiradix run` on the story's settings (its config as JSON, once per
+  // policy; utilization from --json's channel_utilization, terminal ports left out): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
   // robin, saturated); slice 0's channels 0.717 against 0.546 flits/cycle, slice 1's
   // 0.412 and 0.405.
   assert.ok(Math.abs(sq.accepted - 0.5) < 0.03 && Math.abs(rr.accepted - 0.41) < 0.03, `accepted shortest_queue ${sq.accepted}, round robin ${rr.accepted}`);
