@@ -260,6 +260,33 @@ fn dragonfly_ugal_routes_around_a_failed_global_channel() {
     }
 }
 
+/// Gateway fallback: with g = 5 groups every pair has two channels, on different routers.
+/// When one of the channels between groups 0 and 1 fails, its router hands the packets
+/// from its terminals (and those landing on it from other groups) to the other gateway
+/// over a local hop: every algorithm, MIN and VAL included, loses none and never
+/// deadlocks, and nothing crosses the failed channel.
+#[test]
+fn dragonfly_gateways_fall_back_to_another_channel_of_the_pair() {
+    let topo = serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 5});
+    let built = Topology::build(&serde_json::from_value(topo.clone()).unwrap()).unwrap();
+    let df = built.as_dragonfly().unwrap();
+    assert_eq!(df.slots_between(0, 1).len(), 2);
+    let (gateway, port) = df.slot_owner(0, df.slots_between(0, 1)[0]);
+    let id = built.network().port_id(gateway, port);
+    let peer = built.network().port(gateway, port).peer_router;
+    for algorithm in ["min", "val", "ugal_l", "ugal_g", "ugal_l_vch", "ugal_l_cr"] {
+        let faults = FaultConfig { links: vec![vec![gateway, peer]], random_fraction: 0.0 };
+        let mut cfg = config(topo.clone(), algorithm, 3, faults);
+        cfg.traffic.load = 0.15;
+        let mut sim = Simulation::new(&cfg).unwrap();
+        sim.set_invariant_checks(true);
+        sim.advance(3000).unwrap();
+        assert_eq!(sim.stats().unroutable, 0, "{algorithm} routed onto the failed channel");
+        assert_eq!(sim.sent_flits()[id], 0, "{algorithm}");
+        deliver_everything(&cfg, algorithm);
+    }
+}
+
 #[test]
 fn tapered_dragonfly_never_uses_a_removed_channel() {
     // g = 5 groups of a·h = 8 slots: two channels per group pair. Keep one between groups

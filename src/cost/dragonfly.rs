@@ -233,7 +233,9 @@ pub struct DfCostPoint {
 /// channels between neighbours per dimension (one value for all, or one per dimension;
 /// empty: one; Fig. 6(a)), packaged as a cabinet row per group: every router has
 /// `Σ k_d·(e_d − 1)` local channels (`a − 1` fully connected, untrunked) on short cables,
-/// and `h` global ones.
+/// and `h` global ones; `slices` such networks in parallel (channel slicing, §3.2), each
+/// node with a terminal channel into every one.
+#[allow(clippy::too_many_arguments)]
 pub fn dragonfly_groups(
     tech: &Technology,
     p: u32,
@@ -242,15 +244,16 @@ pub fn dragonfly_groups(
     g: u32,
     intra: &[u32],
     trunking: &[u32],
+    slices: u32,
 ) -> Inventory {
-    let routers = a as u64 * g as u64;
-    let nodes = routers * p as u64;
+    let nodes = a as u64 * g as u64 * p as u64;
+    let routers = a as u64 * g as u64 * slices as u64;
     let extents = if intra.is_empty() { vec![a] } else { intra.to_vec() };
     let trunk = |d: usize| trunking.get(d).or(trunking.first()).copied().unwrap_or(1);
     let local_ports: u32 = extents.iter().enumerate().map(|(d, e)| (e - 1) * trunk(d)).sum();
     let group_nodes = a as u64 * p as u64;
     let groups = vec![
-        ChannelGroup::new("terminal", Placement::Terminal, 2.0 * nodes as f64, 1.0, 0.0),
+        ChannelGroup::new("terminal", Placement::Terminal, 2.0 * (nodes * slices as u64) as f64, 1.0, 0.0),
         ChannelGroup::new(
             "local (intra-group)",
             Placement::LocalCable,
@@ -273,6 +276,9 @@ pub fn dragonfly_groups(
     };
     if trunking.iter().any(|&k| k > 1) {
         shape += &format!(", trunking {trunking:?}");
+    }
+    if slices > 1 {
+        shape += &format!(", {slices} slices");
     }
     Inventory {
         topology: "dragonfly".into(),

@@ -16,9 +16,11 @@
 //! [`Figure`] with its plots, a CSV of every point and a Markdown summary that puts the
 //! measured numbers next to the paper's. Runs are spread over the machine's cores.
 
+mod variants;
+
 use super::{csv, latency_plot, run_parallel, table, throughput_plot};
 pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
-use crate::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};
+use crate::config::{IntermediateGroup, SimConfig, TopologyConfig};
 use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
 use crate::stats::dragonfly::{global_channel_utilization, histogram_bins};
@@ -41,6 +43,10 @@ pub const DRAGONFLY_FIGURES: &[(&str, &str)] = &[
     (
         "df-groups",
         "dragonfly §3.2: groups of 8 routers fully connected vs 2-D and 3-D flattened butterflies (Fig. 6), and bandwidth tapering, MIN, VAL, UGAL-L, UR and WC",
+    ),
+    (
+        "df-slices",
+        "dragonfly §3.2: channel slicing, two 1K networks in parallel, healthy and with one slice degraded, under each slice policy, UGAL-L, UR",
     ),
 ];
 
@@ -193,6 +199,8 @@ fn setup_text(quick: bool, name: &str) -> String {
     let net = match (name, quick) {
         ("df-groups", true) => "dragonflies with p = h = 2, a = 4 (quick mode), as each series says",
         ("df-groups", false) => "dragonflies with p = h = 2, a = 8, as each series says",
+        ("df-slices", true) => "the 72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode), one or two in parallel as each series says",
+        ("df-slices", false) => "the 1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056 nodes), one or two in parallel as each series says",
         (_, true) => "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)",
         (_, false) => "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)",
     };
@@ -230,7 +238,8 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
         "df-fig11" => fig11(opts, progress)?,
         "df-fig12" => fig12(opts, progress)?,
         "df-fig14" => fig14(opts, progress)?,
-        "df-groups" => groups(opts, progress)?,
+        "df-groups" => variants::groups(opts, progress)?,
+        "df-slices" => variants::slices(opts, progress)?,
         _ => unreachable!(),
     };
     fig.name = name.into();
@@ -289,104 +298,6 @@ fn ur_wc_plots(series: &[FigureSeries]) -> Vec<(String, Plot)> {
         ("ur-throughput".to_string(), throughput_plot("(a) uniform random: accepted", THROUGHPUT_AXIS, series, "UR")),
         ("wc-throughput".to_string(), throughput_plot("(b) worst case: accepted", THROUGHPUT_AXIS, series, "WC")),
     ]
-}
-
-/// One network of the `df-groups` preset: its name, group organisation (`intra` and its
-/// trunking), number of groups and tapering.
-struct Variant {
-    name: String,
-    intra: Option<Vec<u32>>,
-    trunking: Option<Vec<u32>>,
-    g: u32,
-    taper: Vec<Vec<u32>>,
-}
-
-impl Variant {
-    /// The variant's network with `a` routers per group (p = h = 2).
-    fn topology(&self, a: u32) -> TopologyConfig {
-        TopologyConfig::Dragonfly {
-            p: 2,
-            a,
-            h: 2,
-            g: self.g,
-            arrangement: GlobalArrangement::Absolute,
-            intra: self.intra.clone(),
-            intra_trunking: self.trunking.clone(),
-            taper: self.taper.clone(),
-            slices: 1,
-            slice_policy: Default::default(),
-        }
-    }
-}
-
-/// §3.2: the same dragonfly (p = h = 2, a = 8, g = 17: the routers of Fig. 6(b)) with fully
-/// connected groups and with a 2-D and a 3-D flattened butterfly inside each group, the
-/// 2-D one also with two channels between the routers of its first dimension (Fig. 6(a)); and
-/// bandwidth tapering on g = 9 groups (two channels per group pair), where the first five
-/// groups keep one channel to each other. Quick: a = 4 (g = 9 and, tapered, 5).
-fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
-    let quick = opts.quick;
-    let (a, g, g_taper) = if quick { (4, 9, 5) } else { (8, 17, 9) };
-    let v = |name: &str, intra: Option<Vec<u32>>, g: u32, taper: Vec<Vec<u32>>| Variant {
-        name: name.into(),
-        intra,
-        trunking: None,
-        g,
-        taper,
-    };
-    // Groups 0..5 keep one of their two channels to each other.
-    let tapered: Vec<Vec<u32>> = (0..5u32).flat_map(|x| (x + 1..5).map(move |y| vec![x, y, 1])).collect();
-    let mut variants = vec![v("fully connected", None, g, vec![])];
-    if quick {
-        variants.push(v("2-D FB 2×2", Some(vec![2, 2]), g, vec![]));
-    } else {
-        variants.push(v("2-D FB 2×4", Some(vec![2, 4]), g, vec![]));
-        let trunked = v("2-D FB 2×4 trunked [2, 1]", Some(vec![2, 4]), g, vec![]);
-        variants.push(Variant { trunking: Some(vec![2, 1]), ..trunked });
-        variants.push(v("3-D FB 2×2×2", Some(vec![2, 2, 2]), g, vec![]));
-    }
-    variants.push(v(&format!("g = {g_taper}"), None, g_taper, vec![]));
-    variants.push(v(&format!("g = {g_taper}, groups 0–4 tapered to 1 channel"), None, g_taper, tapered));
-    let algorithms = ["min", "val", "ugal_l"];
-    let names: Vec<String> =
-        variants.iter().flat_map(|n| algorithms.iter().map(move |alg| format!("{}, {}", label(alg), n.name))).collect();
-    let mut specs = Vec::new();
-    for (panel, pattern) in [("UR", "uniform"), ("WC", "group_shift")] {
-        for (i, _) in variants.iter().enumerate() {
-            for (k, &alg) in algorithms.iter().enumerate() {
-                specs.push((panel, names[i * algorithms.len() + k].as_str(), alg, pattern, 16));
-            }
-        }
-    }
-    // MIN on group shift: loads up to past its bound (1/16 or 2/16 here), not the 1K network's.
-    let (min_wc, others): (Vec<_>, Vec<_>) = specs.iter().partition(|s| s.2 == "min" && s.3 == "group_shift");
-    let mut jobs = sweeps(quick, &others.into_iter().copied().collect::<Vec<_>>());
-    for &&(panel, series, algorithm, pattern, depth) in &min_wc {
-        for load in [0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.14, 0.16] {
-            jobs.push(job(panel, series, quick, depth, algorithm, pattern, load));
-        }
-    }
-    for j in &mut jobs {
-        let n = variants.iter().rev().find(|n| j.series.ends_with(&n.name)).expect("a named variant");
-        j.cfg.topology = n.topology(a);
-    }
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
-    let plots = ur_wc_plots(&series);
-    let radix = |n: &Variant| Topology::build(&n.topology(a)).map(|t| t.network().radix(0)).map_err(|e| e.to_string());
-    let radixes = variants.iter().map(radix).collect::<Result<Vec<_>, _>>()?;
-    let markdown = format!(
-        "Networks: {} (the router radix is p + local channels + h). The g = {g_taper} networks have two channels between every two groups; tapered, the ten pairs among groups 0–4 keep one (`topology.taper`).{}\n\n{}\nPaper (§3.2): a higher-dimensional intra-group network raises the group's effective radix (Fig. 6(b): a 3-D flattened butterfly lets k = 7 routers form groups of 8) and may exploit packaging locality by providing more bandwidth to neighbouring routers (Fig. 6(a); here `topology.intra_trunking = [2, 1]`: two channels between the two routers of the first dimension); where uniform bandwidth is not needed, tapering removes inter-group channels among some groups. The paper gives no performance figure for any of them. With the same p and h, fewer local channels per router carry the same local traffic, so local channels, not global ones, can limit throughput.\n",
-        variants
-            .iter()
-            .zip(&radixes)
-            .map(|(n, radix)| format!("{} (N = {}, radix {radix})", n.name, 2 * a * n.g))
-            .collect::<Vec<_>>()
-            .join("; "),
-        " On group shift MIN is bound by the channels from a group to the next: 1/(ah) with one channel per pair, 2/(ah) with two.",
-        table(&series, &[0.1, 0.3], false)
-    );
-    Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
 /// Fig. 16: UGAL-L_CR against UGAL-L, UGAL-L_VCH and UGAL-G, WC and UR, 16 and 256 flits.

@@ -38,7 +38,7 @@ pub const MIN_AD: Algorithm = Algorithm {
 };
 
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
-#[inline]
+#[inline(always)]
 pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
     if single_vc_class(q.vcs(), class, classes) {
         class

@@ -139,8 +139,9 @@ impl Simulation {
     /// A packet from terminal `src` to terminal `dst`, generated at cycle `now` by the
     /// terminal channel `by` (whose batch it counts against; `src` itself without
     /// slices): counts it and returns its id, or `None` if `src`'s source queue is full
-    /// and it is dropped.
-    #[inline]
+    /// and it is dropped. Inlined into both generators (measured: out of line it costs
+    /// 2 % of the instructions of a 1K flattened butterfly at load 0.5).
+    #[inline(always)]
     fn create(&mut self, src: u32, by: u32, dst: u32, now: u64, labeled: bool) -> Option<u32> {
         let size = self.params.packet_size;
         if labeled {

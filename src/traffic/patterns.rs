@@ -189,8 +189,9 @@ impl Pattern {
         }
     }
 
-    /// Destination terminal of a packet from `src`.
-    #[inline]
+    /// Destination node of a packet from node `src`. Inlined into the engine's generation
+    /// loops (measured: out of line it costs 0.8 % of a 1K flattened butterfly's instructions).
+    #[inline(always)]
     pub fn destination(&self, src: u32, rng: &mut SimRng) -> u32 {
         match self {
             Pattern::Uniform { terminals } => {

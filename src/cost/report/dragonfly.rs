@@ -205,8 +205,9 @@ The model is parameterised (`Technology`, `OpticalCable`, `CablePricing`,
 
 /// §3.2: the dragonflies of the `df-groups` figure (p = h = 2, a = 8, g = 17) with fully
 /// connected groups, with a 2-D and a 3-D flattened butterfly inside each group, and the
-/// 2-D one with doubled channels between the routers of its first dimension (Fig. 6(a)):
-/// their router radix, cables and cost per node under the dragonfly paper's pricing.
+/// 2-D one with doubled channels between the routers of its first dimension (Fig. 6(a)),
+/// and two fully connected networks in parallel (channel slicing): their router radix,
+/// cables and cost per node under the dragonfly paper's pricing.
 pub(super) fn group_organisations_table() -> String {
     let tech = Technology::default();
     let pricing = CablePricing::dragonfly(&tech);
@@ -214,13 +215,14 @@ pub(super) fn group_organisations_table() -> String {
         "| group | router radix | local channels | global channels | cost per node ($) |\n|---|---:|---:|---:|---:|\n",
     );
     let groups = [
-        ("fully connected", vec![], vec![]),
-        ("2-D FB 2×4", vec![2, 4], vec![]),
-        ("3-D FB 2×2×2", vec![2, 2, 2], vec![]),
-        ("2-D FB 2×4, trunking [2, 1] (Fig. 6(a))", vec![2, 4], vec![2, 1]),
+        ("fully connected", vec![], vec![], 1),
+        ("2-D FB 2×4", vec![2, 4], vec![], 1),
+        ("3-D FB 2×2×2", vec![2, 2, 2], vec![], 1),
+        ("2-D FB 2×4, trunking [2, 1] (Fig. 6(a))", vec![2, 4], vec![2, 1], 1),
+        ("fully connected, 2 slices (channel slicing)", vec![], vec![], 2),
     ];
-    for (name, intra, trunking) in groups {
-        let inv = dragonfly::dragonfly_groups(&tech, 2, 8, 2, 17, &intra, &trunking);
+    for (name, intra, trunking, slices) in groups {
+        let inv = dragonfly::dragonfly_groups(&tech, 2, 8, 2, 17, &intra, &trunking, slices);
         let channels = |label: &str| inv.groups.iter().find(|g| g.label == label).map_or(0.0, |g| g.channels);
         out += &format!(
             "| {name} | {:.0} | {:.0} | {:.0} | {:.0} |\n",
