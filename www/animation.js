@@ -200,7 +200,8 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       } else if (r) {
         const lat = Number.isFinite(r.latency) ? r.latency.toFixed(1) : '–';
         const lost = r.unroutableTotal > 0 ? ` · ${r.unroutableTotal} unroutable` : '';
-        p.setNote(`accepted ${r.accepted.toFixed(3)}${lost} · latency ${lat}${r.inSources > p.info.terminals ? ' · source queues growing' : ''}`);
+        const backlog = r.dropped > 0 ? ' · source queues full, dropping' : p.stats.backlogGrowing() ? ' · source queues growing' : '';
+        p.setNote(`accepted ${r.accepted.toFixed(3)}${lost} · latency ${lat}${backlog}`);
       }
     }
   }

@@ -121,6 +121,22 @@ export class StatsTracker {
     return this.rates(from, this.samples[n - 1].snap);
   }
 
+  /**
+   * Whether the source queues' backlog is growing: more than one packet per terminal
+   * waiting, and up by more than a quarter packet per terminal over the last `window`
+   * cycles. A standing backlog that the network keeps up with (a sliced network's slower
+   * slice, say) is not growth.
+   */
+  backlogGrowing(window = 500) {
+    const n = this.samples.length;
+    if (n < 2) return false;
+    const last = this.samples[n - 1];
+    let i = n - 1;
+    while (i > 0 && last.cycle - this.samples[i].cycle < window) i--;
+    const terms = this.info.terminals;
+    return last.inSources > terms && last.inSources - this.samples[i].inSources > terms / 4;
+  }
+
   /** Latency histograms over the window: {min, nonmin, count}. */
   histogram() {
     const n = this.histSnaps.length;

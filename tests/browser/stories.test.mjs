@@ -60,6 +60,7 @@ async function openStory(id, cycles, { paused = false } = {}) {
       now: p.sim.now(),
       unroutable: p.sim.liveCounters().unroutable,
       failedLinks: p.failedLinks,
+      note: p.noteEl.textContent,
     }));
   });
   for (const n of numbers) {
@@ -204,4 +205,7 @@ test('channel-slicing: shortest_queue puts what the degraded slice cannot carry 
   assert.ok(Math.abs(sq.focus - 0.72) < 0.06 && Math.abs(rr.focus - 0.55) < 0.06, `slice 0: ${fmt([sq, rr])}`);
   assert.ok(Math.abs(sq.rest - 0.41) < 0.06 && Math.abs(rr.rest - 0.41) < 0.06, `slice 1: ${fmt([sq, rr])}`);
   assert.ok(sq.focus >= 1.2 * rr.focus, `slice 0 not busier under shortest_queue: ${fmt([sq, rr])}`);
+  // The pane notes: shortest_queue keeps up (a standing backlog in slice 1's queues is no
+  // growth); round robin's backlog grows.
+  assert.ok(!/growing|dropping/.test(sq.note) && /growing|dropping/.test(rr.note), `notes: ${sq.note} | ${rr.note}`);
 });

@@ -7,6 +7,7 @@ use super::{
 };
 use super::{Figure, FigureOptions, LOAD_AXIS, THROUGHPUT_AXIS};
 use crate::config::{GlobalArrangement, SlicePolicy, TopologyConfig};
+use crate::rng::fault_stream;
 use crate::topology::{LinkClass, Topology};
 
 /// One network of the `df-groups` preset: its name, group organisation (`intra` and its
@@ -107,21 +108,28 @@ pub(super) fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
 }
 
-/// The global channels of slice `slice` of a dragonfly, each once (from its lower router),
-/// every third in channel order: the failures of a degraded slice.
-fn every_third_global_channel(topology: &TopologyConfig, slice: u32) -> Result<Vec<Vec<u32>>, String> {
+/// A third of a dragonfly's global channels (each once, from its lower router), drawn
+/// from the seed's fault stream as `faults.random_fraction` draws links: the failures of a
+/// degraded network or slice.
+fn a_third_of_the_global_channels(topology: &TopologyConfig, seed: u64) -> Result<Vec<(u32, u32)>, String> {
     let topo = Topology::build(topology).map_err(|e| e.to_string())?;
     let net = topo.network();
     let globals = net.channels().filter(|&(r, p, q, _)| r < q && net.port(r, p).class == LinkClass::Global);
-    let in_slice: Vec<(u32, u32)> =
-        globals.filter(|&(r, ..)| net.slice_of(r) == slice).map(|(r, _, q, _)| (r, q)).collect();
-    Ok(in_slice.iter().step_by(3).map(|&(r, q)| vec![r, q]).collect())
+    let mut links: Vec<(u32, u32)> = globals.map(|(r, _, q, _)| (r, q)).collect();
+    let mut rng = fault_stream(seed);
+    let count = links.len() / 3;
+    for i in 0..count {
+        let j = i + rng.below((links.len() - i) as u32) as usize;
+        links.swap(i, j);
+    }
+    links.truncate(count);
+    Ok(links)
 }
 
 /// §3.2, channel slicing ("multiple networks can be connected in parallel to add
 /// capacity"): two copies of the 1K network (quick: of the 72-node one) side by side, every
-/// node attached to both, UGAL-L on UR; healthy, and with every third global channel of
-/// slice 1 failed under each slice policy; next to one network, healthy and with the same
+/// node attached to both, UGAL-L on UR; healthy, and with a third of slice 1's global
+/// channels failed under each slice policy; next to one network, healthy and with the same
 /// channels failed.
 pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
@@ -143,8 +151,12 @@ pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
         other => other,
     };
     let one = sliced(1, SlicePolicy::ShortestQueue);
-    let failed_one = every_third_global_channel(&one, 0)?;
-    let failed_two = every_third_global_channel(&sliced(2, SlicePolicy::ShortestQueue), 1)?;
+    // The same channels fail in the single network and in slice 1 (its routers numbered on
+    // from the first slice's).
+    let failed = a_third_of_the_global_channels(&one, base_config(quick, 16).seed)?;
+    let routers = Topology::build(&one).map_err(|e| e.to_string())?.network().routers() as u32;
+    let failed_one: Vec<Vec<u32>> = failed.iter().map(|&(r, q)| vec![r, q]).collect();
+    let failed_two: Vec<Vec<u32>> = failed.iter().map(|&(r, q)| vec![r + routers, q + routers]).collect();
     let degraded = "2 slices, slice 1 degraded";
     let cases: Vec<(String, TopologyConfig, &[Vec<u32>])> = vec![
         ("one network".into(), one.clone(), &[]),
@@ -169,7 +181,7 @@ pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
         ("ur-throughput".to_string(), throughput_plot("uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
     ];
     let markdown = format!(
-        "Networks: one dragonfly, and two of them in parallel (`topology.slices = 2`), every node attached to both by a terminal channel of its own; load and accepted throughput are fractions of a node's channels together, so the same fraction is twice the flits per node on two slices. Degraded: every third global channel failed ({} of one network's, {} of slice 1's; UGAL-L routes around them). Slice policy (`topology.slice_policy`): a node puts each packet, whole, on the slice where its source queue is shortest, on the slices in turn (round robin), or on a random one.\n\n{}\nPaper (§3.2): \"multiple networks can be connected in parallel to add capacity\" (channel slicing); it gives no figure. A fixed split (round robin, random) loads the degraded slice as much as the healthy one, so the pair saturates with it; choosing by the source queues shifts packets to the healthy slice.\n",
+        "Networks: one dragonfly, and two of them in parallel (`topology.slices = 2`), every node attached to both by a terminal channel of its own; load and accepted throughput are fractions of a node's channels together, so the same fraction is twice the flits per node on two slices. Degraded: a third of the global channels failed, drawn at random ({} of one network's, the same {} in slice 1; UGAL-L routes around them). Slice policy (`topology.slice_policy`): a node puts each packet, whole, on the slice where its source queue is shortest, on the slices in turn (round robin), or on a random one.\n\n{}\nPaper (§3.2): \"multiple networks can be connected in parallel to add capacity\" (channel slicing); it gives no figure. A fixed split (round robin, random) loads the degraded slice as much as the healthy one, so the pair saturates with it; choosing by the source queues shifts packets to the healthy slice.\n",
         failed_one.len(),
         failed_two.len(),
         table(&series, &[0.3, 0.5], false)
