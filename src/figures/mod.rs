@@ -169,6 +169,16 @@ pub fn max_accepted(series: &[FigureSeries], panel: &str, name: &str) -> f64 {
 }
 
 /// Every point, one CSV row each; `x_name` names the x column (`load`, `batch`).
+/// A CSV field: quoted (RFC 4180) when it holds a comma or a quote, as series names like
+/// `MIN, 2-D FB 2×4` do.
+pub(crate) fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
+}
+
 pub(crate) fn csv(series: &[FigureSeries], x_name: &str) -> String {
     let mut out = format!("panel,series,{x_name},offered_measured,accepted,avg_latency,p50_latency,p99_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated,saturation\n");
     for s in series {
@@ -176,8 +186,8 @@ pub(crate) fn csv(series: &[FigureSeries], x_name: &str) -> String {
             let _ = writeln!(
                 out,
                 "{},{},{},{:.5},{:.5},{:.3},{},{},{:.3},{:.4},{:.3},{:.3},{},{}",
-                s.panel,
-                s.name,
+                csv_field(&s.panel),
+                csv_field(&s.name),
                 x,
                 p.offered_measured,
                 p.accepted,

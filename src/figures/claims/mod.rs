@@ -96,6 +96,26 @@ pub struct Point {
     pub saturated: bool,
 }
 
+/// The fields of one CSV line: comma-separated, a field in double quotes may hold commas
+/// and doubled quotes (RFC 4180, without line breaks inside fields).
+fn split_csv_line(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
 /// The CSV files of the figures, by figure name.
 #[derive(Clone, Debug, Default)]
 pub struct Figures {
@@ -103,12 +123,12 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// Adds figure `name`'s CSV text (plain fields, no quoting: the figures write none).
+    /// Adds figure `name`'s CSV text (one record per line; fields quoted where they hold
+    /// a comma, as [`super::csv`] writes them).
     pub fn add(&mut self, name: &str, csv: &str) -> Result<(), String> {
         let mut lines = csv.lines();
-        let header: Vec<String> = lines.next().unwrap_or_default().split(',').map(str::to_string).collect();
-        let rows: Vec<Vec<String>> =
-            lines.filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect();
+        let header: Vec<String> = split_csv_line(lines.next().unwrap_or_default());
+        let rows: Vec<Vec<String>> = lines.filter(|l| !l.is_empty()).map(split_csv_line).collect();
         if let Some(bad) = rows.iter().position(|r| r.len() != header.len()) {
             return Err(format!(
                 "{name}.csv: row {} has {} fields, the header {}",
@@ -398,5 +418,14 @@ mod tests {
             include_figures(&doc, "d", &read).unwrap(),
             format!("a\n<!-- figure f1 -->\nfresh table\n{FIGURE_END}\nb\n")
         );
+    }
+
+    /// Series names with commas survive the figures' CSV and come back whole.
+    #[test]
+    fn csv_fields_with_commas_round_trip() {
+        let name = "MIN, 2-D FB 2×4 \"trunked\" [2, 1]";
+        let line = format!("UR,{},0.1", crate::figures::csv_field(name));
+        assert_eq!(split_csv_line(&line), vec!["UR", name, "0.1"]);
+        assert_eq!(split_csv_line("a,,b"), vec!["a", "", "b"]);
     }
 }
