@@ -43,7 +43,8 @@ impl GlobalChannelUtilization {
 }
 
 /// Classifies the global output channels of every group for a group-shift pattern with
-/// `shift`, from per-port-id utilization (e.g. [`crate::experiment::RunResult::channel_utilization`]).
+/// `shift`, from per-port-id utilization (e.g. [`crate::experiment::RunResult::channel_utilization`]);
+/// a sliced network's groups of every slice together.
 pub fn global_channel_utilization(df: &Dragonfly, utilization: &[f32], shift: u32) -> GlobalChannelUtilization {
     let net = df.network();
     let (g, ah) = (df.g, df.a * df.h);
@@ -52,7 +53,8 @@ pub fn global_channel_utilization(df: &Dragonfly, utilization: &[f32], shift: u3
     // Class sums and counts over every group's present channels: the class means stay
     // exact when groups differ (a tapered network's removed channels are left out).
     let (mut sum, mut count) = ([0.0f64; 3], [0usize; 3]);
-    for grp in 0..g {
+    let groups = (0..df.slices).flat_map(|s| (0..g).map(move |grp| (df.slice_base(s), grp)));
+    for (base, grp) in groups {
         let target = (grp + shift) % g;
         let minimal = df.slots_between(grp, target);
         let owners: Vec<u32> = minimal.iter().map(|&c| c / df.h).collect();
@@ -64,8 +66,8 @@ pub fn global_channel_utilization(df: &Dragonfly, utilization: &[f32], shift: u3
         (n_min, n_same) = (minimal.len(), same);
         for (pos, &c) in order.iter().enumerate() {
             let (router, port) = df.slot_owner(grp, c);
-            let u = utilization[net.port_id(router, port)] as f64;
-            per_channel[pos] += u / g as f64;
+            let u = utilization[net.port_id(base + router, port)] as f64;
+            per_channel[pos] += u / (g * df.slices) as f64;
             if !df.slot_absent(grp, c) {
                 let class = if pos < minimal.len() {
                     0
@@ -130,5 +132,19 @@ mod tests {
         assert_eq!(u.class_of(4), "other");
         let bins = histogram_bins(&[(3, 1), (4, 1), (12, 2)], 10);
         assert_eq!(bins, vec![(0, 0.5), (10, 0.5)]);
+    }
+
+    /// A sliced network: every slice's groups count, so a channel class busy in one of two
+    /// slices is half busy.
+    #[test]
+    fn every_slice_counts() {
+        let df = Dragonfly::new(2, 4, 2, 9, GlobalArrangement::Absolute, "t").unwrap().sliced(2, "t").unwrap();
+        let mut util = vec![0.0f32; df.network().total_ports()];
+        for grp in 0..9 {
+            let (r, p) = df.slot_owner(grp, df.slots_between(grp, (grp + 1) % 9)[0]);
+            util[df.network().port_id(df.slice_base(1) + r, p)] = 1.0;
+        }
+        let u = global_channel_utilization(&df, &util, 1);
+        assert!((u.minimal - 0.5).abs() < 1e-9 && (u.per_channel[0] - 0.5).abs() < 1e-9, "{u:?}");
     }
 }

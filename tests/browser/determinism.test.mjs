@@ -27,6 +27,19 @@ const CONFIGS = {
     traffic: { pattern: 'group_shift', load: 0.35 },
     router: { vcs: 3 },
   },
+  'two sliced dragonflies, a failed link in slice 1, random slices': {
+    topology: { type: 'dragonfly', p: 2, a: 4, h: 2, g: 5, slices: 2, slice_policy: 'random' },
+    routing: { algorithm: 'ugal_l' },
+    traffic: { pattern: 'uniform', load: 0.6 },
+    router: { vcs: 3 },
+    faults: { links: [[20, 24]] },
+  },
+  'two sliced dragonflies, shortest queue': {
+    topology: { type: 'dragonfly', p: 2, a: 4, h: 2, g: 5, slices: 2 },
+    routing: { algorithm: 'val' },
+    traffic: { pattern: 'group_shift', load: 0.4 },
+    router: { vcs: 3 },
+  },
   'HyperX DAL, Swap2, iSLIP, 4-cycle routers': {
     topology: { type: 'hyperx', s: [4, 4, 4], k: [1], t: 4 },
     routing: { algorithm: 'dal' },
