@@ -284,7 +284,9 @@ The dragonfly of the `df-groups` figure (p = h = 2, a = 8, g = 17, N = 272; docs
 with each group fully connected and as a 2-D or 3-D flattened butterfly
 (`topology.intra`), one cabinet row per group, under the dragonfly paper's pricing: a
 flattened-butterfly group needs fewer local cables and a smaller router for the same
-global channels.
+global channels. The last row is two such networks in parallel (`topology.slices = 2`,
+channel slicing): every router, cable and terminal channel twice, for twice the bandwidth
+per node (docs/dragonfly.md, `df-slices`).
 
 "#;
     s += &dragonfly::group_organisations_table();
