@@ -3,9 +3,9 @@
 //! packets put on a slice whole by `topology.slice_policy`.
 //!
 //! Claims: the slices are separate copies of the network; the traffic runs between nodes,
-//! each packet stays on its slice; round robin and random split a node's packets evenly;
-//! with one slice degraded by failed links, the shortest-queue policy carries a load that
-//! saturates round robin and random; link failures are refused only when they split a
+//! each packet stays on its slice; every policy splits a node's packets evenly over a
+//! healthy pair; with one slice degraded by failed links, the shortest-queue and shared-queue
+//! policies carry a load that saturates round robin and random; link failures are refused only when they split a
 //! slice; bad values are refused naming `topology.slices`.
 
 use hiradix::config::{SimConfig, SlicePolicy, TopologyConfig};
@@ -15,23 +15,7 @@ use hiradix::topology::Topology;
 
 /// The 72-node dragonfly of Fig. 5 (p = h = 2, a = 4, g = 9), `slices` times.
 fn sliced(slices: u32, policy: SlicePolicy) -> TopologyConfig {
-    match TopologyConfig::dragonfly(2, 4, 2, 9) {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, .. } => {
-            TopologyConfig::Dragonfly {
-                p,
-                a,
-                h,
-                g,
-                arrangement,
-                intra,
-                intra_trunking,
-                taper,
-                slices,
-                slice_policy: policy,
-            }
-        }
-        _ => unreachable!(),
-    }
+    TopologyConfig::dragonfly(2, 4, 2, 9).sliced(slices, policy)
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, load: f64) -> SimConfig {
@@ -109,8 +93,8 @@ fn ejected_per_slice(policy: SlicePolicy, cycles: u64) -> Vec<u64> {
 }
 
 #[test]
-fn round_robin_and_random_split_the_packets_evenly() {
-    for policy in [SlicePolicy::RoundRobin, SlicePolicy::Random, SlicePolicy::ShortestQueue] {
+fn every_policy_splits_the_packets_evenly_on_a_healthy_pair() {
+    for policy in [SlicePolicy::RoundRobin, SlicePolicy::Random, SlicePolicy::ShortestQueue, SlicePolicy::SharedQueue] {
         let per_slice = ejected_per_slice(policy, 3000);
         let (lo, hi) = (per_slice[0].min(per_slice[1]) as f64, per_slice[0].max(per_slice[1]) as f64);
         assert!(lo > 0.95 * hi, "{policy:?}: {per_slice:?}");
@@ -149,13 +133,16 @@ fn degraded(policy: SlicePolicy, load: f64) -> SimConfig {
 }
 
 #[test]
-fn shortest_queue_carries_what_saturates_a_fixed_split() {
+fn queue_aware_policies_carry_what_saturates_a_fixed_split() {
     let sq = run(&degraded(SlicePolicy::ShortestQueue, 0.5)).unwrap().summary;
     assert!(!sq.saturated && sq.accepted > 0.49 && sq.unroutable_fraction == 0.0, "{sq:?}");
     for policy in [SlicePolicy::RoundRobin, SlicePolicy::Random] {
         let fixed = run(&degraded(policy, 0.5)).unwrap().summary;
         assert!(fixed.saturated && fixed.accepted < sq.accepted, "{policy:?}: {fixed:?}");
     }
+    // One queue per node, its head leaving on whichever slice takes it.
+    let shared = run(&degraded(SlicePolicy::SharedQueue, 0.5)).unwrap().summary;
+    assert!(!shared.saturated && shared.accepted > 0.49 && shared.unroutable_fraction == 0.0, "{shared:?}");
 }
 
 #[test]
@@ -171,13 +158,16 @@ fn a_failure_is_refused_only_when_it_splits_a_slice() {
     }
     let e = sim.set_link_failed(*links.last().unwrap(), true).unwrap_err();
     assert!(e.contains("disconnect"), "{e}");
+    // A packet put in by hand stays in one slice too: its two terminals must share it.
+    assert!(sim.inject(0, 72 + 5).unwrap_err().message.contains("different slices"));
+    assert!(sim.inject(72, 72 + 5).is_ok());
     sim.advance(500).unwrap();
     assert!(sim.stats().delivered > 0);
 }
 
 #[test]
 fn deterministic_with_every_policy() {
-    for policy in [SlicePolicy::RoundRobin, SlicePolicy::Random, SlicePolicy::ShortestQueue] {
+    for policy in [SlicePolicy::RoundRobin, SlicePolicy::Random, SlicePolicy::ShortestQueue, SlicePolicy::SharedQueue] {
         let c = cfg(sliced(2, policy), "ugal_l_cr", 0.6);
         let (a, b) = (run(&c).unwrap().summary, run(&c).unwrap().summary);
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{policy:?}");

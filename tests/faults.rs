@@ -274,7 +274,7 @@ fn dragonfly_gateways_fall_back_to_another_channel_of_the_pair() {
     let (gateway, port) = df.slot_owner(0, df.slots_between(0, 1)[0]);
     let id = built.network().port_id(gateway, port);
     let peer = built.network().port(gateway, port).peer_router;
-    for algorithm in ["min", "val", "ugal_l", "ugal_g", "ugal_l_vch", "ugal_l_cr"] {
+    for algorithm in ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"] {
         let faults = FaultConfig { links: vec![vec![gateway, peer]], random_fraction: 0.0 };
         let mut cfg = config(topo.clone(), algorithm, 3, faults);
         cfg.traffic.load = 0.15;
@@ -284,6 +284,34 @@ fn dragonfly_gateways_fall_back_to_another_channel_of_the_pair() {
         assert_eq!(sim.stats().unroutable, 0, "{algorithm} routed onto the failed channel");
         assert_eq!(sim.sent_flits()[id], 0, "{algorithm}");
         deliver_everything(&cfg, algorithm);
+    }
+}
+
+/// The same in flattened-butterfly groups (2×4, a = 8; g = 5: four channels per group pair):
+/// with two of every pair's four channels failed, a packet whose dimension-ordered way to a
+/// gateway passes a router whose own channels there failed is handed on, not dropped.
+#[test]
+fn dragonfly_fallback_inside_flattened_butterfly_groups() {
+    let topo = serde_json::json!({"type": "dragonfly", "p": 1, "a": 8, "h": 2, "g": 5, "intra": [2, 4]});
+    let built = Topology::build(&serde_json::from_value(topo.clone()).unwrap()).unwrap();
+    let df = built.as_dragonfly().unwrap();
+    let mut links = Vec::new();
+    for x in 0..5 {
+        for y in x + 1..5 {
+            for &c in &df.slots_between(x, y)[..2] {
+                let (r, p) = df.slot_owner(x, c);
+                links.push(vec![r, built.network().port(r, p).peer_router]);
+            }
+        }
+    }
+    for algorithm in ["min", "val", "ugal_l"] {
+        let faults = FaultConfig { links: links.clone(), random_fraction: 0.0 };
+        let mut cfg = config(topo.clone(), algorithm, 3, faults);
+        cfg.traffic.load = 0.1;
+        let mut sim = Simulation::new(&cfg).unwrap();
+        sim.set_invariant_checks(true);
+        sim.advance(3000).unwrap();
+        assert_eq!(sim.stats().unroutable, 0, "{algorithm} routed onto a failed channel");
     }
 }
 

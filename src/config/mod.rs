@@ -166,6 +166,10 @@ pub enum SlicePolicy {
     RoundRobin,
     /// A uniformly random slice (drawn from the traffic stream).
     Random,
+    /// One queue per node: its head leaves on any slice whose terminal channel can take
+    /// it now, the slices tried in turn (work-conserving: no packet waits for a slice
+    /// while another could take it).
+    SharedQueue,
 }
 
 impl TopologyConfig {
@@ -222,6 +226,15 @@ impl TopologyConfig {
             }
         };
         Some((routers, routers.checked_mul(radix)?, terminals))
+    }
+
+    /// The same dragonfly as `slices` parallel copies whose nodes spread their packets by
+    /// `policy` (channel slicing, dragonfly §3.2); other topologies unchanged.
+    pub fn sliced(mut self, slices: u32, policy: SlicePolicy) -> TopologyConfig {
+        if let TopologyConfig::Dragonfly { slices: s, slice_policy, .. } = &mut self {
+            (*s, *slice_policy) = (slices, policy);
+        }
+        self
     }
 
     /// How a node spreads its packets over the slices of a sliced network (the default

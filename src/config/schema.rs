@@ -195,7 +195,7 @@ pub fn topologies() -> Vec<TopologyEntry> {
                 Param { unset: Some("fully connected"), ..list("topology.intra", "group extents", 2.0, 256.0, "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a") },
                 Param { unset: Some("1"), ..list("topology.intra_trunking", "group trunking", 1.0, 8.0, "parallel local channels between neighbouring routers in each dimension of the group (§3.2, Fig. 6(a)): one value, or one per dimension of topology.intra") },
                 int("topology.slices", "slices", 1.0, 8.0, "channel slicing (§3.2): identical dragonflies in parallel, each node attached to every one; load and throughput are fractions of the node's channels together"),
-                choice("topology.slice_policy", "slice policy", &["shortest_queue", "round_robin", "random"], "the slice a node sends each packet on, whole (with slices > 1): its shortest source queue, in turn, or at random"),
+                choice("topology.slice_policy", "slice policy", &["shortest_queue", "round_robin", "random", "shared_queue"], "the slice a node sends each packet on, whole (with slices > 1): its shortest source queue, in turn, at random, or (shared_queue) whichever can take the head of the node's one queue first"),
             ],
             default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "intra_trunking": null, "taper": [], "slices": 1, "slice_policy": "shortest_queue"}),
         },

@@ -18,7 +18,7 @@
 
 mod variants;
 
-use super::{csv, latency_plot, run_parallel, table, throughput_plot};
+use super::{csv, csv_field, latency_plot, run_parallel, table, throughput_plot};
 pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::config::{IntermediateGroup, SimConfig, TopologyConfig};
 use crate::experiment::{run, RunResult};
@@ -204,7 +204,13 @@ fn setup_text(quick: bool, name: &str) -> String {
         (_, true) => "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)",
         (_, false) => "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)",
     };
-    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection. WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`) unless a series says \"any group\" (`any`: among all g groups; drawing the source or destination group means a minimal path). Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
+    // df-slices has one panel, UR, and no series with the `any` reading.
+    let wc_and_reading = if name == "df-slices" {
+        " The intermediate group of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`)."
+    } else {
+        " WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`) unless a series says \"any group\" (`any`: among all g groups; drawing the source or destination group means a minimal path)."
+    };
+    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection.{wc_and_reading} Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
 }
 
 /// Runs a figure preset. `opts.quick` uses the 72-node network and fewer loads;
@@ -391,7 +397,7 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
             u.same_router / u.other
         );
         for (i, v) in u.per_channel.iter().enumerate() {
-            let _ = writeln!(out, "{},{i},{},{v:.5}", j.series, u.class_of(i));
+            let _ = writeln!(out, "{},{i},{},{v:.5}", csv_field(&j.series), u.class_of(i));
         }
     }
     plot.y_range = Some((0.0, 1.05));

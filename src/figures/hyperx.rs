@@ -29,7 +29,7 @@
 //! accepted throughput are fractions of the terminal bandwidth.
 
 use super::{
-    csv, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table,
+    csv, csv_field, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table,
     throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries,
 };
 use crate::config::{AllocatorMode, InjectionMode, SimConfig, SwitchAllocator, TopologyConfig};
@@ -377,7 +377,7 @@ fn fb_fig5(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     let mut csv_text = String::from("series,batch,normalized_latency\n");
     for (name, pts) in &curves {
         for (b, v) in pts {
-            let _ = writeln!(csv_text, "{name},{b},{v:.4}");
+            let _ = writeln!(csv_text, "{},{b},{v:.4}", csv_field(name));
         }
     }
     let series = collect(&results);
@@ -745,7 +745,7 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
 fn faults_csv(summary: &[(&str, &str, f64, f64, f64)]) -> String {
     let mut out = String::from("panel,series,failed_fraction,saturation_throughput,unroutable_fraction\n");
     for (panel, algo, f, throughput, unroutable) in summary {
-        let _ = writeln!(out, "{panel},{},{f},{throughput:.5},{unroutable:.5}", label(algo));
+        let _ = writeln!(out, "{},{},{f},{throughput:.5},{unroutable:.5}", csv_field(panel), csv_field(label(algo)));
     }
     out
 }

@@ -168,7 +168,6 @@ pub fn max_accepted(series: &[FigureSeries], panel: &str, name: &str) -> f64 {
     series.iter().find(|s| s.panel == panel && s.name == name).map_or(f64::NAN, |s| saturation(&s.points).max_accepted)
 }
 
-/// Every point, one CSV row each; `x_name` names the x column (`load`, `batch`).
 /// A CSV field: quoted (RFC 4180) when it holds a comma or a quote, as series names like
 /// `MIN, 2-D FB 2×4` do.
 pub(crate) fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
@@ -179,6 +178,7 @@ pub(crate) fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Every point, one CSV row each; `x_name` names the x column (`load`, `batch`).
 pub(crate) fn csv(series: &[FigureSeries], x_name: &str) -> String {
     let mut out = format!("panel,series,{x_name},offered_measured,accepted,avg_latency,p50_latency,p99_latency,avg_hops,nonminimal_fraction,avg_latency_minimal,avg_latency_nonminimal,saturated,saturation\n");
     for s in series {

@@ -42,10 +42,11 @@
 //! ones. **Gateway fallback:** a router whose own channels to a group have all failed sends
 //! a packet that reached it over a terminal or global channel to another gateway of its
 //! group over a local hop — the first of the packet's segment in this group, in the
-//! segment's VC class, as from a router that owns no channel there (so MIN and VAL lose
-//! a packet only when no channel of the group pair works); a packet that reached it over a
-//! local channel (its gateway's channel failed while it was on its way) is counted
-//! unroutable.
+//! segment's VC class, as from a router that owns no channel there; in a
+//! flattened-butterfly group also a packet passing through on its dimension-ordered way
+//! (see [`DragonflyRouting::fallback`]). So MIN and VAL lose a packet only when no channel
+//! of the group pair works, or when a gateway's channel fails while a packet is on its way
+//! to it through a fully connected group (counted unroutable).
 //!
 //! **VCs (Fig. 7).** Non-minimal: VC0 on the source-group local hop and the first global
 //! hop, VC1 on the intermediate-group local hop and the second global hop, VC2 on the
@@ -466,11 +467,14 @@ impl DragonflyRouting {
 
     /// Gateway fallback, with failed links: when `hop` takes the router's own channel to
     /// group `target` and it does not work (none of its own does, or not their far side), a
-    /// working channel of another gateway of the group, reached over a local hop — if the
-    /// packet did not arrive over a local channel. That local hop is then the first of the
-    /// packet's segment in this group, in the segment's VC class, as when the router owns no
-    /// channel to `target` (Fig. 7's classes and dimension order stay as they are). Else
-    /// `hop` (the packet is counted unroutable where it meets the failed link).
+    /// working channel of another gateway of the group, reached over local hops in the
+    /// segment's VC class. In a fully connected group only if the packet did not arrive
+    /// over a local channel: that hop is then the first of its segment, as when the router
+    /// owns no channel to `target`. In a flattened-butterfly group also after local hops:
+    /// [`Self::pick_nearest`] keeps to the gateways the dimension-ordered route can still
+    /// reach (the one the packet was heading for, through this router, is among them), so
+    /// Fig. 7's classes and the dimension order stay as they are. Else `hop` (the packet is
+    /// counted unroutable where it meets the failed link).
     #[cold]
     #[inline(never)]
     fn fallback<'t>(
@@ -483,7 +487,8 @@ impl DragonflyRouting {
     ) -> Hop<'t> {
         let (df, here, q) = (&self.df, ctx.router, &ctx.queues);
         let net = df.network();
-        if self.channel_works(q, hop.channel, dst) || net.port(here, ctx.in_port).class == LinkClass::Local {
+        let local_arrival = net.port(here, ctx.in_port).class == LinkClass::Local;
+        if self.channel_works(q, hop.channel, dst) || local_arrival && df.intra.len() <= 1 {
             return hop;
         }
         let (first, count) = self.table.pairs[((net.slice_of(here) * df.g + df.group(here)) * df.g + target) as usize];

@@ -519,6 +519,11 @@ impl Simulation {
             return Err(crate::config::ConfigError::new("inject", format!("terminals are 0..{n}, got {src} → {dst}")));
         }
         let net = self.topo.network();
+        let slice = |t: u32| net.slice_of(net.terminal_router(t));
+        if slice(src) != slice(dst) {
+            let msg = format!("terminals {src} and {dst} are in different slices ({} and {})", slice(src), slice(dst));
+            return Err(crate::config::ConfigError::new("inject", msg));
+        }
         let labeled = self.stats.in_window(self.now);
         let pkt = Packet::new(src, dst, net.terminal_router(dst), self.now, self.params.packet_size, labeled);
         let pid = self.packets.alloc(pkt);

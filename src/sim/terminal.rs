@@ -74,7 +74,8 @@ impl Simulation {
     /// without slices, so a node offers `load` on each of its channels together; the node
     /// puts each packet on the slice its policy picks (the packet's source and destination
     /// terminals are the two nodes' channels to that slice); then every terminal injects
-    /// the head of its source queue.
+    /// the head of its source queue. Under `shared_queue` a node's packets wait in one
+    /// queue (its slice-0 terminal's) and take their slice when they leave.
     #[inline(never)]
     fn generate_and_inject_sliced(&mut self, now: u64) {
         let terminals = self.terminals.source.len() as u32;
@@ -101,6 +102,9 @@ impl Simulation {
                 }
             }
         }
+        if self.terminals.policy == SlicePolicy::SharedQueue {
+            return (0..nodes).for_each(|node| self.inject_shared(node, now));
+        }
         for t in 0..terminals as usize {
             if let Some(&head) = self.terminals.source[t].front() {
                 // SAFETY: `t` < `terminals`, the per-terminal tables' length.
@@ -111,11 +115,35 @@ impl Simulation {
         }
     }
 
-    /// The slice node `node` sends its next packet on, by `topology.slice_policy`.
+    /// `shared_queue`: the heads of node `node`'s queue leave on the slices whose terminal
+    /// channel can take them now, trying the slices in turn from the one after the last
+    /// used; each packet gets the source and destination terminals of its slice as it leaves.
+    fn inject_shared(&mut self, node: u32, now: u64) {
+        let (nodes, slices) = (self.terminals.nodes, self.terminals.slices);
+        let start = self.terminals.next_slice[node as usize];
+        for k in 0..slices {
+            let Some(&head) = self.terminals.source[node as usize].front() else { return };
+            let slice = (start + k) % slices;
+            let terminal = slice * nodes + node;
+            let pkt = &mut self.packets[head];
+            let dst = slice * nodes + pkt.dst % nodes;
+            (pkt.src, pkt.dst, pkt.dst_router) = (terminal, dst, self.terminals.dest_router[dst as usize]);
+            // SAFETY: `terminal` < slices · nodes, the per-terminal tables' length.
+            if unsafe { self.try_inject(terminal as usize, head, now) } {
+                self.terminals.source[node as usize].pop_front();
+                self.terminals.next_slice[node as usize] = (slice + 1) % slices;
+            }
+        }
+    }
+
+    /// The slice node `node` sends its next packet on, by `topology.slice_policy`
+    /// (`shared_queue`: slice 0, whose source queue is the node's; the slice is chosen as
+    /// the packet leaves).
     fn pick_slice(&mut self, node: u32) -> u32 {
         let (nodes, slices) = (self.terminals.nodes, self.terminals.slices);
         let next = &mut self.terminals.next_slice[node as usize];
         let slice = match self.terminals.policy {
+            SlicePolicy::SharedQueue => return 0,
             SlicePolicy::RoundRobin => *next,
             SlicePolicy::Random => self.rng.traffic.below(slices),
             SlicePolicy::ShortestQueue => {

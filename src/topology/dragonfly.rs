@@ -14,7 +14,7 @@
 //! dimension) puts `k_d` parallel channels between the routers that differ in coordinate
 //! `d`, on consecutive ports; a hop takes the one with the shortest queue.
 //!
-//! **Channel slicing** (§3.2: "multiple networks can be connected in parallel to add
+//! **Channel slicing** (§3.2: "multiple network can be connected in parallel to add
 //! capacity"): `slices = S` builds S identical dragonflies side by side; node `n` has a
 //! terminal channel into each, terminal `s·N + n` being its interface to slice `s` (see
 //! [`Network::slices`]). A packet travels whole on the slice its node chose (the engine's
@@ -45,7 +45,8 @@
 //! `⌊ah/(g−1)⌋` as SPEC.md §2 asks (the paper's floor `⌊(ah+1)/g⌋` is never more).
 //!
 //! **Drawing.** Groups sit on a circle, the routers of each group on a small circle around
-//! the group's centre, all inside the unit square.
+//! the group's centre, all inside the unit square; the slices of a sliced network side by
+//! side, each scaled into its column.
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;

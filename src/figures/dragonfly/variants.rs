@@ -126,30 +126,14 @@ fn a_third_of_the_global_channels(topology: &TopologyConfig, seed: u64) -> Resul
     Ok(links)
 }
 
-/// §3.2, channel slicing ("multiple networks can be connected in parallel to add
+/// §3.2, channel slicing ("multiple network can be connected in parallel to add
 /// capacity"): two copies of the 1K network (quick: of the 72-node one) side by side, every
 /// node attached to both, UGAL-L on UR; healthy, and with a third of slice 1's global
 /// channels failed under each slice policy; next to one network, healthy and with the same
 /// channels failed.
 pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
-    let sliced = |n: u32, policy: SlicePolicy| match base_config(quick, 16).topology {
-        TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, .. } => {
-            TopologyConfig::Dragonfly {
-                p,
-                a,
-                h,
-                g,
-                arrangement,
-                intra,
-                intra_trunking,
-                taper,
-                slices: n,
-                slice_policy: policy,
-            }
-        }
-        other => other,
-    };
+    let sliced = |n: u32, policy: SlicePolicy| base_config(quick, 16).topology.sliced(n, policy);
     let one = sliced(1, SlicePolicy::ShortestQueue);
     // The same channels fail in the single network and in slice 1 (its routers numbered on
     // from the first slice's).
@@ -165,6 +149,7 @@ pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
         (format!("{degraded}, shortest queue"), sliced(2, SlicePolicy::ShortestQueue), &failed_two),
         (format!("{degraded}, round robin"), sliced(2, SlicePolicy::RoundRobin), &failed_two),
         (format!("{degraded}, random"), sliced(2, SlicePolicy::Random), &failed_two),
+        (format!("{degraded}, shared queue"), sliced(2, SlicePolicy::SharedQueue), &failed_two),
     ];
     let names: Vec<String> = cases.iter().map(|c| format!("{}, {}", label("ugal_l"), c.0)).collect();
     let specs: Vec<_> = names.iter().map(|n| ("UR", n.as_str(), "ugal_l", "uniform", 16)).collect();
@@ -181,7 +166,7 @@ pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
         ("ur-throughput".to_string(), throughput_plot("uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
     ];
     let markdown = format!(
-        "Networks: one dragonfly, and two of them in parallel (`topology.slices = 2`), every node attached to both by a terminal channel of its own; load and accepted throughput are fractions of a node's channels together, so the same fraction is twice the flits per node on two slices. Degraded: a third of the global channels failed, drawn at random ({} of one network's, the same {} in slice 1; UGAL-L routes around them). Slice policy (`topology.slice_policy`): a node puts each packet, whole, on the slice where its source queue is shortest, on the slices in turn (round robin), or on a random one.\n\n{}\nPaper (§3.2): \"multiple networks can be connected in parallel to add capacity\" (channel slicing); it gives no figure. A fixed split (round robin, random) loads the degraded slice as much as the healthy one, so the pair saturates with it; choosing by the source queues shifts packets to the healthy slice.\n",
+        "Networks: one dragonfly, and two of them in parallel (`topology.slices = 2`), every node attached to both by a terminal channel of its own; load and accepted throughput are fractions of a node's channels together, so the same fraction is twice the flits per node on two slices. Degraded: a third of the global channels failed, drawn at random ({} of one network's, the same {} in slice 1; UGAL-L routes around them). Slice policy (`topology.slice_policy`): a node puts each packet, whole, on the slice where its source queue is shortest, on the slices in turn (round robin), on a random one, or keeps one queue whose head leaves on whichever slice can take it (shared queue).\n\n{}\nPaper (§3.2): \"multiple network can be connected in parallel to add capacity\" (channel slicing); it gives no figure. A fixed split (round robin, random) loads the degraded slice as much as the healthy one, so the pair saturates with it; choosing by the source queues shifts packets to the healthy slice.\n",
         failed_one.len(),
         failed_two.len(),
         table(&series, &[0.3, 0.5], false)
