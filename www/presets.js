@@ -269,7 +269,7 @@ export const PRESETS = [
     focus: { kind: 'slice', slice: 0, dim: 1, label: 'slice 0, the intact one' },
     keyPlots: ['classes', 'throughput'],
     text: [
-      'Dragonfly §3.2: “multiple networks can be connected in parallel to add capacity”. Two copies (',
+      'Dragonfly §3.2: “multiple network can be connected in parallel to add capacity”. Two copies (',
       { b: 'topology.slices' },
       ' = 2) of the 72-node dragonfly (p = h = 2, a = 4, g = 9), every node with one terminal channel into each, under uniform traffic at half of a node’s channels, routed by UGAL-L. Slice 1 is degraded: 12 of its 36 global channels have failed (',
       { b: 'faults.links' },
