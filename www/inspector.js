@@ -180,7 +180,10 @@ export function routerNodes(d, cfg, info) {
   }
   if (tdfb) out.push(el('p', { class: 'muted' }, "Adaptive 2DFB takes a direct link whose queue is ≤ Th (or any, once the packet's priority flag is set), else one non-minimal hop in an offset dimension, else waits."));
   const waiting = d.terminals.reduce((s, t) => s + t.source_queue, 0);
-  out.push(el('p', { class: 'muted' }, `Terminals ${d.terminals.map((t) => t.terminal).join(', ') || '–'}: ${waiting} packets waiting in their source queues.`));
+  // A sliced network's terminal s·N + n is node n's channel into slice s: name the node.
+  const nodes = info.slices > 1 ? info.terminals / info.slices : 0;
+  const terminalName = (t) => (nodes ? `${t} (node ${t % nodes})` : String(t));
+  out.push(el('p', { class: 'muted' }, `Terminals ${d.terminals.map((t) => terminalName(t.terminal)).join(', ') || '–'}: ${waiting} packets waiting in their source queues.`));
   const head = el(
     'tr',
     {},

@@ -281,7 +281,9 @@ export const PRESETS = [
       { b: 'round_robin' },
       ' alternates whatever the slices’ state: a fixed split is bound by the worse slice, so the source queues into slice 1 grow without end and the network saturates at 0.41 (',
       { b: 'random' },
-      ', the third policy, splits the same way and fares the same).',
+      ' splits the same way and fares the same; ',
+      { b: 'shared_queue' },
+      ', one queue per node whose head leaves on whichever slice can take it, carries the 0.50 as shortest_queue does).',
     ],
     look: [
       'Links coloured by utilization: under shortest_queue the orange-cased slice 0 is darker, about 0.72 flits/cycle per channel against 0.55 under round robin; slice 1 carries about 0.41 in both panes (its failed links, dashed and crossed out, count as 0): all it can.',
