@@ -2,7 +2,8 @@
 // itself runs in the worker), its canvas view and its live statistics. In side-by-side
 // mode there is one pane per compared value, stepped in lock-step.
 
-import { Geometry, NetworkView } from './render.js';
+import { Geometry } from './geometry.js';
+import { NetworkView } from './render.js';
 import { StatsTracker } from './stats.js';
 import { formatValue } from './experiment.js';
 import { focusMask } from './story.js';

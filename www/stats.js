@@ -123,18 +123,19 @@ export class StatsTracker {
 
   /**
    * Whether the source queues' backlog is growing: more than one packet per terminal
-   * waiting, and up by more than a quarter packet per terminal over the last `window`
-   * cycles. A standing backlog that the network keeps up with (a sliced network's slower
-   * slice, say) is not growth.
+   * waiting, and up by more than one packet per terminal over the last `window` cycles
+   * (a network that accepts 1 % less than half its bandwidth grows it by more). A standing
+   * backlog that the network keeps up with (a sliced network's slower slice, say) is not
+   * growth, nor is it while it settles.
    */
-  backlogGrowing(window = 500) {
+  backlogGrowing(window = 1000) {
     const n = this.samples.length;
     if (n < 2) return false;
     const last = this.samples[n - 1];
     let i = n - 1;
     while (i > 0 && last.cycle - this.samples[i].cycle < window) i--;
     const terms = this.info.terminals;
-    return last.inSources > terms && last.inSources - this.samples[i].inSources > terms / 4;
+    return last.inSources > terms && last.inSources - this.samples[i].inSources > terms;
   }
 
   /** Latency histograms over the window: {min, nonmin, count}. */
