@@ -103,7 +103,10 @@ impl Simulation {
             }
         }
         if self.terminals.policy == SlicePolicy::SharedQueue {
-            return (0..nodes).for_each(|node| self.inject_shared(node, now));
+            for node in 0..nodes {
+                self.inject_shared(node, now);
+            }
+            return;
         }
         for t in 0..terminals as usize {
             if let Some(&head) = self.terminals.source[t].front() {
