@@ -491,8 +491,7 @@ impl DragonflyRouting {
         if self.channel_works(q, hop.channel, dst) || local_arrival && df.intra.len() <= 1 {
             return hop;
         }
-        let (first, count) = self.table.pairs[((net.slice_of(here) * df.g + df.group(here)) * df.g + target) as usize];
-        let candidates = &self.table.channels[first as usize..(first + count) as usize];
+        let candidates = self.pair_channels(here, target);
         let works = |ch: &GlobalChannel| {
             ch.gateway != here && self.local_works(q, here, ch.gateway) && self.channel_works(q, ch, dst)
         };
@@ -583,10 +582,15 @@ impl DragonflyRouting {
     /// route (its own channels, or by the choice among gateways or the gateway fallback,
     /// which both take any working one).
     fn onward_works(&self, q: &QueueView, from: u32, dst: u32) -> bool {
-        let (df, net) = (&self.df, self.df.network());
-        let pair = (net.slice_of(from) * df.g + df.group(from)) * df.g + df.group(dst);
+        self.pair_channels(from, self.df.group(dst)).iter().any(|ch| self.via_works(q, from, ch, dst))
+    }
+
+    /// Every channel from `router`'s group to group `target`, in its slice.
+    fn pair_channels(&self, router: u32, target: u32) -> &[GlobalChannel] {
+        let df = &self.df;
+        let pair = (df.network().slice_of(router) * df.g + df.group(router)) * df.g + target;
         let (first, count) = self.table.pairs[pair as usize];
-        self.table.channels[first as usize..(first + count) as usize].iter().any(|ch| self.via_works(q, from, ch, dst))
+        &self.table.channels[first as usize..(first + count) as usize]
     }
 
     /// Estimated router-to-router hops from `from` to `dst`, in another group `gd`, on a
