@@ -127,7 +127,8 @@ export class WebSim {
      */
     rewindTo(cycle: number): number;
     /**
-     * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots}`.
+     * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots,
+     * bytes, budget}`.
      */
     rewindable(): any;
     /**
@@ -271,6 +272,14 @@ export function costQuery(nodes: string, radix: string, beta: string): string;
 export function lastPanic(): string | undefined;
 
 /**
+ * The most a simulation of `config_json` can reserve when it is built ([`reserve`]: its
+ * estimate and a full rewind budget twice), or NaN for a configuration that does not
+ * read or validate. The worker compares the sum over an experiment's panes with what is
+ * free before building them.
+ */
+export function memoryNeed(config_json: string): number;
+
+/**
  * Panics on purpose, so the page's tests can check that a panic shows the error banner
  * instead of killing the page.
  */
@@ -287,6 +296,12 @@ export function runExperiment(config_json: string): any;
 
 export function start(): void;
 
+/**
+ * `{reserved, simulations, limit, heap, peak_heap}`: the worker's budget and the heap it
+ * really uses (the page's memory tests compare the two).
+ */
+export function workerMemory(): any;
+
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
@@ -299,6 +314,7 @@ export interface InitOutput {
     readonly costHyperx: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly costQuery: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly lastPanic: () => [number, number];
+    readonly memoryNeed: (a: number, b: number) => number;
     readonly panicForTest: () => void;
     readonly runExperiment: (a: number, b: number) => [number, number, number];
     readonly start: () => void;
@@ -341,6 +357,7 @@ export interface InitOutput {
     readonly websim_traceQueueHead: (a: number, b: number, c: number, d: number) => number;
     readonly websim_vcOccupancy: (a: number) => [number, number];
     readonly websim_vcs: (a: number) => number;
+    readonly workerMemory: () => any;
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;

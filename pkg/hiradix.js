@@ -274,7 +274,8 @@ export class WebSim {
         return ret;
     }
     /**
-     * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots}`.
+     * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots,
+     * bytes, budget}`.
      * @returns {any}
      */
     rewindable() {
@@ -690,6 +691,21 @@ export function lastPanic() {
 }
 
 /**
+ * The most a simulation of `config_json` can reserve when it is built ([`reserve`]: its
+ * estimate and a full rewind budget twice), or NaN for a configuration that does not
+ * read or validate. The worker compares the sum over an experiment's panes with what is
+ * free before building them.
+ * @param {string} config_json
+ * @returns {number}
+ */
+export function memoryNeed(config_json) {
+    const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.memoryNeed(ptr0, len0);
+    return ret;
+}
+
+/**
  * Panics on purpose, so the page's tests can check that a panic shows the error banner
  * instead of killing the page.
  */
@@ -718,6 +734,16 @@ export function runExperiment(config_json) {
 
 export function start() {
     wasm.start();
+}
+
+/**
+ * `{reserved, simulations, limit, heap, peak_heap}`: the worker's budget and the heap it
+ * really uses (the page's memory tests compare the two).
+ * @returns {any}
+ */
+export function workerMemory() {
+    const ret = wasm.workerMemory();
+    return ret;
 }
 function __wbg_get_imports() {
     const import0 = {

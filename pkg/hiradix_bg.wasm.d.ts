@@ -9,6 +9,7 @@ export const costFigures: (a: number, b: number, c: number, d: number, e: number
 export const costHyperx: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
 export const costQuery: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
 export const lastPanic: () => [number, number];
+export const memoryNeed: (a: number, b: number) => number;
 export const panicForTest: () => void;
 export const runExperiment: (a: number, b: number) => [number, number, number];
 export const start: () => void;
@@ -51,6 +52,7 @@ export const websim_traceNextAt: (a: number, b: number) => number;
 export const websim_traceQueueHead: (a: number, b: number, c: number, d: number) => number;
 export const websim_vcOccupancy: (a: number) => [number, number];
 export const websim_vcs: (a: number) => number;
+export const workerMemory: () => any;
 export const __wbindgen_exn_store: (a: number) => void;
 export const __externref_table_alloc: () => number;
 export const __wbindgen_externrefs: WebAssembly.Table;

@@ -263,7 +263,7 @@ fn hostile_inputs_are_refused_up_front() {
         ("list.json", "[]".to_string(), "a configuration is a JSON object"),
         ("dup.json", r#"{"seed": 1, "seed": 2}"#.to_string(), "duplicate key 'seed'"),
         ("nested-dup.json", r#"{"router": {"vcs": 2, "vcs": 3}}"#.to_string(), "duplicate key 'vcs'"),
-        ("big.json", format!("{{\"seed\": 1{}}}", " ".repeat(2 << 20)), "bytes; a configuration has at most"),
+        ("big.json", format!("{{\"seed\": 1{}}}", " ".repeat(2 << 20)), "more than 1048576 bytes"),
     ] {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -295,7 +295,7 @@ fn a_cluster_sweep_merges_into_the_local_sweeps_csv() {
     let o = hiradix(&["merge", job.to_str().unwrap(), "--csv", merged.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("4 of 4 points have no result") && stderr(&o).contains("sbatch --array=0,1,2,3 "),
+        stderr(&o).contains("4 of 4 points have no result") && stderr(&o).contains("sbatch --array=0-3 "),
         "{}",
         stderr(&o)
     );
@@ -320,4 +320,182 @@ fn a_cluster_sweep_merges_into_the_local_sweeps_csv() {
     let o = hiradix(&with_csv);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--csv, --json, --svg go to `hiradix merge`"), "{}", stderr(&o));
+}
+
+/// Issue 27's command-line reproductions: each ends in a message naming the cause, with
+/// exit status 2 (or 1 for a merge that finds no usable result), never a panic or a hang.
+#[test]
+fn paths_keys_and_values_are_bounded_and_shown_safely() {
+    let deep = format!("topology.{}b=1", "a.".repeat(10_000));
+    rejects(&["run", "--set", &deep], "no setting is deeper than 8");
+    rejects(&["run", "--set", "traffic.load=0.1", "--set", "traffic.load=0.2"], "set twice");
+    rejects(&["run", "--set", r#"topology={"type": "dragonfly", "type": "hyperx"}"#], "duplicate key 'type'");
+    rejects(&["run", "--set", "routing..algorithm=val"], "none of them empty");
+    // Control characters are escaped, long values shortened.
+    let hostile = format!("routing.algorithm=x\u{1b}[31mred\u{202e}{}", "y".repeat(120_000));
+    let o = hiradix(&["run", "--set", &hostile]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{202e}'), "raw control characters: {err:.300}");
+    assert!(err.contains("\\u{1b}") && err.contains("characters left out"), "{err:.300}");
+    assert!(err.len() < 2_000, "{} bytes of message", err.len());
+    let dir = Scratch::new("bom");
+    let bom = dir.join("bom.json");
+    std::fs::write(&bom, "\u{feff}{}").unwrap();
+    rejects(&["run", bom.to_str().unwrap()], "byte-order mark");
+    // A device is not a configuration file (it used to be read for 2 GB).
+    rejects(&["run", "/dev/zero"], "a device, not a regular file");
+    // Sweeps.
+    rejects(&["sweep", "--vary", "traffic.load=0.1,0.9", "--loads", "0.5"], "give the loads with --loads");
+    let many: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
+    rejects(&["sweep", "--vary", &format!("seed={}", many.join(","))], "at most 100");
+    let loads = "0.001:1:0.001";
+    rejects(&["sweep", "--loads", loads, "--vary", &format!("seed={}", many[..100].join(","))], "at most 20000");
+    // The two forms of --loads read the same value.
+    let point = |loads: &str, name: &str| {
+        let job = dir.join(name);
+        let o = hiradix(&["sweep", "--loads", loads, "--slurm", job.to_str().unwrap()]);
+        assert!(o.status.success(), "--loads {loads}: {}", stderr(&o));
+        let cfg: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(job.join("points/00000.json")).unwrap()).unwrap();
+        cfg["traffic"]["load"].as_f64().unwrap()
+    };
+    assert_eq!(point("4e-7", "list"), 4e-7);
+    assert_eq!(point("4e-7:4e-7:1", "range"), 4e-7);
+    // Tapering and group trunking.
+    let df = ["run", "--set", "topology.type=dragonfly", "--set", "topology.g=5"];
+    let mut taper = df.to_vec();
+    taper.extend(["--set", "topology.taper=[[0,1,9]]"]);
+    rejects(&taper, "topology.taper[0]");
+    let mut trunk = df.to_vec();
+    trunk.extend(["--set", "topology.intra_trunking=[1,1,1]"]);
+    rejects(&trunk, "topology.intra_trunking");
+    let mut trunk = df.to_vec();
+    trunk.extend(["--set", "topology.intra_trunking=[]"]);
+    rejects(&trunk, "topology.intra_trunking");
+}
+
+#[test]
+fn outputs_are_checked_before_the_run_without_consuming_a_fifo() {
+    rejects(&["run", "--json", "/dev/full"], "cannot write /dev/full: a device");
+    let mut args = vec!["run", "--json", "/dev/null"];
+    args.extend(SMALL);
+    assert!(hiradix(&args).status.success(), "/dev/null takes an output");
+    let dir = Scratch::new("fifo");
+    let fifo = dir.join("out.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let mut args = vec!["run", "--json", fifo.to_str().unwrap()];
+    args.extend(SMALL);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = reader.join().unwrap();
+    assert!(text.contains("\"summary\""), "the FIFO's reader got {} bytes", text.len());
+}
+
+#[test]
+fn cost_commands_check_their_sizes() {
+    for cmd in ["fb-cost", "power", "dragonfly-cost"] {
+        rejects(&["cost", cmd, "--min-log2", "34", "--max-log2", "40"], "at most 2^33 nodes");
+        let o = hiradix(&["cost", cmd, "--min-log2", "0", "--max-log2", "33"]);
+        assert!(o.status.success(), "{cmd} up to 2^33: {}", stderr(&o));
+    }
+    rejects(&["cost", "fb-dims", "--nodes", "0"], "--nodes: N must be between 2");
+    rejects(&["cost", "hyperx-search", "--nodes", "99999999999"], "--nodes: N must be between 2");
+    rejects(&["cost", "hyperx-search", "--beta", "7"], "--beta");
+}
+
+/// A job directory read back by `merge` is hostile too: files that are devices, FIFOs or
+/// links to them, numbers no run can produce, and labels with control characters or CSV
+/// formulas.
+#[test]
+fn merge_reads_a_tampered_job_directory_safely() {
+    let dir = Scratch::new("tamper");
+    let job = dir.join("job");
+    let mut args = vec!["sweep", "--loads", "0.1,0.2", "--vary", "routing.algorithm=min"];
+    args.extend(SMALL);
+    args.extend(["--slurm", job.to_str().unwrap()]);
+    let o = hiradix(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for i in 0..2 {
+        let (point, result) = (job.join(format!("points/{i:05}.json")), job.join(format!("results/{i:05}.json")));
+        assert!(hiradix(&["run", point.to_str().unwrap(), "--json", result.to_str().unwrap()]).status.success());
+    }
+    let merge = |extra: &[&str]| {
+        let mut a = vec!["merge", job.to_str().unwrap()];
+        a.extend(extra);
+        hiradix(&a)
+    };
+    let result = job.join("results/00001.json");
+    let good = std::fs::read_to_string(&result).unwrap();
+    let (svg, csv) = (dir.join("m.svg"), dir.join("m.csv"));
+    let outputs = ["--svg", svg.to_str().unwrap(), "--csv", csv.to_str().unwrap()];
+    // Extreme numbers: 1.7e308 is no accepted throughput (the point counts as missing);
+    // a subnormal mean latency is drawn on an axis of its own scale.
+    let tampered = |field: &str, value: &str| {
+        let mut doc: serde_json::Value = serde_json::from_str(&good).unwrap();
+        doc["result"]["summary"][field] = serde_json::from_str(value).unwrap();
+        std::fs::write(&result, doc.to_string()).unwrap();
+    };
+    tampered("accepted", "1.7e308");
+    let o = merge(&outputs);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 of 2 points have no result"), "{}", stderr(&o));
+    tampered("avg_latency", "5e-324");
+    let o = merge(&outputs);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::write(&result, &good).unwrap();
+    // Results that are devices, links to devices, or FIFOs: missing, never read for long.
+    std::fs::remove_file(&result).unwrap();
+    for target in ["/dev/zero", "/dev/urandom"] {
+        std::os::unix::fs::symlink(target, &result).unwrap();
+        let o = merge(&[]);
+        assert_eq!(o.status.code(), Some(1), "{target}: {}", stderr(&o));
+        std::fs::remove_file(&result).unwrap();
+    }
+    assert!(Command::new("mkfifo").arg(&result).status().unwrap().success());
+    let o = merge(&[]);
+    assert_eq!(o.status.code(), Some(1), "a FIFO result: {}", stderr(&o));
+    std::fs::remove_file(&result).unwrap();
+    std::fs::write(&result, &good).unwrap();
+    let manifest = job.join("manifest.json");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::rename(&manifest, dir.join("manifest.saved")).unwrap();
+    std::os::unix::fs::symlink("/dev/urandom", &manifest).unwrap();
+    rejects(&["merge", job.to_str().unwrap()], "a device, not a regular file");
+    std::fs::remove_file(&manifest).unwrap();
+    // Labels: control characters refused; a formula or markup written as text.
+    let relabel = |label: &str| {
+        let mut doc: serde_json::Value = serde_json::from_str(&original).unwrap();
+        doc["series"][0]["label"] = label.into();
+        std::fs::write(&manifest, doc.to_string()).unwrap();
+    };
+    relabel("min\u{1b}]0;pwned\u{7}");
+    rejects(&["merge", job.to_str().unwrap()], "series[0].label: holds the control or formatting character U+001B");
+    relabel("=HYPERLINK(\"http://x\"),\n<b>&");
+    rejects(&["merge", job.to_str().unwrap()], "U+000A");
+    relabel("=HYPERLINK(\"http://x\"),<b>&");
+    let o = merge(&outputs);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().nth(1).unwrap().starts_with("\"'=HYPERLINK(\"\"http://x\"\"),<b>&\","), "{text}");
+    assert_eq!(text.lines().count(), 3, "a label splits no row: {text}");
+    let plot = std::fs::read_to_string(dir.join("m-latency.svg")).unwrap();
+    assert!(plot.contains("&lt;b&gt;&amp;") && !plot.contains("<b>"), "the label is text in the SVG");
+}
+
+#[test]
+fn a_refused_job_directory_is_not_created() {
+    let dir = Scratch::new("refused-job");
+    let job = dir.join("a job");
+    rejects(&["sweep", "--loads", "0.1", "--slurm", job.to_str().unwrap()], "cannot name a path containing ' '");
+    assert!(!job.exists(), "the refused directory was created");
+    let job = dir.join("job");
+    for time in ["-", "::::", "1:2:3:4"] {
+        rejects(&["sweep", "--loads", "0.1", "--slurm", job.to_str().unwrap(), "--slurm-time", time], "--slurm-time");
+        assert!(!job.exists());
+    }
 }

@@ -6,6 +6,7 @@
 //! topology compatibility) are made where the algorithm is built and reported the same way.
 
 pub mod schema;
+pub mod shown;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -18,8 +19,14 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
+    /// A problem with the field `path`. Both texts may echo what the user typed, so both
+    /// are made safe to print ([`shown::shown`]: control and bidirectional characters
+    /// escaped, long texts shortened) here, once, for the terminal and the page alike.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ConfigError { path: path.into(), message: message.into() }
+        ConfigError {
+            path: shown::shown(&path.into(), shown::MAX_PATH_CHARS),
+            message: shown::shown(&message.into(), shown::MAX_MESSAGE_CHARS),
+        }
     }
 }
 
@@ -514,13 +521,23 @@ pub fn parse_config_document(text: &str) -> Result<serde_json::Value, ConfigErro
             format!("{} bytes; a configuration has at most {MAX_CONFIG_BYTES}", text.len()),
         ));
     }
-    let value = serde_json::from_str::<strict_json::Strict>(text)
-        .map_err(|e| ConfigError::new("(json)", format!("not valid JSON: {e}")))?
-        .0;
+    if text.starts_with('\u{feff}') {
+        return Err(ConfigError::new(
+            "(json)",
+            "starts with a UTF-8 byte-order mark (BOM), which JSON does not allow (RFC 8259 §8.1): save the file as UTF-8 without BOM",
+        ));
+    }
+    let value = parse_strict_json(text).map_err(|e| ConfigError::new("(json)", format!("not valid JSON: {e}")))?;
     if !value.is_object() {
         return Err(ConfigError::new("(json)", "a configuration is a JSON object ({ ... })"));
     }
     Ok(value)
+}
+
+/// Parses JSON in which no object repeats a key (serde_json would silently keep the last
+/// one), nested at most serde_json's 128 levels.
+pub fn parse_strict_json(text: &str) -> Result<serde_json::Value, serde_json::Error> {
+    serde_json::from_str::<strict_json::Strict>(text).map(|s| s.0)
 }
 
 /// JSON values whose objects have no repeated keys.
@@ -792,12 +809,29 @@ fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
 pub fn apply_override(root: &mut serde_json::Value, assignment: &str) -> Result<(), ConfigError> {
     let (path, raw) = assignment.split_once('=').ok_or_else(|| ConfigError::new(assignment, "expected key=value"))?;
     let path = path.trim();
-    if path.is_empty() {
-        return Err(ConfigError::new(assignment, "empty key"));
-    }
-    let value = serde_json::from_str(raw.trim()).unwrap_or_else(|_| serde_json::Value::String(raw.trim().to_string()));
-    let mut node = root;
     let parts: Vec<&str> = path.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(ConfigError::new(path, "a key is names joined by dots, none of them empty"));
+    }
+    // Checked before anything is built: a path of thousands of parts would nest as many
+    // objects (and overflow the stack of whatever walks them).
+    if parts.len() > MAX_PATH_PARTS {
+        return Err(ConfigError::new(
+            path,
+            format!("{} parts; no setting is deeper than {MAX_PATH_PARTS} (see hiradix --list)", parts.len()),
+        ));
+    }
+    let raw = raw.trim();
+    let value = match parse_strict_json(raw) {
+        Ok(value) => value,
+        // Not JSON: a bare word is a string (`routing.algorithm=val`); JSON that only fails
+        // on a repeated key or its depth is refused, not taken for a string.
+        Err(e) if raw.starts_with(['{', '[']) && e.classify() == serde_json::error::Category::Data => {
+            return Err(ConfigError::new(path, format!("not valid JSON: {e}")));
+        }
+        Err(_) => serde_json::Value::String(raw.to_string()),
+    };
+    let mut node = root;
     for (i, part) in parts.iter().enumerate() {
         if !node.is_object() {
             *node = serde_json::Value::Object(Default::default());
@@ -808,6 +842,28 @@ pub fn apply_override(root: &mut serde_json::Value, assignment: &str) -> Result<
             return Ok(());
         }
         node = obj.entry(part.to_string()).or_insert_with(|| serde_json::Value::Object(Default::default()));
+    }
+    Ok(())
+}
+
+/// The most dot-separated parts a `--set`/`--vary` key may have: the deepest setting has
+/// two (`topology.k`); a few more leave room for nested sections without inviting a
+/// path of thousands.
+pub const MAX_PATH_PARTS: usize = 8;
+
+/// Applies `--set`-style overrides in order, refusing one that sets a key an earlier one
+/// set (as a config file may not repeat a key).
+pub fn apply_overrides<'a>(
+    root: &mut serde_json::Value,
+    assignments: impl IntoIterator<Item = &'a str>,
+) -> Result<(), (String, ConfigError)> {
+    let mut seen = std::collections::BTreeSet::new();
+    for a in assignments {
+        let key = a.split_once('=').map_or(a, |(k, _)| k).trim();
+        if !seen.insert(key.to_string()) {
+            return Err((a.to_string(), ConfigError::new(key, "set twice; give each setting once")));
+        }
+        apply_override(root, a).map_err(|e| (a.to_string(), e))?;
     }
     Ok(())
 }

@@ -168,13 +168,17 @@ pub fn max_accepted(series: &[FigureSeries], panel: &str, name: &str) -> f64 {
     series.iter().find(|s| s.panel == panel && s.name == name).map_or(f64::NAN, |s| saturation(&s.points).max_accepted)
 }
 
-/// A CSV field: quoted (RFC 4180) when it holds a comma or a quote, as series names like
-/// `MIN, 2-D FB 2×4` do.
-pub(crate) fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains([',', '"']) {
+/// A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break, as
+/// series names like `MIN, 2-D FB 2×4` do; a field a spreadsheet would take for a formula
+/// (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`
+/// (OWASP's rule for CSV injection), so a label read from a file cannot run one.
+pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let text: std::borrow::Cow<'_, str> = if formula { format!("'{text}").into() } else { text.into() };
+    if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\"")).into()
     } else {
-        text.into()
+        text
     }
 }
 

@@ -68,7 +68,7 @@ where
         root.fill(&WHITE)?;
         let (chart_area, legend_area) = root.split_horizontally(area_w);
         let mut chart = ChartBuilder::on(&chart_area)
-            .caption(&plot.title, font(14.0).style(FontStyle::Bold))
+            .caption(xml_text(&plot.title), font(14.0).style(FontStyle::Bold))
             .margin_top(10)
             .margin_left(22)
             .margin_right(LEGEND_GAP)
@@ -85,8 +85,8 @@ where
             .axis_style(RGBColor(0x33, 0x33, 0x33))
             .label_style(font(12.0))
             .axis_desc_style(font(12.0))
-            .x_desc(&plot.x_label)
-            .y_desc(&plot.y_label)
+            .x_desc(xml_text(&plot.x_label))
+            .y_desc(xml_text(&plot.y_label))
             .x_label_formatter(&|v| format_tick(*v, x_base))
             .y_label_formatter(&|v| format_tick(*v, y_base))
             .draw()?;
@@ -119,7 +119,7 @@ where
                 legend_area.draw(&PathElement::new(key, color.stroke_width(2)))?;
             }
             let text = font(12.0).color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-            legend_area.draw(&Text::new(s.name.clone(), (28, ly), text))?;
+            legend_area.draw(&Text::new(xml_text(&s.name), (28, ly), text))?;
         }
         root.present()?;
     }
@@ -155,6 +155,22 @@ impl Plot {
     }
 }
 
+/// `text` with the characters XML 1.0 cannot hold (controls other than tab and line
+/// breaks, U+FFFE, U+FFFF) replaced by U+FFFD; plotters escapes `<`, `&` and quotes, so a
+/// label read from a file keeps the SVG well-formed.
+fn xml_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            c if c < ' ' || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+/// The largest magnitude an axis reaches (data beyond are drawn at its edge).
+const AXIS_LIMIT: f64 = 1e300;
+
 /// A resolved axis: range in (possibly log) coordinates and tick positions in data units.
 struct Axis {
     lo: f64,
@@ -167,6 +183,8 @@ struct Axis {
 impl Axis {
     fn new(range: Option<(f64, f64)>, log: bool, include_zero: bool) -> Axis {
         let (mut lo, mut hi) = range.unwrap_or(if log { (1.0, 10.0) } else { (0.0, 1.0) });
+        // Data near the ends of f64 would round the axis to infinity; no plot needs more.
+        (lo, hi) = (lo.clamp(-AXIS_LIMIT, AXIS_LIMIT), hi.clamp(-AXIS_LIMIT, AXIS_LIMIT));
         if log {
             lo = lo.max(f64::MIN_POSITIVE);
             hi = hi.max(lo);
@@ -186,8 +204,10 @@ impl Axis {
             lo = lo.min(0.0);
             hi = hi.max(0.0);
         }
-        if hi - lo < 1e-12 {
-            let pad = if hi.abs() > 0.0 { hi.abs() * 0.1 } else { 1.0 };
+        // A flat or nearly flat series (down to subnormal values) gets an axis of its own
+        // scale around it, never one narrower than plotters can divide.
+        if hi - lo < 1e-12 * hi.abs().max(lo.abs()).max(1e-3) {
+            let pad = (hi.abs() * 0.1).max(1e-3);
             lo -= pad;
             hi += pad;
         }

@@ -2,11 +2,16 @@
 //! back is exact (issue 17: "time control for teaching").
 //!
 //! A [`History`] takes a copy ("snapshot") of the simulation every [`History::SPACING`]
-//! cycles and keeps at most `capacity` of them (the page's byte budget): when it has that
-//! many, it drops the snapshot whose loss leaves the smallest gap relative to its age, so
-//! the snapshots stay dense near the present and thin out into the past. Stepping back a
-//! cycle or a few replays at most `SPACING` cycles however long the run; going far back
-//! replays at most the gap around the target ([`History::max_replay`]).
+//! cycles and keeps as many as fit in its byte budget, each counted at what it holds when
+//! it is taken ([`History::cost`]: a simulation whose source queues have grown costs more
+//! than the fresh one): when the next does not fit, it drops the snapshots whose loss
+//! leaves the smallest gap relative to their age, so the snapshots stay dense near the
+//! present and thin out into the past. Stepping back a cycle or a few replays at most
+//! `SPACING` cycles however long the run; going far back replays at most the gap around
+//! the target ([`History::max_replay`]). A snapshot that does not fit even beside the
+//! first alone is not taken (rewinding then replays from further back), and a simulation
+//! too large for the budget keeps none: it cannot be rewound, and [`History::earliest`]
+//! says so.
 //!
 //! What changes the simulation from outside between cycles (the offered load, failing or
 //! restoring a link) is kept as [`Event`]s stamped with their cycle and applied again
@@ -42,12 +47,14 @@ impl Event {
 /// Snapshots and events of one simulation's run.
 pub struct History {
     /// Copies of the simulation, in increasing cycle order; the first is where the
-    /// history started (cycle 0 in the page).
+    /// history started (cycle 0 in the page), unless it did not fit in the budget.
     snapshots: Vec<Simulation>,
+    /// The bytes each snapshot is counted as ([`History::cost`] when it was taken).
+    sizes: Vec<usize>,
     /// Events in the order they were applied, with the cycle they were applied at.
     events: Vec<(u64, Event)>,
-    /// Most snapshots kept (at least 1).
-    capacity: usize,
+    /// The most bytes of snapshots kept.
+    budget: usize,
 }
 
 impl History {
@@ -56,24 +63,34 @@ impl History {
     /// Most snapshots kept whatever the budget (choosing which to drop looks at each).
     pub const MAX_SNAPSHOTS: usize = 256;
 
-    /// Starts the history of `sim` (at its current cycle), keeping at most `capacity`
-    /// snapshots (at least the first: with one, every rewind replays from it; at most
-    /// [`History::MAX_SNAPSHOTS`]).
-    pub fn new(sim: &Simulation, capacity: usize) -> History {
-        History {
-            snapshots: vec![sim.clone()],
-            events: Vec::new(),
-            capacity: capacity.clamp(1, History::MAX_SNAPSHOTS),
+    /// Starts the history of `sim` (at its current cycle), keeping at most `budget` bytes
+    /// of snapshots: the first is taken now if it fits.
+    pub fn new(sim: &Simulation, budget: usize) -> History {
+        let mut history = History { snapshots: Vec::new(), sizes: Vec::new(), events: Vec::new(), budget };
+        let cost = History::cost(sim);
+        if cost <= budget {
+            history.snapshots.push(sim.clone());
+            history.sizes.push(cost);
         }
+        history
     }
 
-    /// The earliest cycle the simulation can be rewound to.
-    pub fn earliest(&self) -> u64 {
-        self.snapshots[0].now()
+    /// The bytes a copy of `sim` is counted as: twice the engine's arrays as they are now
+    /// ([`Simulation::memory_bytes`], source queues and packets included), which covers
+    /// the network and routing tables a copy also holds (`tests/history.rs` measures
+    /// copies against it).
+    pub fn cost(sim: &Simulation) -> usize {
+        sim.memory_bytes().saturating_mul(2)
+    }
+
+    /// The earliest cycle the simulation, now at cycle `now`, can be rewound to (`now`
+    /// itself when the history holds no snapshot: the simulation is too large for it).
+    pub fn earliest(&self, now: u64) -> u64 {
+        self.snapshots.first().map_or(now, Simulation::now)
     }
 
     /// The most cycles a rewind to a cycle before `now` replays: the largest gap between
-    /// consecutive snapshots, or between the last one and `now`.
+    /// consecutive snapshots, or between the last one and `now` (0 without snapshots).
     pub fn max_replay(&self, now: u64) -> u64 {
         let times = || self.snapshots.iter().map(Simulation::now).chain([now]);
         times().zip(times().skip(1)).map(|(a, b)| b - a).max().unwrap_or(0)
@@ -92,6 +109,16 @@ impl History {
     /// Snapshots kept now.
     pub fn snapshots(&self) -> usize {
         self.snapshots.len()
+    }
+
+    /// The bytes the snapshots kept are counted as (at most the budget).
+    pub fn bytes(&self) -> usize {
+        self.sizes.iter().sum()
+    }
+
+    /// The most bytes of snapshots kept.
+    pub fn budget(&self) -> usize {
+        self.budget
     }
 
     /// Advances `sim` by `cycles`, taking snapshots on the way; stops early (with the
@@ -119,12 +146,13 @@ impl History {
     /// exactly as it was when first reached there, with the events of that cycle applied.
     /// Snapshots and events after `target` are dropped. Returns the cycle reached.
     pub fn rewind(&mut self, sim: &mut Simulation, target: u64) -> u64 {
-        let target = target.clamp(self.earliest(), sim.now());
+        let target = target.clamp(self.earliest(sim.now()), sim.now());
         if target == sim.now() {
             return target;
         }
         let keep = self.snapshots.partition_point(|s| s.now() <= target);
         self.snapshots.truncate(keep);
+        self.sizes.truncate(keep);
         self.events.retain(|&(at, _)| at <= target);
         *sim = self.snapshots[keep - 1].clone();
         let from = sim.now();
@@ -142,20 +170,26 @@ impl History {
         target
     }
 
-    /// Keeps a copy of `sim`, first dropping one snapshot if there are `capacity` of them:
-    /// the one (not the first) whose two neighbours are closest relative to how long ago the
-    /// earlier one was, `(t[i+1] − t[i−1]) / (now − t[i−1])` — so spacing grows with age
-    /// and the latest snapshot, whose score is 1, goes last.
+    /// Keeps a copy of `sim` if it fits in the budget beside the first snapshot, first
+    /// dropping snapshots until it fits (and fewer than [`History::MAX_SNAPSHOTS`] are
+    /// kept): each time the one (not the first) whose two neighbours are closest relative
+    /// to how long ago the earlier one was, `(t[i+1] − t[i−1]) / (now − t[i−1])` — so
+    /// spacing grows with age and the latest snapshot, whose score is 1, goes last.
     fn snapshot(&mut self, sim: &Simulation) {
-        let now = sim.now();
-        if self.snapshots.len() >= self.capacity && self.snapshots.len() > 1 {
+        let (now, cost) = (sim.now(), History::cost(sim));
+        if self.sizes.first().copied().unwrap_or(0).saturating_add(cost) > self.budget {
+            return;
+        }
+        while self.snapshots.len() > 1
+            && (self.snapshots.len() >= History::MAX_SNAPSHOTS || self.bytes() + cost > self.budget)
+        {
             let t = |i: usize| self.snapshots.get(i).map_or(now, Simulation::now);
             let score = |i: usize| (t(i + 1) - t(i - 1)) as f64 / (now - t(i - 1)).max(1) as f64;
             let drop = (1..self.snapshots.len()).min_by(|&a, &b| score(a).total_cmp(&score(b))).expect("two or more");
             self.snapshots.remove(drop);
+            self.sizes.remove(drop);
         }
-        if self.snapshots.len() < self.capacity {
-            self.snapshots.push(sim.clone());
-        }
+        self.snapshots.push(sim.clone());
+        self.sizes.push(cost);
     }
 }

@@ -15,9 +15,32 @@ use std::mem::size_of;
 /// networks; these machines have 24 GiB).
 pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") { 3 << 30 } else { 16 << 30 };
 
+/// The largest block one allocation may ask for: wasm32 addresses 4 GiB but a Rust
+/// allocation is at most `isize::MAX` bytes, so a table of 2 GiB or more cannot exist there
+/// however much memory is free; natively, far beyond [`MEMORY_LIMIT`].
+pub const MAX_ALLOCATION: u64 = isize::MAX as u64;
+
+/// What a configuration allocates, as far as the limits care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// An upper bound of the bytes allocated in all.
+    pub total: u64,
+    /// The setting that contributes most to `total`.
+    pub field: &'static str,
+    /// An upper bound of the largest single allocation (one flat table, or a growable
+    /// array at twice what it uses), and the setting that sizes it.
+    pub largest: u64,
+    pub largest_field: &'static str,
+}
+
 /// An upper bound of the bytes a simulation of `cfg` allocates, and the setting that
 /// contributes most (for the message when it is too much); `None` on overflow.
 pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
+    estimate_tables(cfg).map(|e| (e.total, e.field))
+}
+
+/// [`estimate`] with the largest single allocation.
+pub fn estimate_tables(cfg: &SimConfig) -> Option<Estimate> {
     let (routers, ports, terminals) = cfg.topology.size()?;
     let r = &cfg.router;
     let (vcs, depth) = (r.vcs as u64, r.depth_per_vc() as u64);
@@ -28,6 +51,8 @@ pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
     // plus per-channel statistics and routing tables, counted generously at 64 bytes.
     let per_port = size(size_of::<Port>() + size_of::<Channel>()) + 4 * 6 + 2 * 4 + 8 + 64;
     let tables = ports.checked_mul(per_port)?;
+    // The flits of every input VC are one table.
+    let flit_table = ports.checked_mul(vcs)?.checked_mul(depth)?.checked_mul(size(size_of::<Slot>()))?;
     let buffers = ports
         .checked_mul(vcs)?
         .checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(size_of::<InputVc>()) + 4)?)?;
@@ -67,23 +92,35 @@ pub fn estimate(cfg: &SimConfig) -> Option<(u64, &'static str)> {
         .checked_add(packet_bytes)?
         .checked_add(wheels)?
         .checked_add(small)?;
-    let largest = [
+    let contributions = [
         (buffers, if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" }),
         (queues, "router.output_queue"),
         (packet_bytes, "traffic.source_queue_cap"),
         (tables + small, "topology"),
     ];
-    let field = largest.iter().max_by_key(|(b, _)| *b).map(|(_, f)| *f).unwrap_or("topology");
-    Some((total, field))
+    let field = contributions.iter().max_by_key(|(b, _)| *b).map(|(_, f)| *f).unwrap_or("topology");
+    // Single allocations: the flit table; the packet store, one growable array of every
+    // live packet (counted in `packet_bytes` at twice its size, as it may grow); the
+    // output-queue ring, one table.
+    let out_table = ports.checked_mul(outq_cap)?.checked_mul(size(size_of::<OutEntry>()))?;
+    let tables = [
+        (flit_table, contributions[0].1),
+        (packet_bytes.checked_add(buffered.checked_mul(per_packet)?)?, "traffic.source_queue_cap"),
+        (out_table, "router.output_queue"),
+    ];
+    let (largest, largest_field) = tables.into_iter().max_by_key(|(b, _)| *b).expect("three tables");
+    Some(Estimate { total, field, largest, largest_field })
 }
 
-/// Refuses a configuration whose [`estimate`] exceeds `limit` bytes, naming the setting that
-/// contributes most; checked before anything is allocated.
+/// Refuses a configuration whose [`estimate`] exceeds `limit` bytes, or one of whose tables
+/// would exceed [`MAX_ALLOCATION`], naming the setting that contributes most; checked
+/// before anything is allocated.
 pub fn check(cfg: &SimConfig, limit: u64) -> Result<(), ConfigErrors> {
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    match estimate(cfg) {
+    match estimate_tables(cfg) {
         None => Err(ConfigErrors::one("topology", "the network's size overflows 64 bits")),
-        Some((bytes, _)) if bytes <= limit => Ok(()),
-        Some((bytes, field)) => Err(ConfigErrors::one(field, format!("the simulation would take up to {:.1} GiB, over the limit of {:.1} GiB: use a smaller network, fewer VCs, shallower queues, a smaller source queue cap or a shorter run", gib(bytes), gib(limit)))),
+        Some(e) if e.total > limit => Err(ConfigErrors::one(e.field, format!("the simulation would take up to {:.1} GiB, over the limit of {:.1} GiB: use a smaller network, fewer VCs, shallower queues, a smaller source queue cap or a shorter run", gib(e.total), gib(limit)))),
+        Some(e) if e.largest > MAX_ALLOCATION => Err(ConfigErrors::one(e.largest_field, format!("one of the simulation's tables would take up to {:.1} GiB, more than one allocation can hold here ({:.1} GiB): use a smaller network, fewer VCs, shallower queues or a smaller source queue cap", gib(e.largest), gib(MAX_ALLOCATION)))),
+        Some(_) => Ok(()),
     }
 }

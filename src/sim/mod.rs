@@ -252,14 +252,38 @@ impl Simulation {
         Self::assemble(cfg, topo, routing)
     }
 
-    fn assemble(cfg: &SimConfig, topo: Topology, mut routing: Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
-        let r = &cfg.router;
-        let pattern = Pattern::build(&cfg.traffic, &topo, cfg.seed)?;
+    /// Checks that `cfg` builds, with every check [`Simulation::new`] makes (validation, the
+    /// memory estimate, the topology, the routing algorithm, the traffic pattern, the
+    /// failed links), without allocating the engine's tables: what the page's "would this
+    /// build?" and a sweep's up-front validation need.
+    pub fn check(cfg: &SimConfig) -> Result<(), ConfigErrors> {
+        cfg.validate()?;
+        memory::check(cfg, memory::MEMORY_LIMIT)?;
+        let topo = Topology::build(&cfg.topology)?;
+        let mut routing = routing::build(&cfg.routing, &topo, cfg.router.vcs)?;
+        Self::traffic_and_faults(cfg, &topo, &mut routing).map(drop)
+    }
+
+    /// The traffic pattern and the failed links of `cfg` on `topo`, the latter told to
+    /// `routing`: the last checks before the engine is built.
+    fn traffic_and_faults(
+        cfg: &SimConfig,
+        topo: &Topology,
+        routing: &mut Box<dyn Routing>,
+    ) -> Result<(Pattern, FaultSet), ConfigErrors> {
+        let pattern = Pattern::build(&cfg.traffic, topo, cfg.seed)?;
         let net = topo.network();
         let faults = FaultSet::from_config_without(&cfg.faults, net, cfg.seed, &topo.absent_ports())?;
         if !faults.is_empty() {
             routing.set_faults(net, faults.flags()).map_err(|e| ConfigErrors::one("faults", e))?;
         }
+        Ok((pattern, faults))
+    }
+
+    fn assemble(cfg: &SimConfig, topo: Topology, mut routing: Box<dyn Routing>) -> Result<Simulation, ConfigErrors> {
+        let r = &cfg.router;
+        let (pattern, faults) = Self::traffic_and_faults(cfg, &topo, &mut routing)?;
+        let net = topo.network();
         let (vcs, depth) = (r.vcs, r.depth_per_vc());
         let ports = net.total_ports();
         let nvc = ports * vcs as usize;

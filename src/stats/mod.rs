@@ -230,6 +230,47 @@ pub struct Summary {
 }
 
 /// A number, or NaN for `null` (how serde_json writes NaN).
+impl Summary {
+    /// Checks that every number lies where a run can put it (a summary read back from a
+    /// file may have been written by anyone): finite or, for a mean over no packets, NaN;
+    /// loads and throughputs in [0, 16] flits/cycle, latencies and cycles within the
+    /// longest run, fractions in [0, 1]. Names the first field that does not.
+    pub fn check_ranges(&self) -> Result<(), String> {
+        let max_cycles = crate::config::MAX_RUN_CYCLES as f64;
+        let reals = [
+            ("offered_load", self.offered_load, 0.0, 1.0, false),
+            ("offered_measured", self.offered_measured, 0.0, 16.0, false),
+            ("accepted", self.accepted, 0.0, 16.0, false),
+            ("avg_latency", self.avg_latency, 0.0, max_cycles, true),
+            ("avg_hops", self.avg_hops, 0.0, 1e4, true),
+            ("nonminimal_fraction", self.nonminimal_fraction, 0.0, 1.0, true),
+            ("avg_latency_minimal", self.avg_latency_minimal, 0.0, max_cycles, true),
+            ("avg_latency_nonminimal", self.avg_latency_nonminimal, 0.0, max_cycles, true),
+            ("unroutable_fraction", self.unroutable_fraction, 0.0, 1.0, false),
+        ];
+        for (name, v, lo, hi, nan_allowed) in reals {
+            if !((nan_allowed && v.is_nan()) || (lo..=hi).contains(&v)) {
+                return Err(format!("{name}: {v} is outside [{lo}, {hi}]"));
+            }
+        }
+        let counts = [
+            ("p50_latency", self.p50_latency),
+            ("p99_latency", self.p99_latency),
+            ("max_latency", self.max_latency),
+            ("cycles", self.cycles),
+        ];
+        for (name, v) in counts {
+            if v > crate::config::MAX_RUN_CYCLES {
+                return Err(format!("{name}: {v} is more than the longest run"));
+            }
+        }
+        if self.saturated != self.saturation.is_some() {
+            return Err("saturated: contradicts saturation".into());
+        }
+        Ok(())
+    }
+}
+
 fn f64_or_nan<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }

@@ -186,10 +186,12 @@ impl Dragonfly {
     /// the routers that differ in coordinate `d` — one value for every dimension, or one
     /// per dimension of `intra`; empty or all 1: single channels.
     pub fn trunked(mut self, trunking: &[u32], path: &str) -> Result<Dragonfly, ConfigErrors> {
-        if trunking.iter().all(|&k| k == 1) {
+        let (field, dims) = (format!("{path}.intra_trunking"), self.intra.len());
+        // An all-ones list changes nothing, but it is still checked: a list of the wrong
+        // length says the user meant another group.
+        if trunking.iter().all(|&k| k == 1) && (trunking.len() == 1 || trunking.len() == dims) {
             return Ok(self);
         }
-        let (field, dims) = (format!("{path}.intra_trunking"), self.intra.len());
         if dims == 0 {
             return Err(ConfigErrors::one(field, "a = 1: a group has no local channels to trunk"));
         }
@@ -284,6 +286,14 @@ impl Dragonfly {
             }
             if keep == 0 {
                 errs.push(ConfigError::new(field, "must keep at least 1 channel (minimal routing needs one)"));
+                continue;
+            }
+            let between = self.slots_between(g1, g2).len();
+            if keep as usize > between {
+                errs.push(ConfigError::new(
+                    field,
+                    format!("keeps {keep} channels, but groups {g1} and {g2} have {between} between them"),
+                ));
                 continue;
             }
             for c in self.slots_between(g1, g2).iter().skip(keep as usize).copied().collect::<Vec<_>>() {

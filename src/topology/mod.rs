@@ -55,7 +55,7 @@ impl Topology {
             TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } => {
                 Topology::Dragonfly(
                     Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
-                        .trunked(intra_trunking.as_deref().unwrap_or_default(), P)?
+                        .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
                         .sliced(*slices, P)?
                         .tapered(taper, P)?,
                 )

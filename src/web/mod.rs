@@ -15,6 +15,7 @@
 //! the message, which the page reads with [`last_panic`] to show an error banner after the
 //! trapped call threw.
 //!
+//! - `budget.rs`: one memory budget for everything a worker holds, and its counted heap;
 //! - `websim.rs`: [`WebSim`] — construction, stepping, per-frame arrays, live counters;
 //! - `inspect.rs`: router and channel details, Fig. 9 utilization, latency histograms;
 //! - `cost.rs`: the cost view's models (`costFigures`, and `costHyperx` for its worker);
@@ -22,12 +23,14 @@
 //! - `teaching.rs`: rewind, run until an event, the load changed while running, packets
 //!   on the channels and per-router decision counts.
 
+mod budget;
 mod cost;
 mod inspect;
 mod teaching;
 mod trace;
 mod websim;
 
+pub use budget::{memory_need, worker_memory};
 pub use websim::WebSim;
 
 use std::cell::RefCell;
@@ -79,7 +82,7 @@ fn field_errors(e: &crate::config::ConfigErrors) -> JsValue {
 /// `[{path, message}]`, each with the dotted path of its field.
 #[wasm_bindgen(js_name = checkConfig)]
 pub fn check_config(config_json: &str) -> JsValue {
-    let errors = match SimConfig::from_json(config_json).and_then(|cfg| crate::sim::Simulation::new(&cfg).map(drop)) {
+    let errors = match SimConfig::from_json(config_json).and_then(|cfg| crate::sim::Simulation::check(&cfg)) {
         Ok(()) => crate::config::ConfigErrors(Vec::new()),
         Err(e) => e,
     };

@@ -10,18 +10,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{field_errors, WebSim};
-use crate::sim::history::{Event, History};
-
-/// Bytes of snapshots one simulation keeps for rewinding (each counted twice its engine
-/// arrays, [`crate::sim::Simulation::memory_bytes`], to cover the network and routing
-/// tables a copy also holds). Within it the history keeps its snapshots evenly spread
-/// over the whole run.
-pub(super) const REWIND_BUDGET_BYTES: usize = 64 << 20;
-
-/// Starts the rewind history of a freshly built simulation.
-pub(super) fn history_for(sim: &crate::sim::Simulation) -> History {
-    History::new(sim, REWIND_BUDGET_BYTES / (2 * sim.memory_bytes()).max(1))
-}
+use crate::sim::history::Event;
 
 /// What [`WebSim::run_until`] did.
 #[derive(Serialize)]
@@ -39,11 +28,16 @@ pub struct RunUntil {
 /// How far back the page can go.
 #[derive(Serialize)]
 pub struct Rewindable {
-    /// The earliest cycle reachable.
+    /// The earliest cycle reachable (the current one when the simulation is too large
+    /// for any snapshot: it cannot be rewound).
     pub earliest: f64,
     /// The most cycles a rewind replays (see `History::max_replay`).
     pub max_replay: f64,
     pub snapshots: u32,
+    /// Bytes the snapshots take, and the most they may take (the simulation's share of
+    /// its worker's budget, `budget.rs`).
+    pub bytes: f64,
+    pub budget: f64,
 }
 
 #[wasm_bindgen]
@@ -69,12 +63,15 @@ impl WebSim {
         reached as f64
     }
 
-    /// How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots}`.
+    /// How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots,
+    /// bytes, budget}`.
     pub fn rewindable(&self) -> JsValue {
         let r = Rewindable {
-            earliest: self.history.earliest() as f64,
+            earliest: self.history.earliest(self.sim.now()) as f64,
             max_replay: self.history.max_replay(self.sim.now()) as f64,
             snapshots: self.history.snapshots() as u32,
+            bytes: self.history.bytes() as f64,
+            budget: self.history.budget() as f64,
         };
         serde_wasm_bindgen::to_value(&r).unwrap_or(JsValue::NULL)
     }

@@ -50,6 +50,9 @@ pub struct WebSim {
     pub(super) fig9_flits: Vec<u64>,
     /// Whether the engine records per-hop notes (`trace.rs`).
     pub(super) recording_hop_notes: bool,
+    /// This simulation's share of its worker's memory budget (`budget.rs`), given back
+    /// when the page frees it.
+    _reservation: super::budget::Reservation,
 }
 
 /// Per-router ranges of a list grouped by router: `(items, start offsets)`.
@@ -70,6 +73,8 @@ impl WebSim {
     #[wasm_bindgen(constructor)]
     pub fn new(config_json: &str) -> Result<WebSim, JsValue> {
         let cfg = SimConfig::from_json(config_json).map_err(|e| field_errors(&e))?;
+        cfg.validate().map_err(|e| field_errors(&e))?;
+        let (reservation, history_budget) = super::budget::reserve(&cfg).map_err(|e| field_errors(&e))?;
         let mut sim = Simulation::new(&cfg).map_err(|e| field_errors(&e))?;
         sim.set_invariant_checks(false);
         sim.stats_mut().label_start = 0;
@@ -101,7 +106,7 @@ impl WebSim {
         for (c, &p) in downstream_port.iter().enumerate() {
             channel_of_input[p as usize] = c as u32;
         }
-        let history = super::teaching::history_for(&sim);
+        let history = History::new(&sim, history_budget);
         Ok(WebSim {
             sim,
             positions,
@@ -120,6 +125,7 @@ impl WebSim {
             fig9_at: 0,
             fig9_flits: vec![0; ports],
             recording_hop_notes: false,
+            _reservation: reservation,
         })
     }
 

@@ -2,6 +2,7 @@
 //! (library: `hiradix::cost`), as tables on stdout, CSV and SVG plots, and the generator
 //! of `docs/cost.md`.
 
+use hiradix::cost::explore::CostQuery;
 use hiradix::cost::fb;
 use hiradix::cost::figures::*;
 use hiradix::cost::hyperx_search::{self as hx, DesignClass, DesignProblem, HyperXDesign};
@@ -31,13 +32,29 @@ pub struct Sizes {
     pub max_log2: u32,
 }
 
+/// The largest `log2 N` of the FB and dragonfly papers' cost and power models: beyond
+/// 2^33 no flattened butterfly of the papers' radix-64 routers reaches `N` (§5.1.2's
+/// `⌊64/(n'+1)⌋^(n'+1)` peaks below it), so there is nothing to price.
+/// `tests/cost_fb.rs` runs every size up to it.
+pub const MAX_LOG2: u32 = 33;
+
 impl Sizes {
     fn list(&self) -> Result<Vec<u64>, String> {
-        if self.min_log2 > self.max_log2 || self.max_log2 > 40 {
-            return Err(format!("bad size range 2^{}..2^{}", self.min_log2, self.max_log2));
+        if self.min_log2 > self.max_log2 || self.max_log2 > MAX_LOG2 {
+            return Err(format!(
+                "--min-log2 {} --max-log2 {}: need min ≤ max ≤ {MAX_LOG2} (the models' radix-64 networks reach at most 2^{MAX_LOG2} nodes)",
+                self.min_log2, self.max_log2
+            ));
         }
         Ok(fb::fig11_sizes(self.min_log2, self.max_log2))
     }
+}
+
+/// Checks `N`, `R` and `β` by the Cost view's own rules ([`CostQuery::parse`]): one set of
+/// rules for the page and the command line.
+fn query(nodes: u64, radix: u32, beta: f64) -> Result<CostQuery, String> {
+    CostQuery::parse(&nodes.to_string(), &radix.to_string(), &beta.to_string())
+        .map_err(|e| e.iter().map(|e| format!("--{}: {}", e.field, e.message)).collect::<Vec<_>>().join("\n"))
 }
 
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -143,6 +160,7 @@ pub fn run(cmd: CostCommand) -> Result<(), String> {
             write_opt(&svg_cable, || fig10b_plot(&sizes).to_svg())
         }
         CostCommand::FbDims { nodes, radix, out } => {
+            query(nodes, radix, 1.0)?;
             let t = fb_dims_table(nodes);
             print!("{}", t.text());
             match fb::fb_dimension_for_radix(radix, nodes) {
@@ -174,9 +192,7 @@ pub fn run(cmd: CostCommand) -> Result<(), String> {
             emit(&out, &t, || fig19_plot(&sizes))
         }
         CostCommand::HyperxSearch { nodes, radix, beta, all, out } => {
-            if nodes == 0 || radix < 2 || !(beta > 0.0 && beta.is_finite()) {
-                return Err("need --nodes ≥ 1, --radix ≥ 2 and --beta > 0".into());
-            }
+            query(nodes, radix, beta)?;
             let problem = DesignProblem { terminals: nodes, radix, beta };
             let mut t = Table::new(&["class", "switches", "L", "S", "K", "T", "T range", "ports used", "β", "time"]);
             for class in [DesignClass::Regular, DesignClass::General] {

@@ -8,11 +8,12 @@
 mod bench;
 mod cost_cli;
 mod figure;
+mod files;
 mod slurm;
 mod sweep;
 
 use clap::{Args, Parser, Subcommand};
-use hiradix::config::{apply_override, ConfigErrors, SimConfig};
+use hiradix::config::{apply_overrides, shown, ConfigErrors, SimConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -103,24 +104,16 @@ impl ConfigArgs {
     pub fn value(&self) -> Result<serde_json::Value, Failure> {
         let mut value = match &self.file {
             Some(path) => {
-                let cannot = |e: std::io::Error| bad_input(format!("cannot read {}: {e}", path.display()));
-                let size = std::fs::metadata(path).map_err(cannot)?.len();
-                if size > hiradix::config::MAX_CONFIG_BYTES as u64 {
-                    return Err(bad_input(format!(
-                        "{}: {size} bytes; a configuration has at most {}",
-                        path.display(),
-                        hiradix::config::MAX_CONFIG_BYTES
-                    )));
-                }
-                let text = std::fs::read_to_string(path).map_err(cannot)?;
+                let limit = hiradix::config::MAX_CONFIG_BYTES as u64;
+                let text = files::read_capped(path, limit)
+                    .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
                 hiradix::config::parse_config_document(&text)
                     .map_err(|e| bad_input(format!("{}: {}", path.display(), e.message)))?
             }
             None => serde_json::json!({}),
         };
-        for o in &self.overrides {
-            apply_override(&mut value, o).map_err(|e| bad_input(format!("--set {o}: {}", e.message)))?;
-        }
+        apply_overrides(&mut value, self.overrides.iter().map(String::as_str))
+            .map_err(|(o, e)| bad_input(format!("--set {}: {}", shown::shown(&o, 80), e.message)))?;
         Ok(value)
     }
 
@@ -164,23 +157,14 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            // Whatever a message quotes, it reaches the terminal as text.
+            eprintln!("error: {}", shown::shown(&f.message, usize::MAX));
             ExitCode::from(f.status)
         }
     }
 }
 
-/// Fails with exit status 2 unless `path` can be written: checked before a run, so that a
-/// bad output path does not cost the run. (Creates the file if it does not exist.)
-pub fn check_writable(path: &std::path::Path) -> Result<(), Failure> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map(drop)
-        .map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))
-}
+pub use files::check_writable;
 
 fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Failure> {
     let cfg = args.load()?;
@@ -212,7 +196,7 @@ fn run_one(args: &ConfigArgs, json: Option<&std::path::Path>) -> Result<(), Fail
     if let Some(path) = json {
         let text =
             serde_json::to_string_pretty(&serde_json::json!({"config": cfg, "result": result})).expect("serialises");
-        std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))?;
+        files::write(path, &text)?;
     }
     Ok(())
 }

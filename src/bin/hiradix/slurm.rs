@@ -20,7 +20,7 @@
 use crate::sweep::{self, SeriesSpec};
 use crate::{bad_input, failure, Failure};
 use clap::Args;
-use hiradix::config::SimConfig;
+use hiradix::config::{shown::shown, SimConfig};
 use hiradix::stats::Summary;
 use std::path::{Path, PathBuf};
 
@@ -72,7 +72,7 @@ fn point_name(i: usize) -> String {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))
+    crate::files::write(path, text)
 }
 
 /// A value safe inside single quotes in the job script.
@@ -97,13 +97,59 @@ const MAX_POINTS: usize = 1_000_000;
 /// Largest file `merge` reads from a job directory.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
-/// Reads a file of the job directory, refusing one larger than [`MAX_FILE_BYTES`].
+/// Reads a file of the job directory: a regular file of at most [`MAX_FILE_BYTES`].
 fn read_capped(path: &Path) -> Result<String, String> {
-    let len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if len > MAX_FILE_BYTES {
-        return Err(format!("{len} bytes, more than {MAX_FILE_BYTES}"));
+    crate::files::read_capped(path, MAX_FILE_BYTES)
+}
+
+/// Checks `--slurm-time`: Slurm's `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM` or
+/// `D-HH:MM:SS`, every field one or more digits.
+fn check_time(time: &str) -> Result<(), Failure> {
+    let (days, clock) = match time.split_once('-') {
+        Some((d, rest)) => (Some(d), rest),
+        None => (None, time),
+    };
+    let fields: Vec<&str> = clock.split(':').collect();
+    let digits = |f: &str| !f.is_empty() && f.len() <= 6 && f.bytes().all(|b| b.is_ascii_digit());
+    let shape = match days {
+        Some(d) => digits(d) && (1..=3).contains(&fields.len()),
+        None => (1..=3).contains(&fields.len()),
+    };
+    if shape && fields.iter().all(|f| digits(f)) {
+        Ok(())
+    } else {
+        Err(bad_input(format!(
+            "--slurm-time {}: expected MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
+            shown(time, 40)
+        )))
     }
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+}
+
+/// A label `merge` copies into the table, the CSV and the plots: printable text of at most
+/// 200 characters (a manifest may have been edited by anyone).
+fn check_label(i: usize, label: &str) -> Result<(), String> {
+    if label.chars().count() > 200 {
+        return Err(format!("series[{i}].label: more than 200 characters"));
+    }
+    if let Some(c) = label.chars().find(|&c| hiradix::config::shown::is_hidden(c)) {
+        return Err(format!("series[{i}].label: holds the control or formatting character U+{:04X}", c as u32));
+    }
+    Ok(())
+}
+
+/// Array indices as Slurm's `--array` list: runs of consecutive indices as `a-b`.
+fn index_ranges(indices: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < indices.len() {
+        let mut j = i;
+        while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j { indices[i].to_string() } else { format!("{}-{}", indices[i], indices[j]) });
+        i = j + 1;
+    }
+    out.join(",")
 }
 
 /// Writes the job directory of a planned sweep.
@@ -118,12 +164,19 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
             return Err(bad_input(format!("{name}: letters, digits and - _ . , only")));
         }
     }
-    if !args.slurm_time.chars().all(|c| c.is_ascii_digit() || c == ':' || c == '-') || args.slurm_time.is_empty() {
-        return Err(bad_input(format!("--slurm-time {}: expected minutes, HH:MM:SS or D-HH:MM:SS", args.slurm_time)));
+    check_time(&args.slurm_time)?;
+    let points = series.iter().map(|s| s.configs.len()).sum::<usize>();
+    if points > MAX_POINTS {
+        return Err(bad_input(format!("--slurm: {points} points; a job directory holds at most {MAX_POINTS}")));
     }
     if dir.join("manifest.json").exists() {
         return Err(bad_input(format!("{} already holds a job; choose a new directory", dir.display())));
     }
+    // Every check on the directory's name before anything is created in it.
+    let absolute = std::path::absolute(dir).map_err(|e| failure(format!("{}: {e}", dir.display())))?;
+    script_path("--slurm", &absolute)?;
+    let exe = std::env::current_exe().map_err(|e| failure(format!("cannot find the hiradix binary: {e}")))?;
+    let exe_text = script_path("the hiradix binary", &exe)?;
     for sub in ["points", "results", "logs"] {
         std::fs::create_dir_all(dir.join(sub))
             .map_err(|e| failure(format!("cannot create {}: {e}", dir.join(sub).display())))?;
@@ -134,10 +187,9 @@ pub fn write_job(series: &[SeriesSpec], args: &SlurmArgs, dir: &Path) -> Result<
     for (i, cfg) in configs.iter().enumerate() {
         write(&dir.join("points").join(format!("{}.json", point_name(i))), &cfg.to_json())?;
     }
-    let exe = std::env::current_exe().map_err(|e| failure(format!("cannot find the hiradix binary: {e}")))?;
     let manifest = Manifest {
         version: 1,
-        hiradix: script_path("the hiradix binary", &exe)?,
+        hiradix: exe_text,
         points: configs.len(),
         series: series.iter().map(|s| ManifestSeries { label: s.label.clone(), points: s.configs.len() }).collect(),
     };
@@ -199,6 +251,9 @@ pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
     if let Some(i) = manifest.series.iter().position(|s| s.points == 0) {
         return Err(bad(format!("series[{i}].points: must be at least 1")));
     }
+    for (i, s) in manifest.series.iter().enumerate() {
+        check_label(i, &s.label).map_err(bad)?;
+    }
     let total = manifest.series.iter().try_fold(0usize, |t, s| t.checked_add(s.points));
     if total != Some(manifest.points) || manifest.points > MAX_POINTS {
         return Err(bad(format!("points: {} does not match its series (at most {MAX_POINTS})", manifest.points)));
@@ -226,26 +281,41 @@ pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
         results.push(rows);
     }
     if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
+        let list = index_ranges(&missing);
         return Err(failure(format!(
             "{} of {} points have no result (missing, failed, or not of their point): {}\nresubmit them:  sbatch --array={} {}\n(nothing was written)",
             missing.len(),
             manifest.points,
-            list.join(", "),
-            list.join(","),
+            list,
+            list,
             quoted(&dir.join("job.sh").display().to_string())
         )));
     }
     sweep::report(&series, &results, &args.out)
 }
 
+/// What `merge` reads of a task's result (`hiradix run --json`): the configuration it was
+/// made for and its summary, deserialized directly (the channel tables and histograms
+/// beside them are skipped, never built).
+#[derive(serde::Deserialize)]
+struct TaskResult {
+    config: SimConfig,
+    result: TaskSummary,
+}
+
+#[derive(serde::Deserialize)]
+struct TaskSummary {
+    summary: Summary,
+}
+
 /// The summary of a complete task result for the point `cfg`, or `None` if there is none,
-/// it does not read, it was made for another configuration, or it contradicts itself.
+/// it does not read, it was made for another configuration, or a number in it is outside
+/// what a run can produce ([`Summary::check_ranges`]).
 fn read_result(path: &Path, cfg: &SimConfig) -> Option<Summary> {
-    let doc: serde_json::Value = serde_json::from_str(&read_capped(path).ok()?).ok()?;
-    let made_for: SimConfig = serde_json::from_value(doc.get("config")?.clone()).ok()?;
-    let summary: Summary = serde_json::from_value(doc.get("result")?.get("summary")?.clone()).ok()?;
-    (made_for == *cfg && summary.saturated == summary.saturation.is_some()).then_some(summary)
+    let doc: TaskResult = serde_json::from_str(&read_capped(path).ok()?).ok()?;
+    let summary = doc.result.summary;
+    (doc.config == *cfg && summary.offered_load == cfg.traffic.load && summary.check_ranges().is_ok())
+        .then_some(summary)
 }
 
 #[cfg(test)]
@@ -257,5 +327,16 @@ mod tests {
         assert_eq!(quoted("/a b/c"), "'/a b/c'");
         assert_eq!(quoted("it's"), "'it'\\''s'");
         assert_eq!(point_name(7), "00007");
+        assert_eq!(index_ranges(&[0, 1, 2, 5, 7, 8]), "0-2,5,7-8");
+    }
+
+    #[test]
+    fn slurm_times() {
+        for ok in ["30", "30:00", "02:00:00", "1-00", "1-12:00", "2-00:00:00"] {
+            assert!(check_time(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "-", "::::", "1:2:3:4", "1-", "-1", "a", "1--2", "01:00:00-1", ":"] {
+            assert!(check_time(bad).is_err(), "{bad}");
+        }
     }
 }

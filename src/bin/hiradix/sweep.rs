@@ -3,8 +3,9 @@
 
 use crate::{bad_input, failure, ConfigArgs, Failure};
 use clap::Args;
-use hiradix::config::{apply_override, SimConfig};
+use hiradix::config::{apply_override, shown::shown, SimConfig};
 use hiradix::experiment::{self, RunError};
+use hiradix::figures::csv_field;
 use hiradix::plot::{Plot, Series};
 use hiradix::saturation::CurveSaturation;
 use hiradix::stats::Summary;
@@ -69,7 +70,9 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
             return Err(bad_input(format!("--loads {spec}: more than {MAX_LOADS} loads")));
         }
         let n = steps as usize;
-        (0..=n).map(|i| ((a + i as f64 * step) * 1e6).round() / 1e6).collect()
+        // Rounded to 1e-9 (not coarser): float noise goes, a load like 4e-7 stays what the
+        // list form reads.
+        (0..=n).map(|i| ((a + i as f64 * step) * 1e9).round() / 1e9).collect()
     } else {
         spec.split(',').map(|s| s.trim().parse::<f64>().map_err(|_| bad())).collect::<Result<_, _>>()?
     };
@@ -84,6 +87,10 @@ pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
 
 /// The most offered loads one sweep takes.
 pub const MAX_LOADS: usize = 1000;
+/// The most values `--vary` takes (one series each).
+pub const MAX_SERIES: usize = 100;
+/// The most points (series × loads) one sweep runs or writes as a Slurm job.
+pub const MAX_POINTS: usize = 20_000;
 /// The most worker threads `-j` asks for.
 pub const MAX_JOBS: usize = 1024;
 
@@ -101,8 +108,25 @@ pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
     let variants: Vec<(String, serde_json::Value)> = match &args.vary {
         None => vec![(String::new(), base)],
         Some(spec) => {
-            let (path, values) =
-                spec.split_once('=').ok_or_else(|| bad_input(format!("--vary {spec}: expected path=v1,v2,...")))?;
+            let (path, values) = spec
+                .split_once('=')
+                .ok_or_else(|| bad_input(format!("--vary {}: expected path=v1,v2,...", shown(spec, 80))))?;
+            if path.trim() == "traffic.load" {
+                return Err(bad_input(
+                    "--vary traffic.load: the offered load is what a sweep varies; give the loads with --loads",
+                ));
+            }
+            let count = values.split(',').count();
+            if count > MAX_SERIES {
+                return Err(bad_input(format!("--vary {}: {count} values; at most {MAX_SERIES}", shown(path, 80))));
+            }
+            if count.saturating_mul(loads.len()) > MAX_POINTS {
+                return Err(bad_input(format!(
+                    "--vary and --loads: {count} × {} = {} points; at most {MAX_POINTS} in one sweep",
+                    loads.len(),
+                    count * loads.len()
+                )));
+            }
             values
                 .split(',')
                 .map(|v| {
@@ -124,7 +148,7 @@ pub fn plan(args: &SweepArgs) -> Result<Vec<SeriesSpec>, Failure> {
                     let mut v = value.clone();
                     apply_override(&mut v, &format!("traffic.load={load}")).expect("valid path");
                     let cfg = SimConfig::from_value(v)?;
-                    hiradix::sim::Simulation::new(&cfg)?; // algorithm/topology checks
+                    hiradix::sim::Simulation::check(&cfg)?; // algorithm/topology checks, nothing allocated
                     if i == 0 {
                         crate::note_unused_settings(
                             &cfg,
@@ -200,7 +224,7 @@ pub fn points_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
         for s in rows {
             csv += &format!(
                 "{},{},{:.5},{:.5},{:.3},{},{},{},{:.3},{:.4},{:.3},{:.3},{},{},{:.5}\n",
-                spec.label,
+                csv_field(&spec.label),
                 s.offered_load,
                 s.offered_measured,
                 s.accepted,
@@ -229,7 +253,7 @@ pub fn saturation_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String
         let c = curve_saturation(rows);
         csv += &format!(
             "{},{},{},{:.5}\n",
-            spec.label,
+            csv_field(&spec.label),
             c.last_unsaturated_load,
             c.onset_load.map_or(String::new(), |l| l.to_string()),
             c.max_accepted
@@ -276,7 +300,7 @@ pub fn report(series: &[SeriesSpec], results: &[Vec<Summary>], out: &Outputs) ->
     check_outputs(out)?;
     for (spec, rows) in series.iter().zip(results) {
         if !spec.label.is_empty() {
-            println!("\n== {} ==", spec.label);
+            println!("\n== {} ==", shown(&spec.label, usize::MAX));
         }
         println!("{}", table_header());
         for s in rows {
@@ -289,9 +313,7 @@ pub fn report(series: &[SeriesSpec], results: &[Vec<Summary>], out: &Outputs) ->
             c.max_accepted
         );
     }
-    let write = |path: &PathBuf, text: String| {
-        std::fs::write(path, text).map_err(|e| failure(format!("cannot write {}: {e}", path.display())))
-    };
+    let write = |path: &PathBuf, text: String| crate::files::write(path, &text);
     if let Some(p) = &out.csv {
         write(p, points_csv(series, results))?;
         write(&saturation_csv_path(p), saturation_csv(series, results))?;
