@@ -3,7 +3,7 @@
 // measurement parameters with their ranges): nothing here lists a parameter by hand.
 // Each control has a message line right below it for the errors that concern its path.
 
-import { getPath, readsParam } from './experiment.js';
+import { describeValue, getPath, readsParam } from './experiment.js';
 import { clip, el } from './dom.js';
 import { formatLinks, parseLinks } from './faults.js';
 
@@ -29,16 +29,16 @@ export function parseControl(spec, raw) {
     case 'float': {
       if (text === '') return { error: 'enter a number' };
       const x = Number(text);
-      if (!Number.isFinite(x)) return { error: `'${text}' is not a number` };
-      if (spec.kind === 'int' && !Number.isInteger(x)) return { error: `must be a whole number, got ${text}` };
-      if (x < spec.min || x > spec.max) return { error: `must be between ${spec.min} and ${spec.max}, got ${text}` };
+      if (!Number.isFinite(x)) return { error: `'${clip(text, 60)}' is not a number` };
+      if (spec.kind === 'int' && !Number.isInteger(x)) return { error: `must be a whole number, got ${clip(text, 60)}` };
+      if (x < spec.min || x > spec.max) return { error: `must be between ${spec.min} and ${spec.max}, got ${clip(text, 60)}` };
       return { value: x };
     }
     case 'int_list': {
       const parts = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
       if (!parts.length) return { error: 'enter one or more whole numbers, e.g. 8,8,8' };
       const xs = parts.map(Number);
-      if (!xs.every((x) => Number.isInteger(x))) return { error: `'${text}' is not a list of whole numbers (e.g. 8,8,8)` };
+      if (!xs.every((x) => Number.isInteger(x))) return { error: `'${clip(text, 60)}' is not a list of whole numbers (e.g. 8,8,8)` };
       const bad = xs.find((x) => x < spec.min || x > spec.max);
       if (bad !== undefined) return { error: `every value must be between ${spec.min} and ${spec.max}, got ${bad}` };
       return { value: xs };
@@ -49,7 +49,7 @@ export function parseControl(spec, raw) {
     case 'int_triples':
       return parseTriples(text, spec.max);
     case 'enum':
-      if (!spec.options.includes(text)) return { error: `must be one of ${spec.options.join(', ')}, got '${text}'` };
+      if (!spec.options.includes(text)) return { error: `must be one of ${spec.options.join(', ')}, got '${clip(text, 60)}'` };
       return { value: text };
     default:
       return { value: text };
@@ -83,7 +83,7 @@ export function parseTriples(raw, max) {
     }
   }
   const bad = entries.flat().find((x) => !Number.isInteger(x) || x < 0 || x > max);
-  if (bad !== undefined) return { error: `every number must be a whole number from 0 to ${max}, got ${clip(String(bad), 40)}` };
+  if (bad !== undefined) return { error: `every number must be a whole number from 0 to ${max}, got ${describeValue(bad)}` };
   return { value: entries };
 }
 

@@ -68,8 +68,30 @@ export function swatch(colour, inline = false) {
   return el('span', { class: 'pane-swatch', style: inline ? { display: 'inline-block', background: colour } : { background: colour } });
 }
 
-/** A user-derived string for a message: at most `max` characters (long values elided). */
+// Characters that would act rather than show in a message: C0 and C1 controls, DEL, the
+// line and paragraph separators, bidirectional overrides and isolates (U+202E turns the
+// text after it around), zero-width characters, the byte-order mark and lone surrogates.
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/;
+const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** One character as a message shows it: itself, or an escape such as \u{1b} (Rust's {:?} form). */
+const shown = (c) => (INVISIBLE.test(c) || (c.length === 1 && /[\ud800-\udfff]/.test(c)) ? (NAMED[c] ?? `\\u{${c.codePointAt(0).toString(16)}}`) : c);
+
+/**
+ * A user-derived string for a message: control and invisible formatting characters shown
+ * as escapes (\u{1b}, \u{202e}, \n …), so a value can neither forge lines, reorder the text
+ * around it nor hide, and at most about `max` characters, a longer value elided with its
+ * length ("… (N characters)").
+ */
 export function clip(text, max = 120) {
   const s = String(text);
-  return s.length <= max ? s : `${s.slice(0, max - 1)}… (${s.length} characters)`;
+  let out = '';
+  let cut = 0; // the longest whole-character prefix that leaves room for the ellipsis
+  for (const c of s) {
+    const next = shown(c);
+    if (out.length + next.length > max) return `${out.slice(0, cut)}… (${s.length} characters)`;
+    out += next;
+    if (out.length <= max - 1) cut = out.length;
+  }
+  return out;
 }

@@ -6,6 +6,9 @@
 // parsed the same way (JSON if it parses, else a string), so a page's URL can be replayed
 // on the command line.
 
+import { clip } from './dom.js';
+import { MAX_JSON_DEPTH, jsonDepth } from './json-check.js';
+
 export const MAX_VARIANTS = 3;
 // Okabe–Ito blue, orange and bluish green: three hues a deuteranope or protanope still tells
 // apart (blue, yellow, grey), at three different lightnesses.
@@ -82,49 +85,52 @@ export function flatten(obj, prefix = '', out = [], depth = 1) {
  * does, else what is wrong. Only the type: ranges and every other rule are the engine's
  * (the same checks as the CLI), so a URL or the JSON box never holds an object, a
  * non-finite number or anything else the engine's JSON would read differently
- * (JSON.stringify writes Infinity and NaN as null, i.e. "unset").
+ * (JSON.stringify writes Infinity and NaN as null, i.e. "unset"). Looks no deeper than a
+ * parameter's type, so a value nested 10 000 levels deep is refused like any other.
  */
 export function typeProblem(spec, value) {
   if (value === null) return spec.unset || spec.kind === 'any' ? null : 'must be set (null is not a value here)';
   switch (spec.kind) {
     case 'int':
     case 'float':
-      if (typeof value !== 'number') return `must be a number, got ${describe(value)}`;
-      return Number.isFinite(value) ? null : `must be a finite number, got ${describe(value)}`;
+      if (typeof value !== 'number') return `must be a number, got ${describeValue(value)}`;
+      return Number.isFinite(value) ? null : `must be a finite number, got ${describeValue(value)}`;
     case 'int_list':
-      if (!Array.isArray(value)) return `must be a list of whole numbers such as [4,4,4], got ${describe(value)}`;
-      return value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : `must be a list of whole numbers such as [4,4,4], got ${describe(value)}`;
+      if (!Array.isArray(value)) return `must be a list of whole numbers such as [4,4,4], got ${describeValue(value)}`;
+      return value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : `must be a list of whole numbers such as [4,4,4], got ${describeValue(value)}`;
     case 'int_triples':
     case 'link_list':
       // [[router, router], [router, router, trunk], …] or [[group, group, kept], …]: the
       // engine checks the numbers.
       if (!Array.isArray(value) || !value.every((l) => Array.isArray(l) && l.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
         return spec.kind === 'int_triples'
-          ? `must be a list of entries such as [[0,1,1]], got ${describe(value)}`
-          : `must be a list of links such as [[0,1],[5,9,1]], got ${describe(value)}`;
+          ? `must be a list of entries such as [[0,1,1]], got ${describeValue(value)}`
+          : `must be a list of links such as [[0,1],[5,9,1]], got ${describeValue(value)}`;
       }
       return null;
     case 'enum':
     case 'name':
-      return typeof value === 'string' ? null : `must be a name, got ${describe(value)}`;
+      return typeof value === 'string' ? null : `must be a name, got ${describeValue(value)}`;
     case 'bool':
-      return typeof value === 'boolean' ? null : `must be true or false, got ${describe(value)}`;
+      return typeof value === 'boolean' ? null : `must be true or false, got ${describeValue(value)}`;
     default:
-      return typeof value === 'object' ? `must be a number, list or name, got ${describe(value)}` : null;
+      return typeof value === 'object' ? `must be a number, list or name, got ${describeValue(value)}` : null;
   }
 }
 
-// A value in a message: its JSON (or text), at most 80 characters.
-function describe(value) {
-  let text;
-  try {
-    // Non-finite numbers as themselves (JSON would write null).
-    const numbers = (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? `#${v}#` : v);
-    text = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value, numbers) ?? String(value)).replace(/"#(-?Infinity|NaN)#"/g, '$1');
-  } catch {
-    text = String(value); // e.g. arrays nested too deep for JSON.stringify
+/**
+ * A value in a message: its JSON (or its text, quoted), with control characters escaped
+ * and at most 80 characters; a list or object nested too deep to write out is described.
+ */
+export function describeValue(value) {
+  if (typeof value === 'string') return `'${clip(value, 78)}'`;
+  if (value !== null && typeof value === 'object' && jsonDepth(value) > MAX_JSON_DEPTH) {
+    return `${Array.isArray(value) ? 'a list' : 'an object'} nested more than ${MAX_JSON_DEPTH} levels deep`;
   }
-  return text.length <= 80 ? text : `${text.slice(0, 79)}… (${text.length} characters)`;
+  // Non-finite numbers as themselves (JSON would write null).
+  const numbers = (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? `#${v}#` : v);
+  const text = (JSON.stringify(value, numbers) ?? String(value)).replace(/"#(-?Infinity|NaN)#"/g, '$1');
+  return clip(text, 80);
 }
 
 // A spec for a config leaf the catalog has no parameter entry for, from its default value.
@@ -295,6 +301,30 @@ export function normaliseSpeed(v) {
   if (!Number.isFinite(x) || x <= 0) return null;
   if (x >= 1) return Math.min(MAX_SPEED, Math.round(x));
   return 1 / Math.min(1 / MIN_SPEED, Math.round(1 / x));
+}
+
+/** The zoom the picture can show (1 = the whole network fitted), links and wheel alike. */
+export const MIN_ZOOM = 0.25;
+export const MAX_ZOOM = 64;
+export const clampZoom = (z) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+
+/** A speed as a number of cycles per frame: 5, or 1/8 for one cycle every 8 frames. */
+export const speedText = (s) => (s >= 1 ? String(s) : `1/${Math.round(1 / s)}`);
+
+/**
+ * A speed typed or read from a link: {speed, problem}. `speed` is null when the text is
+ * not a speed; `problem` says what is wrong (the text quoted), null when nothing is, or
+ * that an out-of-range speed was brought to the nearest one.
+ */
+export function readSpeed(raw) {
+  const text = String(raw);
+  const speed = normaliseSpeed(text);
+  if (speed === null) return { speed, problem: `'${clip(text, 60)}' is not a positive number of cycles per frame` };
+  const x = Number(text);
+  if (x > MAX_SPEED || (x < 1 && Math.round(1 / x) > 1 / MIN_SPEED)) {
+    return { speed, problem: `'${clip(text, 60)}' is outside 1/${1 / MIN_SPEED} to ${MAX_SPEED} cycles per frame; ${speedText(speed)} used` };
+  }
+  return { speed, problem: null };
 }
 
 export function describeSpeed(speed) {

@@ -12,7 +12,7 @@
 // its cause is gone (another link changed, the mode left, the experiment replaced).
 
 import { clip } from './dom.js';
-import { formatValue } from './experiment.js';
+import { describeValue } from './experiment.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -75,7 +75,7 @@ export function parseLinks(raw, max = 4294967295) {
     }
   }
   const bad = links.flat().find((x) => !Number.isInteger(x) || x < 0 || x > max);
-  if (bad !== undefined) return { error: `router and trunk numbers are whole numbers from 0 to ${max}, got ${clip(formatValue(bad), 40)}` };
+  if (bad !== undefined) return { error: `router and trunk numbers are whole numbers from 0 to ${max}, got ${describeValue(bad)}` };
   return { value: normaliseLinks(links) };
 }
 

@@ -7,9 +7,11 @@
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
 import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './controls.js';
-import { MAX_VARIANTS, Model, clone, describeSpeed, formatValue, getPath, newExperiment, normaliseSpeed, parseValue, readsParam, sameValue, setPath } from './experiment.js';
+import { MAX_VARIANTS, Model, clone, describeSpeed, describeValue, flatten, formatValue, getPath, newExperiment, parseValue, readSpeed, readsParam, sameValue, setPath, speedText } from './experiment.js';
 import { clip, el, rich, setChildren } from './dom.js';
+import { parseConfigText } from './json-check.js';
 import { PRESETS, presetExperiments } from './presets.js';
+import { describeCrash, smallerExperiment } from './crash.js';
 import { Pane } from './pane.js';
 import { COLOURS, DENSE_CHANNELS, drawRamp } from './render.js';
 import { layoutStage, watchLayout } from './layout.js';
@@ -79,8 +81,9 @@ const app = {
 // Exposed for tests, scripts/ and poking around in the console.
 window.hiradix = app;
 Object.defineProperty(app, 'sim', { get: () => app.panes[0]?.sim ?? null });
-// A Rust panic in the simulation worker, on purpose.
+// A Rust panic in the simulation worker, on purpose; the worker dying of a failed allocation.
 app.triggerPanicForTest = () => app.sims.panic();
+app.triggerOutOfMemoryForTest = () => app.sims.outOfMemory();
 app.url = () => location.href;
 /** Resolves once the worker has answered everything asked of it (e.g. after a step). */
 app.settled = () => app.sims.idle();
@@ -105,9 +108,13 @@ function setRunning(on) {
   }
 }
 
-function showBanner(title, text) {
+function showBanner(title, text, { retry = 'Reset simulation', smaller = null } = {}) {
   $('error-title').textContent = title;
   $('error-text').textContent = text;
+  $('error-reset').textContent = retry;
+  $('error-smaller').hidden = !smaller;
+  $('error-smaller-text').hidden = !smaller;
+  $('error-smaller-text').textContent = smaller ? `: ${smaller.changes.join('; ')}` : '';
   $('error-banner').hidden = false;
 }
 
@@ -117,7 +124,9 @@ function notice(text) {
 }
 
 // A Rust panic (a wasm call trapped: in the simulation worker, `message` is its panic
-// message) or an uncaught JS error.
+// message), a worker that died (e.g. out of memory) or an uncaught JS error. The
+// experiment stays the page's, as the visitor had it (and its link): the banner says what
+// happened and offers to try again or to reload it smaller (www/crash.js).
 function showCrash(err, message = null) {
   if (app.crashed) return;
   app.crashed = true;
@@ -133,9 +142,32 @@ function showCrash(err, message = null) {
   } catch {
     // The module itself may be unusable; fall back to the JS error.
   }
-  showBanner('The simulator stopped with an internal error.', panic ?? String(err?.stack ?? err));
+  app.crashMessage = panic ?? String(err?.stack ?? err);
+  showCrashBanner();
   $('btn-run').textContent = 'Run';
   setState('crashed');
+}
+
+// The crash banner for the page's experiment: what happened, in plain words, and what
+// "Reload smaller" would change.
+function showCrashBanner() {
+  const exp = app.experiment;
+  app.smaller = exp && app.model ? smallerExperiment(exp, app.model) : null;
+  const { title, text } = describeCrash(app.crashMessage, exp && app.model ? app.model.variants(exp).length : 1, Boolean(app.smaller));
+  showBanner(title, text, { retry: 'Try again', smaller: app.smaller });
+}
+
+// The experiment `exp` crashed the simulator while being built: it stays the page's, as
+// asked (controls, JSON box, story), so that Try again and Reload smaller start from it.
+// The link a visitor opened stays exactly as it was.
+function keepCrashed(exp) {
+  app.experiment = exp;
+  app.controls.clearErrors();
+  showControlsMessage(null);
+  showCompareMessage(null);
+  syncUi();
+  layoutStage(0);
+  showCrashBanner();
 }
 
 // The simulation itself stopped (the deadlock watchdog tripped): not a bug of the page.
@@ -172,7 +204,9 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   try {
     reply = await app.sims.create(variants.map((v) => v.config), want());
   } catch {
-    return false; // the worker crashed: the banner says why
+    // The worker crashed (the banner says why): this experiment stays, to try again.
+    if (app.crashed) keepCrashed(exp);
+    return false;
   }
   app.controls.clearErrors();
   showCompareMessage(null);
@@ -226,6 +260,7 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   app.experiment = exp;
   app.crashed = false;
   app.stopped = false;
+  app.linkKept = false;
   $('error-banner').hidden = true;
   app.selection = null;
   app.hover = null;
@@ -285,12 +320,35 @@ function syncUi() {
 }
 
 function writeUrl() {
-  if (!app.experiment) return;
+  // The link the page opened stays as it was until an experiment from it runs (one that
+  // crashed the simulator is kept as the visitor had it).
+  if (!app.experiment || app.linkKept) return;
   const q = encodeExperiment(app.model, app.experiment, { trace: app.trace?.link, present: app.present });
   const costQ = app.cost?.urlParams();
   const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
 }
+
+/**
+ * What a page opening `search` would refuse or show differently from the experiment shown
+ * here: the link read back with the same readers (decodeExperiment, splitCostParams).
+ */
+function linkProblems(search) {
+  const cost = splitCostParams(search);
+  const decoded = decodeExperiment(app.model, cost.rest, app.presets);
+  const problems = [...cost.problems, ...decoded.problems];
+  const exp = decoded.experiment;
+  if (!problems.length && app.experiment && exp) {
+    const differs = [];
+    const leaves = (c) => new Map(flatten(c).map(([path, v]) => [path, JSON.stringify(v)]));
+    const [a, b] = [leaves(exp.config), leaves(app.experiment.config)];
+    if (a.size !== b.size || [...a].some(([path, v]) => b.get(path) !== v)) differs.push('its settings');
+    if (!sameValue(exp.compare ?? null, app.experiment.compare ?? null)) differs.push('its side-by-side panes');
+    if (differs.length) problems.push(`${differs.join(' and ')} would read back differently`);
+  }
+  return problems;
+}
+app.linkProblems = () => linkProblems(location.search); // for tests
 
 let urlTimer = null;
 function writeUrlSoon() {
@@ -451,7 +509,7 @@ function compareValues(raw) {
   for (const v of values) {
     const problem = app.model.entryProblem(exp.compare.param, v, exp.config.topology.type);
     if (problem) {
-      showCompareMessage(`${clip(formatValue(v), 80)}: ${problem}`);
+      showCompareMessage(`${describeValue(v)}: ${problem}`);
       return;
     }
   }
@@ -460,7 +518,7 @@ function compareValues(raw) {
     for (const v of values) {
       const r = parseControl(spec, spec.kind === 'link_list' || spec.kind === 'int_triples' ? formatValue(v) : Array.isArray(v) ? v.join(',') : v);
       if (r.error) {
-        showCompareMessage(`${clip(formatValue(v), 80)}: ${r.error}`);
+        showCompareMessage(`${describeValue(v)}: ${r.error}`);
         return;
       }
     }
@@ -484,8 +542,11 @@ function syncSpeed() {
   app.sampleEvery = s >= 1 ? Math.min(1000, Math.max(10, Math.round(s * 6))) : 5;
 }
 
-function setSpeed(v) {
-  const s = normaliseSpeed(v);
+// A speed from the slider, a key or the cycles-per-frame box (`typed`: a bad or
+// out-of-range value is said in the notice, naming the box).
+function setSpeed(v, { typed = false } = {}) {
+  const { speed: s, problem } = readSpeed(v);
+  if (typed && problem) notice(`cycles per frame: ${problem}${s === null ? `; ${speedText(app.experiment.speed)} kept` : ''}`);
   if (s === null) {
     syncSpeed();
     return;
@@ -507,7 +568,9 @@ function syncMetric() {
     sel.replaceChildren(...opts.map(([v, t]) => new Option(t, v)));
     sel.dataset.key = key;
   }
-  if (!opts.some((o) => o[0] === want)) app.experiment.view.metric = 'occupancy';
+  // A VC the network lacks (a link's vc9 on 4 VCs: main reports it) falls back to all VCs;
+  // without panes (the simulator crashed) the network's VCs are unknown: kept as asked.
+  if (app.panes.length && !opts.some((o) => o[0] === want)) app.experiment.view.metric = 'occupancy';
   sel.value = app.experiment.view.metric;
   const dense = app.panes.some((p) => p.info.channels > DENSE_CHANNELS)
     ? `; in networks of over ${DENSE_CHANNELS.toLocaleString('en')} channels only those at least half full are coloured, the others stay grey`
@@ -687,6 +750,15 @@ function wireControls() {
   };
   $('btn-reset').addEventListener('click', reset);
   $('error-reset').addEventListener('click', reset);
+  // After a crash: the same experiment with fewer panes and halved buffers and queues
+  // (www/crash.js), saying what changed.
+  $('error-smaller').addEventListener('click', () => {
+    const smaller = app.smaller;
+    if (!smaller || !app.crashed) return;
+    serial(async () => {
+      if (await applyExperiment(clone(smaller.experiment))) notice(`Reloaded smaller: ${smaller.changes.join('; ')}.`);
+    });
+  });
   $('story-restore').addEventListener('click', () => {
     if (app.experiment?.preset) applyPreset(app.experiment.preset, { run: app.running });
   });
@@ -714,15 +786,10 @@ function wireControls() {
   });
   $('btn-present-exit').addEventListener('click', () => setPresent(false));
   $('btn-apply').addEventListener('click', () => {
-    let parsed;
-    try {
-      parsed = JSON.parse($('config').value);
-    } catch (e) {
-      showConfigError(`config is not valid JSON: ${e.message}`);
-      return;
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      showConfigError('config must be a JSON object, e.g. {"topology": {"type": "dragonfly"}}');
+    // Too long, not JSON, too deep or with a repeated key: refused before it is walked.
+    const { value: parsed, error } = parseConfigText($('config').value);
+    if (error) {
+      showConfigError(error);
       return;
     }
     // Unknown paths (a typo, or a prototype key) and values of the wrong type are refused
@@ -738,7 +805,7 @@ function wireControls() {
       return applyExperiment(exp, { source: 'json' });
     });
   });
-  $('cycles-per-frame').addEventListener('change', (e) => setSpeed(e.target.value));
+  $('cycles-per-frame').addEventListener('change', (e) => setSpeed(e.target.value, { typed: true }));
   $('speed-slider').addEventListener('input', (e) => setSpeed(SPEEDS[Number(e.target.value)]));
   $('link-metric').addEventListener('change', (e) => {
     app.experiment.view.metric = e.target.value;
@@ -772,11 +839,17 @@ function wireControls() {
   });
   $('btn-share').addEventListener('click', async () => {
     writeUrl();
+    // The link read back as the page that opens it will read it: anything it would refuse
+    // or read differently is said before the sharer sends it.
+    const problems = linkProblems(location.search);
+    const warning = problems.length
+      ? `\nBut the page that opens it would not show this experiment as it is:\n${problems.map((p) => `• ${p}`).join('\n')}`
+      : '';
     try {
       await navigator.clipboard.writeText(location.href);
-      notice('Link to this experiment copied to the clipboard.');
+      notice(`Link to this experiment copied to the clipboard.${warning}`);
     } catch {
-      notice(`Link to this experiment: ${location.href}`);
+      notice(`Link to this experiment: ${location.href}${warning}`);
     }
   });
   $('btn-export-csv').addEventListener('click', () => downloadText('hiradix-stats.csv', statsCsv(app), 'text/csv'));
@@ -960,13 +1033,17 @@ async function main() {
   const fallback = newExperiment(app.model.complete(DEFAULT_CONFIG));
   const decoded = decodeExperiment(app.model, costLink.rest, app.presets);
   const problems = [...costLink.problems, ...decoded.problems];
+  const asked = decoded.experiment ? clone(decoded.experiment.view) : null;
   let fromLink = false;
+  // The link stays as the visitor opened it until its experiment runs: if it crashes the
+  // simulator, the page keeps it (and the link) to try again or reload smaller.
+  app.linkKept = true;
   if (decoded.experiment) {
     app.experiment = fallback; // the controls need an experiment to show errors against
     app.controls.show(decoded.experiment.config);
     fromLink = await applyExperiment(decoded.experiment);
-    if (!fromLink) {
-      problems.push(...(app.lastErrors ?? [])); // none when the worker crashed: the banner says why
+    if (!fromLink && !app.crashed) {
+      problems.push(...(app.lastErrors ?? []));
       app.experiment = null;
     }
   }
@@ -978,7 +1055,8 @@ async function main() {
     fromLink = await applyExperiment(clone(first.experiment));
     if (fromLink) $('sweep-loads').value = first.preset.sweep;
   }
-  const ok = fromLink || (await applyExperiment(fallback));
+  // Never the default behind the visitor's back after a crash: the banner offers the way on.
+  const ok = fromLink || app.crashed || (await applyExperiment(fallback));
   if (fromLink && decoded.experiment?.preset) {
     const p = app.presets.get(decoded.experiment.preset);
     if (p) $('sweep-loads').value = p.preset.sweep;
@@ -987,8 +1065,13 @@ async function main() {
     const problem = app.trace.armFromLink(decoded.trace);
     if (problem) problems.push(problem);
   }
+  // A link colour for a VC the network does not have: known only once it is built.
+  if (fromLink && asked && asked.metric !== app.experiment.view.metric) {
+    const vcs = app.panes[0]?.vcs ?? 1;
+    problems.push(`metric: '${clip(asked.metric, 60)}' is not a link colour of this network (its VCs are vc0 to vc${vcs - 1}); occupancy (all VCs) used`);
+  }
   if (problems.length) {
-    const tail = decoded.experiment && !fromLink ? '\nShowing the default experiment instead.' : '';
+    const tail = decoded.experiment && !fromLink && !app.crashed ? '\nShowing the default experiment instead.' : '';
     notice(`This link's experiment could not be used as it is:\n${[...new Set(problems)].map((p) => `• ${p}`).join('\n')}${tail}`);
   }
   if (!ok) setState('error');

@@ -10,6 +10,8 @@
 // (the all-to-all rows of a flattened butterfly or HyperX on a grid) bows away from the
 // centre of the network.
 
+import { clampZoom } from './experiment.js';
+
 export const RAMP_LEVELS = 16;
 
 // Sequential ramp, low → high: a light neutral grey for idle, then viridis reversed (pale
@@ -222,7 +224,7 @@ export class NetworkView {
   }
 
   setView(zoom, cx, cy) {
-    this.zoom = Math.min(64, Math.max(0.25, zoom));
+    this.zoom = clampZoom(zoom);
     this.centre = [cx, cy];
     this.staticDirty = true;
   }
@@ -230,7 +232,7 @@ export class NetworkView {
   /** Zooms by `factor` keeping the world point under (px, py) in place. */
   zoomAt(px, py, factor) {
     const [wx, wy] = this.toWorld(px, py);
-    this.zoom = Math.min(64, Math.max(0.25, this.zoom * factor));
+    this.zoom = clampZoom(this.zoom * factor);
     const s = this.scale;
     this.centre = [wx - (px - this.width / 2) / s, wy - (py - this.height / 2) / s];
     this.staticDirty = true;

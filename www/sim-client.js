@@ -91,6 +91,13 @@ export class SimClient {
    */
   async create(configs, want) {
     const layout = { workers: workersFor(configs.length), panes: configs.length };
+    // A test's global HIRADIX_CRASH_NEXT ('panic' or 'oom', see sim-worker.js) crashes the
+    // workers in place of the next build, once.
+    const crash = globalThis.HIRADIX_CRASH_NEXT;
+    if (crash === 'panic' || crash === 'oom') {
+      globalThis.HIRADIX_CRASH_NEXT = undefined;
+      await this.request({ type: crash }, layout);
+    }
     const staged = await this.request({ type: 'stage', configs }, layout);
     if (staged.problems.length) {
       await this.request({ type: 'discard' }, layout);
@@ -104,8 +111,13 @@ export class SimClient {
     return (await this.request({ type: 'check', configs })).ok;
   }
 
+  /** Test hooks: a Rust panic in the worker, or the worker dying of a failed allocation. */
   panic() {
     return this.request({ type: 'panic' }).catch(() => {});
+  }
+
+  outOfMemory() {
+    return this.request({ type: 'oom' }).catch(() => {});
   }
 
   /**

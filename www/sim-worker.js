@@ -27,6 +27,8 @@
 //      router, maxCycles), advance(cycles) (the other panes after a runUntil), setLoad(load),
 //      and failedChannels() / configJson() to re-read what a rewind undid.
 //  {type: 'panic'}            panics on purpose (the page's test hook).
+//  {type: 'oom'}              dies of memory that cannot grow, unanswered (the test hook
+//      for a worker that runs out of memory).
 //
 // A Rust panic traps; the reply is then {error, trapped: true} (wasm-worker.js) and the
 // page replaces its workers.
@@ -38,7 +40,9 @@ let staged = [];
 let gen = 0;
 let halted = false; // a watchdog tripped: these simulations advance no more
 
-const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
+// A trap, or the engine's memory running out (a RangeError from the module's glue, e.g. an
+// ArrayBuffer it could not allocate): after either the module is not to be trusted.
+const isTrap = (e) => e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
 
 function stage({ configs }) {
   discard();
@@ -174,6 +178,11 @@ serve((msg) => {
     case 'panic':
       panicForTest();
       return {};
+    case 'oom':
+      // Never answered: the worker dies of memory that cannot grow, outside any call, as
+      // when wasm32's 4 GiB or the browser's memory run out (the page's test hook; the
+      // page hears of it through worker.onerror).
+      return new Promise(() => setTimeout(() => new WebAssembly.Memory({ initial: 1, maximum: 1 }).grow(1)));
     default:
       throw new Error(`sim-worker: unknown message type ${msg.type}`);
   }

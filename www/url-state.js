@@ -13,7 +13,7 @@
 // `trace=R@C` follows the next packet generated at router R from cycle C on: the run is
 // deterministic, so the link shows the same packet's journey to whoever opens it.
 
-import { MAX_SPEED, MAX_VARIANTS, MIN_SPEED, formatValue, newExperiment, normaliseSpeed, parseValue, setPath, clone } from './experiment.js';
+import { MAX_VARIANTS, MAX_ZOOM, MIN_ZOOM, clampZoom, formatValue, newExperiment, parseValue, readSpeed, setPath, speedText, clone } from './experiment.js';
 import { clip } from './dom.js';
 
 const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace', 'present', 'routers', 'packets']);
@@ -36,9 +36,13 @@ export function encodeExperiment(model, exp, { paused = false, trace = null, pre
   if (v.smooth === false) q.set('smooth', '0');
   if (v.routers === 'nonmin') q.set('routers', 'nonmin');
   if (v.packets === false) q.set('packets', '0');
-  if (Math.abs(v.zoom - 1) > 1e-3 || Math.abs(v.cx - 0.5) > 1e-4 || Math.abs(v.cy - 0.5) > 1e-4) {
-    q.set('zoom', String(round(v.zoom, 3)));
-    q.set('center', `${round(v.cx, 4)},${round(v.cy, 4)}`);
+  // The zoom the picture shows (the canvas clamps it) and a centre the reader accepts,
+  // rounded to what a link needs: written as read back.
+  const zoom = round(clampZoom(v.zoom), 3);
+  const [cx, cy] = [v.cx, v.cy].map((c) => round(Math.min(MAX_CENTRE, Math.max(-MAX_CENTRE, c)), 4));
+  if (Math.abs(zoom - 1) > 1e-3 || Math.abs(cx - 0.5) > 1e-4 || Math.abs(cy - 0.5) > 1e-4) {
+    q.set('zoom', String(zoom));
+    q.set('center', `${cx},${cy}`);
   }
   if (trace) q.set('trace', `${trace.router}@${trace.cycle}`);
   if (paused) q.set('paused', '1');
@@ -48,9 +52,20 @@ export function encodeExperiment(model, exp, { paused = false, trace = null, pre
 
 // A share link is short (a full experiment is well under 2 000 characters); longer values
 // are refused before they are parsed, so a hostile link cannot make the page parse, copy
-// or print megabytes.
+// or print megabytes. The lists of failed links (faults.links, and `values` when the panes
+// compare it) grow with every link clicked, about 8 characters a link: they may take the
+// whole link, MAX_QUERY_CHARS, some 2 400 failed links (the page's networks have up to a
+// few thousand links, and a network with most of its links failed is refused by the
+// engine as disconnected anyway). Copy link checks its own link against these limits.
 export const MAX_VALUE_CHARS = 2000;
-const MAX_QUERY_CHARS = 20_000;
+export const MAX_QUERY_CHARS = 20_000;
+const LIST_KEYS = new Set(['faults.links', 'topology.taper', 'values']);
+
+/** The most characters a link's value for `key` may have. */
+export const maxValueChars = (key) => (LIST_KEYS.has(key) ? MAX_QUERY_CHARS : MAX_VALUE_CHARS);
+
+// A view's centre in a link: within 100 unit squares of the picture.
+const MAX_CENTRE = 100;
 
 /**
  * Reads an experiment from a query string. Never throws: returns {experiment, problems,
@@ -83,7 +98,8 @@ export function decodeExperiment(model, search, presets) {
   const raw = new Map();
   for (const key of keys) {
     const value = params.get(key);
-    if (value.length > MAX_VALUE_CHARS) problems.push(`${keyName(key)}: value too long (${value.length} characters, at most ${MAX_VALUE_CHARS}); ignored`);
+    const max = maxValueChars(key);
+    if (value.length > max) problems.push(`${keyName(key)}: value too long (${value.length} characters, at most ${max}); ignored`);
     else raw.set(key, value);
   }
   const get = (key) => raw.get(key) ?? null;
@@ -171,12 +187,10 @@ function compareFromLink(model, config, param, raw, problems) {
 // Speed, link colours, cells, smoothing and zoom: each checked, the defaults otherwise.
 function readView(exp, get, has, problems) {
   if (has('speed')) {
-    const s = normaliseSpeed(get('speed'));
-    const x = Number(get('speed'));
-    if (s === null) problems.push(`speed: '${clip(get('speed'), 60)}' is not a positive number of cycles per frame`);
-    // Out of range: the nearest speed, and a word that it is not the one asked for.
-    else if (x > MAX_SPEED || (x < 1 && Math.round(1 / x) > 1 / MIN_SPEED)) problems.push(`speed: '${clip(get('speed'), 60)}' is outside 1/120 to ${MAX_SPEED} cycles per frame; ${s >= 1 ? s : `1/${Math.round(1 / s)}`} used`);
-    if (s !== null) exp.speed = s;
+    // Not a speed: the experiment's own; out of range: the nearest. Either way said.
+    const { speed, problem } = readSpeed(get('speed'));
+    if (problem) problems.push(`speed: ${problem}${speed === null ? `; ${speedText(exp.speed)} used` : ''}`);
+    if (speed !== null) exp.speed = speed;
   }
   if (has('metric')) {
     const m = get('metric');
@@ -201,9 +215,14 @@ function readView(exp, get, has, problems) {
   if (has('zoom')) {
     const z = Number(get('zoom'));
     const c = (get('center') ?? '0.5,0.5').split(',').map(Number);
-    // Finite and within what the view can show (the canvas clamps the zoom to 0.25–64).
-    const ok = Number.isFinite(z) && z > 0 && z <= 1000 && c.length === 2 && c.every((x) => Number.isFinite(x) && Math.abs(x) <= 100);
-    if (!ok) problems.push(`zoom: '${clip(get('zoom'), 60)}' with center '${clip(get('center'), 60)}' is not a view`);
-    else Object.assign(exp.view, { zoom: z, cx: c[0], cy: c[1] });
+    // Finite and positive, the centre within MAX_CENTRE; a zoom the canvas cannot show is
+    // brought into MIN_ZOOM–MAX_ZOOM, with a word that it is not the one asked for.
+    const ok = Number.isFinite(z) && z > 0 && c.length === 2 && c.every((x) => Number.isFinite(x) && Math.abs(x) <= MAX_CENTRE);
+    if (!ok) problems.push(`zoom: '${clip(get('zoom'), 60)}' with center '${clip(get('center'), 60)}' is not a view (zoom a positive number, center two numbers from -${MAX_CENTRE} to ${MAX_CENTRE})`);
+    else {
+      const zoom = clampZoom(z);
+      if (zoom !== z) problems.push(`zoom: '${clip(get('zoom'), 60)}' is outside ${MIN_ZOOM} to ${MAX_ZOOM}; ${zoom} used`);
+      Object.assign(exp.view, { zoom, cx: c[0], cy: c[1] });
+    }
   }
 }

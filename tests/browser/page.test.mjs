@@ -1,6 +1,8 @@
 // The page in headless Chromium: it loads the wasm, animates the network, runs, pauses,
 // steps (buttons and keys), slows down to fractional speeds, reports bad input next to the
-// control that caused it, shows only the parameters some pane reads, survives a Rust panic, runs every topology of the catalog, caps
+// control that caused it, shows only the parameters some pane reads, survives a Rust panic
+// or a worker out of memory keeping the visitor's experiment and link (Try again, Reload
+// smaller), runs every topology of the catalog, caps
 // the cycles per frame to keep the animation smooth, and keeps drawing while the
 // simulation (in a Web Worker) takes longer than a frame.
 import { after, before, test } from 'node:test';
@@ -193,19 +195,121 @@ test('an invalid JSON config shows its errors next to the JSON and keeps running
   await page.close();
 });
 
-test('a Rust panic shows the error banner instead of killing the page', { timeout: 90_000 }, async () => {
+test('a Rust panic shows the error banner instead of killing the page; the experiment and its link stay; Try again', { timeout: 90_000 }, async () => {
   const { page, errors } = await env.open();
+  await advanceBy(page, 5);
+  const before = await page.evaluate(() => ({ url: location.href, experiment: JSON.stringify(window.hiradix.experiment) }));
   await page.evaluate(() => window.hiradix.triggerPanicForTest());
   await page.waitForSelector('#error-banner', { state: 'visible' });
   assert.match(await page.textContent('#error-text'), /panic requested by the page's test hook/);
+  assert.match(await page.textContent('#error-text'), /internal error .*Your experiment and its link are kept as they were/s);
   await page.waitForSelector('body[data-state="crashed"]');
+  // Nothing replaces the experiment behind the visitor's back.
+  await page.waitForTimeout(2500);
+  const after = await page.evaluate(() => ({ url: location.href, experiment: JSON.stringify(window.hiradix.experiment) }));
+  assert.deepEqual(after, before);
+  assert.equal(await page.isVisible('#error-banner'), true);
+  assert.equal(await page.textContent('#error-reset'), 'Try again');
   // The panic hook logs to the console; nothing else may.
   assert.ok(errors.length >= 1 && errors.every((e) => e.includes('panic requested')), errors.join('\n'));
   await page.click('#error-reset');
   await page.waitForSelector('body[data-state="running"]');
   await advanceBy(page, 5);
   assert.equal(await page.isVisible('#error-banner'), false);
+  assert.equal(await page.evaluate(() => JSON.stringify(window.hiradix.experiment.config)), JSON.stringify(JSON.parse(before.experiment).config));
   await page.close();
+});
+
+// Two panes, buffers and source queues above their defaults: what "Reload smaller" halves.
+const CRASH_LINK = '?topology.type=flattened_butterfly&topology.k=4&topology.n=3&router.buffer_depth=16&traffic.source_queue_cap=1024&traffic.load=0.3&vary=routing.algorithm&values=min|min_ad';
+
+test('a crash while a link loads keeps the link and its experiment, says so, and reloads it smaller', { timeout: 120_000 }, async () => {
+  // The simulator traps while building the link's experiment (the page's test hook), as a
+  // link whose experiment exhausts wasm32's memory did.
+  const { page, errors } = await env.open(CRASH_LINK, { state: 'crashed', init: () => (window.HIRADIX_CRASH_NEXT = 'panic') });
+  assert.equal(await page.evaluate(() => window.hiradix.loaded), 'ok');
+  await page.waitForTimeout(3000);
+  // The link, the experiment and the banner stay: no default experiment loaded meanwhile.
+  assert.equal(new URL(page.url()).search, CRASH_LINK);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'crashed');
+  assert.equal(await page.isVisible('#error-banner'), true);
+  const exp = await page.evaluate(() => window.hiradix.experiment);
+  assert.equal(exp.config.router.buffer_depth, 16);
+  assert.equal(exp.config.traffic.source_queue_cap, 1024);
+  assert.deepEqual(exp.compare, { param: 'routing.algorithm', values: ['min', 'min_ad'] });
+  assert.equal(await page.inputValue('#ctl-router-buffer-depth'), '16', 'the form shows the link\'s settings');
+  assert.equal(await page.isVisible('#notice'), false, 'no notice of a default experiment');
+  assert.equal(await page.textContent('#error-title'), 'The simulator stopped with an internal error.');
+  const text = await page.textContent('#error-text');
+  assert.match(text, /a bug in hiradix, not in your settings/);
+  assert.match(text, /Your experiment and its link are kept as they were: try again, or reload it smaller/);
+  assert.match(text, /panic requested by the page's test hook/);
+  // What "smaller" changes is said before it is pressed.
+  assert.equal(await page.textContent('#error-smaller'), 'Reload smaller');
+  const smaller = await page.textContent('#error-smaller-text');
+  assert.match(smaller, /one pane instead of 2 \(the first: routing\.algorithm = min\)/);
+  assert.match(smaller, /router\.buffer_depth 16 → 8/);
+  assert.match(smaller, /traffic\.source_queue_cap 1024 → 512/);
+  await page.click('#error-smaller');
+  await page.waitForSelector('body[data-state="running"]');
+  await advanceBy(page, 5);
+  const now = await page.evaluate(() => ({ exp: window.hiradix.experiment, panes: window.hiradix.panes.length, search: location.search }));
+  assert.equal(now.panes, 1);
+  assert.equal(now.exp.compare, null);
+  assert.equal(now.exp.config.router.buffer_depth, 8);
+  assert.equal(now.exp.config.traffic.source_queue_cap, 512);
+  assert.equal(now.exp.config.routing.algorithm, 'min');
+  assert.match(now.search, /traffic\.source_queue_cap=512/, 'the link follows the experiment now running');
+  assert.doesNotMatch(now.search, /buffer_depth|vary/, 'the default buffer depth, one pane');
+  assert.equal(await page.isVisible('#error-banner'), false);
+  assert.match(await page.textContent('#notice-text'), /Reloaded smaller: one pane instead of 2.*router\.buffer_depth 16 → 8/);
+  assert.ok(errors.every((e) => e.includes('panic requested')), errors.join('\n'));
+  await page.close();
+});
+
+test('a worker that dies of a failed allocation: "ran out of memory", the experiment kept, Try again rebuilds it', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open(CRASH_LINK);
+  await advanceBy(page, 5);
+  const url = page.url();
+  // An allocation fails in the worker outside any call: the worker dies (worker.onerror).
+  await page.evaluate(() => window.hiradix.triggerOutOfMemoryForTest());
+  await page.waitForSelector('body[data-state="crashed"]');
+  const text = await page.textContent('#error-text');
+  assert.equal(await page.textContent('#error-title'), 'The simulator ran out of memory.', text);
+  assert.match(text, /The simulator ran out of memory: these 2 simulations need more than the browser gives a page/);
+  assert.match(text, /Maximum memory size exceeded/);
+  await page.waitForTimeout(2000);
+  assert.equal(page.url(), url);
+  assert.equal(await page.isVisible('#error-banner'), true);
+  assert.equal(await page.isVisible('#error-smaller'), true);
+  await page.click('#error-reset');
+  await page.waitForSelector('body[data-state="running"]');
+  await advanceBy(page, 5);
+  assert.equal(await page.evaluate(() => window.hiradix.panes.length), 2);
+  assert.equal(page.url(), url);
+  assert.deepEqual(errors.filter((e) => !/Maximum memory size exceeded/.test(e)), []);
+  await page.close();
+});
+
+test('crash messages: memory failures are told from other crashes; nothing smaller than the defaults in one pane', async () => {
+  const { describeCrash, isMemoryFailure, smallerExperiment } = await import('../../www/crash.js');
+  for (const m of ['panicked at raw_vec.rs:28:5:\ncapacity overflow', 'memory allocation of 4294967296 bytes failed', 'unreachable', 'RuntimeError: unreachable', "a simulation worker failed: Uncaught RangeError: WebAssembly.Memory.grow(): Maximum memory size exceeded", 'Uncaught RangeError: Array buffer allocation failed', 'RangeError: Invalid array buffer length', 'WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance']) {
+    assert.ok(isMemoryFailure(m), m);
+  }
+  for (const m of ["panicked at src/sim/mod.rs:1:1:\nindex out of bounds: the len is 3 but the index is 7", 'RangeError: Maximum call stack size exceeded', 'unreachable code reached in the allocator bookkeeping', null]) {
+    assert.ok(!isMemoryFailure(m), String(m));
+  }
+  // The crash text shows what was reported, with control characters escaped.
+  assert.match(describeCrash('boom \u001b[2J\u202e').text, /boom \\u\{1b\}\[2J\\u\{202e\}/);
+  const { Model, newExperiment } = await import('../../www/experiment.js');
+  const defaults = { topology: { type: 'flattened_butterfly', k: 8, n: 2 }, router: { buffer_depth: 8, buffer_per_port: null, output_queue: null, vcs: 4, speedup: 2 }, traffic: { packet_size: 1, source_queue_cap: 256 } };
+  const model = new Model({ default_config: defaults, topologies: [{ name: 'flattened_butterfly', default: defaults.topology, params: [] }], routings: [], patterns: [], params: [] });
+  assert.equal(smallerExperiment(newExperiment(structuredClone(defaults)), model), null);
+  // A VC buffer keeps room for a whole packet.
+  const big = structuredClone(defaults);
+  Object.assign(big.traffic, { packet_size: 12 });
+  big.router.buffer_depth = 20;
+  assert.deepEqual(smallerExperiment(newExperiment(big), model).changes, ['router.buffer_depth 20 → 12']);
 });
 
 test('every topology in the catalog runs with its default parameters', { timeout: 180_000 }, async () => {
