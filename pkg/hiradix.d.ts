@@ -297,7 +297,7 @@ export function runExperiment(config_json: string): any;
 export function start(): void;
 
 /**
- * `{reserved, simulations, limit, heap, peak_heap}`: the worker's budget and the heap it
+ * `{reserved, simulations, peak_reserved, limit, heap, peak_heap}`: the worker's budget and the heap it
  * really uses (the page's memory tests compare the two).
  */
 export function workerMemory(): any;

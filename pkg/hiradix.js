@@ -737,7 +737,7 @@ export function start() {
 }
 
 /**
- * `{reserved, simulations, limit, heap, peak_heap}`: the worker's budget and the heap it
+ * `{reserved, simulations, peak_reserved, limit, heap, peak_heap}`: the worker's budget and the heap it
  * really uses (the page's memory tests compare the two).
  * @returns {any}
  */

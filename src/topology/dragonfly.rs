@@ -645,8 +645,9 @@ mod tests {
         let full = fb(&[], &[3]).unwrap();
         check_structure(&full);
         assert_eq!(full.local_ports(), 3 * 7);
-        assert!(fb(&[2, 4], &[]).unwrap().local_ports() == 1 + 3 && !fb(&[2, 4], &[1]).unwrap().is_trunked());
-        for bad in [&[1, 2, 3][..], &[0], &[9]] {
+        assert!(fb(&[2, 4], &[1]).unwrap().local_ports() == 1 + 3 && !fb(&[2, 4], &[1, 1]).unwrap().is_trunked());
+        // A list of the wrong length is refused even when it changes nothing.
+        for bad in [&[1, 2, 3][..], &[0], &[9], &[], &[1, 1, 1]] {
             let e = fb(&[2, 4], bad).unwrap_err();
             assert_eq!(e.0[0].path, "topology.intra_trunking", "{bad:?}: {e}");
         }

@@ -33,6 +33,8 @@ thread_local! {
     static RESERVED: Cell<u64> = const { Cell::new(0) };
     /// Simulations holding a reservation.
     static HOLDERS: Cell<u32> = const { Cell::new(0) };
+    /// The most bytes reserved at once.
+    static PEAK_RESERVED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// A simulation's share of the worker's budget, given back when it is dropped.
@@ -71,6 +73,7 @@ pub(super) fn reserve(cfg: &SimConfig) -> Result<(Reservation, usize), ConfigErr
     let history = REWIND_BUDGET_BYTES.min((free - estimate.total) / 2);
     let bytes = estimate.total + 2 * history;
     RESERVED.with(|r| r.set(reserved + bytes));
+    PEAK_RESERVED.with(|p| p.set(p.get().max(reserved + bytes)));
     HOLDERS.with(|h| h.set(holders + 1));
     Ok((Reservation { bytes }, history as usize))
 }
@@ -119,6 +122,8 @@ pub struct WorkerMemory {
     /// Bytes the simulations it holds have reserved, and how many they are.
     pub reserved: f64,
     pub simulations: u32,
+    /// The most bytes reserved at once since the module started.
+    pub peak_reserved: f64,
     /// What they may reserve together.
     pub limit: f64,
     /// Bytes allocated now, and the most allocated at once since the module started.
@@ -126,13 +131,14 @@ pub struct WorkerMemory {
     pub peak_heap: f64,
 }
 
-/// `{reserved, simulations, limit, heap, peak_heap}`: the worker's budget and the heap it
+/// `{reserved, simulations, peak_reserved, limit, heap, peak_heap}`: the worker's budget and the heap it
 /// really uses (the page's memory tests compare the two).
 #[wasm_bindgen(js_name = workerMemory)]
 pub fn worker_memory() -> JsValue {
     let m = WorkerMemory {
         reserved: RESERVED.with(Cell::get) as f64,
         simulations: HOLDERS.with(Cell::get),
+        peak_reserved: PEAK_RESERVED.with(Cell::get) as f64,
         limit: WORKER_LIMIT as f64,
         heap: HEAP.load(Ordering::Relaxed) as f64,
         peak_heap: PEAK.load(Ordering::Relaxed) as f64,

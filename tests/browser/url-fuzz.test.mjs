@@ -4,8 +4,10 @@
 // (__proto__, constructor, prototype) at every position of a config path, markup and
 // javascript: in keys and values, huge and odd numbers (1e309, 309-digit integers, -0,
 // NaN), JSON nested 10 000 deep, unknown keys, invalid percent-escapes, 100 kB values,
-// vary/values, preset, trace, zoom/center, metric, speed and the cost view's keys — and
-// the links are loaded one after another in one page. For each:
+// vary/values, preset, trace, zoom/center, metric, speed and the cost view's keys, and
+// heavy but valid experiments run for a while (large source queues, buffers and rewind
+// history, side by side) — and the links are loaded one after another in one page. For
+// each:
 //
 // - no uncaught error (pageerror), no dialog (alert), `window.__pwned` (what every payload
 //   sets) still undefined;
@@ -13,7 +15,9 @@
 // - no horizontal scroll at 1366×768; no "internal error" banner;
 // - a link holding something that must be refused shows a visible message (the notice or
 //   a message next to a control);
-// - the URL the page writes back holds none of the payloads.
+// - the URL the page writes back holds none of the payloads;
+// - a heavy link, after running 1.5 s: no crash, and each simulation worker's heap (its
+//   counting allocator) never past the most its simulations reserved (src/web/budget.rs).
 //
 // HIRADIX_URL_FUZZ_COUNT links (default 120, under a minute on a 2-core machine), seed
 // HIRADIX_URL_FUZZ_SEED (default 15); with HIRADIX_URL_FUZZ_REPORT set, the figures and
@@ -31,6 +35,8 @@ const WIDTH = 1366;
 const HEIGHT = 768;
 // Each link's load is bounded: past this the page counts as hung.
 const LOAD_MS = 20_000;
+// How long a heavy link runs before its workers' memory is read.
+const LONG_RUN_MS = 1_500;
 
 let server;
 let browser;
@@ -112,6 +118,7 @@ const ODD_VALUES = ['-0', '0', 'null', 'true', '[]', '', ' ', '1', '4', '0.3', '
 function generate(rng, cat) {
   const parts = [];
   let hostile = false;
+  let long = false;
   const add = (key, value, { refuse = false, raw = false } = {}) => {
     parts.push(raw ? `${key}=${value}` : `${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
     if (refuse) hostile = true;
@@ -128,7 +135,7 @@ function generate(rng, cat) {
   };
   const n = 1 + rng.int(4);
   for (let i = 0; i < n; i++) {
-    switch (rng.int(16)) {
+    switch (rng.int(17)) {
       case 0:
       case 1: {
         // A prototype key somewhere in a config path.
@@ -199,13 +206,29 @@ function generate(rng, cat) {
         else add(key, rng.pick([...MARKUP, '1e309', 'NaN', DIGITS_309, '__proto__', '-0']), { refuse: true });
         break;
       }
+      case 15: {
+        // Heavy but valid (issue 27): a long run at full speed that fills large source
+        // queues and the rewind history, side by side, with large buffers — the page must
+        // keep it inside its workers' memory budget or refuse it by name.
+        add('traffic.pattern', rng.pick(['router_shift', 'uniform', 'bit_complement']));
+        add('traffic.load', rng.pick(['0.6', '1']));
+        add('traffic.source_queue_cap', rng.pick(['1000', '100000']));
+        add('speed', rng.pick(['20', '100']));
+        if (rng.chance(0.5)) add('router.buffer_depth', rng.pick(['64', '512', '4096']));
+        if (rng.chance(0.5)) {
+          add('vary', rng.pick(['routing.algorithm', 'traffic.load']));
+          add('values', rng.pick(['min|val', 'min|val|ugal', '0.3|0.9']));
+        }
+        long = true;
+        break;
+      }
       default:
         // Garbage around the pairs.
         if (rng.chance(0.5)) add(rng.pick(['', '%', '%00', '%E0%A4%A']), 'x', { refuse: true, raw: true });
         else add(rng.pick(cat.paths), rng.pick(BAD_ESCAPES), { refuse: true, raw: true });
     }
   }
-  return { query: `?${parts.join('&')}`, hostile };
+  return { query: `?${parts.join('&')}`, hostile, long };
 }
 
 // ------------------------------------------------------------------ checks in the page
@@ -229,6 +252,15 @@ function protoCanary() {
       return out;
     },
   });
+}
+
+// After a long run: each simulation worker's memory report, and a crash banner if any.
+function workerMemory() {
+  const banner = document.getElementById('error-banner');
+  return {
+    workers: [...(window.hiradix.sims?.memory ?? [])],
+    crashed: banner.hidden ? null : document.getElementById('error-text').textContent.slice(0, 300),
+  };
 }
 
 // What the test asserts, read in the page once it has taken the link.
@@ -299,6 +331,18 @@ async function check(state, link) {
     if (f.scrollWidth > f.width) wrong.push(`page scrolls horizontally: ${f.scrollWidth} > ${f.width}`);
     if (f.internalError || f.state === 'crashed') wrong.push(`internal error: ${f.bannerText}`);
     if (link.hostile && !f.message) wrong.push('something was refused but no message is shown');
+    if (link.long) {
+      // Let it run (rewind history growing), then check the workers' own accounting: the
+      // heap never past the most reserved (plus the module's own 64 MiB) nor the limit.
+      await page.waitForTimeout(LONG_RUN_MS);
+      const m = await withTimeout(page.evaluate(workerMemory), 10_000, 'memory');
+      if (m.crashed) wrong.push(`after ${LONG_RUN_MS} ms running: ${m.crashed}`);
+      for (const w of m.workers) {
+        if (w && (w.peak_heap > w.limit || w.peak_heap > w.peak_reserved + 64 * 2 ** 20)) {
+          wrong.push(`worker heap ${(w.peak_heap / 2 ** 30).toFixed(3)} GiB past its budget (${(w.peak_reserved / 2 ** 30).toFixed(3)} GiB reserved at most)`);
+        }
+      }
+    }
     const mark = PAYLOAD_MARKS.find((m) => f.search.includes(m));
     if (mark) wrong.push(`the page wrote '${mark}' back into its URL: ${f.search.slice(0, 200)}`);
   } catch (e) {
