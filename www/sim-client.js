@@ -48,6 +48,7 @@ export class SimClient {
     this.queue = [];
     this.commands = []; // {msg, resolve}
     this.idleWaiters = [];
+    this.memory = [];
   }
 
   /** True while a request is out. */
@@ -189,6 +190,9 @@ export class SimClient {
 
   /** Worker `k` answered: the oldest requests whose every worker answered are done, in order. */
   receive(k, reply) {
+    // Each worker's memory as its own accounting sees it (src/web/budget.rs), for the
+    // page's memory tests: {reserved, simulations, limit, heap, peak_heap}.
+    if (reply.memory) this.memory[k] = reply.memory;
     const job = this.flight.find((j) => j.id === reply.id);
     if (!job) return;
     job.replies[k] = reply;

@@ -6,7 +6,9 @@
 //
 //  {type: 'stage', configs}   builds one simulation per config and keeps them aside; the
 //      reply lists the problems, {index, errors: [{path, message}]} (the engine's
-//      structured config errors), if any failed (then none is kept). The running simulations are untouched.
+//      structured config errors), if any failed (then none is kept). The running
+//      simulations are untouched, unless the new ones fit in the worker's memory budget
+//      only without them: then they are freed first, and the reply says `replaced: true`.
 //  {type: 'commit', gen, want}  the staged simulations replace the running ones, as
 //      generation `gen`; the reply has each one's static data (with its failed channels)
 //      and first snapshot.
@@ -32,7 +34,7 @@
 //
 // A Rust panic traps; the reply is then {error, trapped: true} (wasm-worker.js) and the
 // page replaces its workers.
-import { WebSim, checkConfig, panicForTest } from '../pkg/hiradix.js';
+import { WebSim, checkConfig, memoryNeed, panicForTest, workerMemory } from '../pkg/hiradix.js';
 import { serve } from './wasm-worker.js';
 
 let panes = []; // {sim, dal}
@@ -46,18 +48,37 @@ const isTrap = (e) => e instanceof WebAssembly.RuntimeError || e instanceof Rang
 
 function stage({ configs }) {
   discard();
+  const texts = configs.map((config) => JSON.stringify(config));
+  // Every config is checked first (nothing allocated), so that building one can then fail
+  // only on the worker's memory budget (src/web/budget.rs).
   const problems = [];
-  configs.forEach((config, index) => {
+  texts.forEach((text, index) => {
+    const errors = checkConfig(text);
+    if (errors.length) problems.push({ index, errors });
+  });
+  if (problems.length) return { problems };
+  // The running simulations are replaced on commit: when the new ones fit in the worker
+  // only without them, they go first (a large experiment can then be changed at all).
+  const need = texts.reduce((sum, text) => sum + memoryNeed(text), 0);
+  const { reserved, limit } = workerMemory();
+  let replaced = false;
+  if (panes.length && reserved + need > limit && need <= limit) {
+    for (const p of panes) p.sim.free();
+    panes = [];
+    halted = true;
+    replaced = true;
+  }
+  texts.forEach((text, index) => {
     try {
-      staged.push(new WebSim(JSON.stringify(config)));
+      staged.push(new WebSim(text));
     } catch (e) {
       if (isTrap(e)) throw e;
-      // Config problems come as [{path, message}] (src/web/teaching.rs, field_errors).
+      // Config problems come as [{path, message}] (src/web/mod.rs, field_errors).
       problems.push({ index, errors: Array.isArray(e) ? e : [{ path: '(config)', message: String(e?.message ?? e) }] });
     }
   });
   if (problems.length) discard();
-  return { problems };
+  return { problems, replaced };
 }
 
 function discard() {
@@ -123,7 +144,8 @@ function step({ cycles, commands, want }) {
   }
   const ms = performance.now() - t0;
   const transfer = [];
-  return { gen, cycles: advanced, at, ms, results, stopped, ...snapshot(want, traced, transfer), transfer };
+  const memory = workerMemory();
+  return { gen, cycles: advanced, at, ms, results, stopped, memory, ...snapshot(want, traced, transfer), transfer };
 }
 
 /**
