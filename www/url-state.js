@@ -47,16 +47,22 @@ export function encodeExperiment(model, exp, { paused = false, trace = null, pre
   if (trace) q.set('trace', `${trace.router}@${trace.cycle}`);
   if (paused) q.set('paused', '1');
   if (present) q.set('present', '1');
-  return q.toString();
+  return [...q].map(([k, v]) => `${linkText(k)}=${linkText(v)}`).join('&');
 }
+
+// A key or value in a link: percent-encoded, except the characters lists are written
+// with ([ ] , |), which a URL's query may hold as they are. The link stays readable
+// (faults.links=[[0,1],[5,9,1]], values=min|val), a third as long as with every bracket
+// and comma escaped, and reads back the same.
+const linkText = (s) => encodeURIComponent(s).replace(/%(5B|5D|2C|7C)/g, (m) => decodeURIComponent(m));
 
 // A share link is short (a full experiment is well under 2 000 characters); longer values
 // are refused before they are parsed, so a hostile link cannot make the page parse, copy
 // or print megabytes. The lists of failed links (faults.links, and `values` when the panes
-// compare it) grow with every link clicked, about 8 characters a link: they may take the
-// whole link, MAX_QUERY_CHARS, some 2 400 failed links (the page's networks have up to a
-// few thousand links, and a network with most of its links failed is refused by the
-// engine as disconnected anyway). Copy link checks its own link against these limits.
+// compare it) grow with every link clicked, 6 to 12 characters a link ([12,345],): they
+// may take the whole link, MAX_QUERY_CHARS, about 2 000 failed links. (A network of the
+// page may have more links than that, but failing most of them disconnects it.) Copy
+// link reads its own link back and warns the sharer of anything over these limits.
 export const MAX_VALUE_CHARS = 2000;
 export const MAX_QUERY_CHARS = 20_000;
 const LIST_KEYS = new Set(['faults.links', 'topology.taper', 'values']);

@@ -376,3 +376,56 @@ test('channel slicing (dragonfly §3.2) through the form: twice the routers, two
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// An 8×8×8 HyperX, one terminal per router: its 64 lines of 8 routers in each dimension
+// (ids base + stride·i). `chords(line)`: the 20 links of a line off the cycle
+// i → i+1 → … → 7 → 0, whose failure leaves every line a ring (the network connected).
+const HX8 = { topology: { type: 'hyperx', s: [8, 8, 8], k: [1], t: 1 }, routing: { algorithm: 'dal' }, traffic: { load: 0.1 } };
+function chords(base, stride) {
+  const out = [];
+  for (let i = 0; i < 8; i++) for (let j = i + 2; j < 8; j++) if (!(i === 0 && j === 7)) out.push([base + stride * i, base + stride * j]);
+  return out;
+}
+const LINES = [1, 8, 64].flatMap((stride) =>
+  Array.from({ length: 64 }, (_, m) => {
+    // The 64 bases of the lines along `stride`: every id whose coordinate along it is 0.
+    const others = [1, 8, 64].filter((s) => s !== stride);
+    return chords(others[0] * (m % 8) + others[1] * Math.floor(m / 8), stride);
+  }),
+);
+
+test('300 failed links: the link Copy link writes opens with all of them; a link too long to open is warned of before it is shared', { timeout: 180_000 }, async () => {
+  const { page, errors } = await env.open();
+  await page.click('details.config summary');
+  const apply = async (links) => {
+    await page.fill('#config', JSON.stringify({ ...HX8, faults: { links } }));
+    await page.click('#btn-apply');
+    await page.waitForFunction((n) => window.hiradix.panes[0]?.failedLinks === n, links.length, { timeout: 60_000 });
+  };
+  const three = LINES.slice(0, 15).flat();
+  assert.equal(three.length, 300);
+  await apply(three);
+  await page.click('#btn-share');
+  await page.waitForSelector('#notice', { state: 'visible' });
+  assert.doesNotMatch(await page.textContent('#notice-text'), /would not show/);
+  const url = page.url();
+  const value = new URL(url).searchParams.get('faults.links');
+  assert.ok(value.length > 2000, `faults.links is ${value.length} characters: over the 2 000 of other values`);
+  assert.ok(new URL(url).search.length < 4000, `written readably, brackets and commas as they are: ${new URL(url).search.length} characters`);
+  const again = await env.open(url.slice(url.indexOf('?')));
+  assert.deepEqual(await again.page.evaluate(() => window.hiradix.experiment.config.faults.links), three);
+  assert.equal(await again.page.evaluate(() => window.hiradix.panes[0].failedLinks), 300);
+  assert.equal(await again.page.isVisible('#notice'), false, 'the shared link opened with a notice');
+  assert.deepEqual(again.errors, []);
+  await again.page.close();
+  // Every line a ring: 3 840 failed links, some 36 000 characters. The engine takes it; a
+  // link cannot hold it, and Copy link says so instead of sharing a link that is refused.
+  const all = LINES.flat();
+  await apply(all);
+  await page.click('#btn-share');
+  await page.waitForFunction(() => /would not show/.test(document.getElementById('notice-text').textContent));
+  const notice = await page.textContent('#notice-text');
+  assert.match(notice, /But the page that opens it would not show this experiment as it is:\n• the link is too long \(\d{5} characters, at most 20000\); nothing in it was used/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

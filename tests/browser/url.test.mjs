@@ -299,3 +299,128 @@ test('the Content-Security-Policy forbids inline script and markup styles', { ti
   assert.ok(result.violations.some((v) => v.startsWith('script-src')), JSON.stringify(result.violations));
   await page.close();
 });
+
+// ------------------------------------------------------------------ hardening (issue 27)
+
+/** The notice's text once the page has loaded `query` (in an open page). */
+async function noticeFor(page, query) {
+  await page.goto(`${env.server.url}${query}`);
+  await page.waitForFunction(() => window.hiradix?.loaded);
+  assert.equal(await page.evaluate(() => window.hiradix.loaded), 'ok', query);
+  return page.evaluate(() => (document.getElementById('notice').hidden ? '' : document.getElementById('notice-text').textContent));
+}
+
+test('the JSON box refuses JSON nested 10 000 deep and repeated keys with a message naming where, never an exception', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open();
+  await page.click('details.config summary');
+  const before = await page.evaluate(() => JSON.stringify(window.hiradix.experiment.config));
+  const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+  const apply = async (text) => {
+    await page.fill('#config', text);
+    await page.click('#btn-apply');
+    await page.waitForSelector('#config-error', { state: 'visible' });
+    const message = await page.textContent('#config-error');
+    await page.evaluate(() => (document.getElementById('config-error').hidden = true));
+    return message;
+  };
+  assert.match(await apply(deep), /config must be a JSON object/);
+  assert.match(await apply(`{"router": {"vcs": ${deep}}}`), /^router\.vcs(\[0\])+: nested more than 16 levels deep/);
+  assert.match(await apply(`{"topology": {"type": "hypercube"}, "faults": {"links": [[0, 1], ${deep}]}}`), /^faults\.links\[1\](\[0\])*: nested more than 16 levels deep/);
+  // Nested deep but below the limit of the scan: the type check refuses it, and its
+  // message describes the value rather than writing it out.
+  const nine = `${'['.repeat(9)}1${']'.repeat(9)}`;
+  assert.match(await apply(`{"router": {"vcs": ${nine}}}`), /router\.vcs: must be a number, got \[\[\[\[\[\[\[\[\[1\]\]\]\]\]\]\]\]\]/);
+  // Repeated keys: JSON.parse would keep the last silently; the command line refuses them.
+  assert.match(await apply('{"router": {"vcs": 2, "buffer_depth": 4, "vcs": 3}}'), /^router\.vcs: the key 'vcs' is given more than once in the same object/);
+  assert.match(await apply('{"traffic": {"load": 0.5}, "seed": 2, "traffic": {"load": 0.7}}'), /^traffic: the key 'traffic' is given more than once/);
+  assert.match(await apply('{"faults": {"links": [{"a": 1, "a": 2}]}}'), /^faults\.links\[0\]\.a: the key 'a'/);
+  assert.match(await apply(`{"seed": 1, "pad": "${'x'.repeat(1 << 20)}"}`), /config is too long \(1048\d{3} characters, at most 1048576\)/);
+  assert.equal(await page.evaluate(() => JSON.stringify(window.hiradix.experiment.config)), before, 'the running experiment changed');
+  // Side by side: a value nested 10 000 deep in the values box.
+  await page.selectOption('#compare-param', 'router.vcs');
+  await page.waitForFunction(() => window.hiradix.panes.length === 2);
+  await page.fill('#compare-values', `${deep} | 2`);
+  await page.dispatchEvent('#compare-values', 'change');
+  await page.waitForFunction(() => /nested more than 16 levels deep/.test(document.getElementById('compare-msg').textContent));
+  assert.match(await page.textContent('#compare-msg'), /^a list nested more than 16 levels deep: must be a number/);
+  assert.equal(await page.isVisible('#error-banner'), false);
+  assert.deepEqual(errors, []);
+  // In a link: the failed links may be long (up to the link's 20 000 characters, where
+  // other values stop at 2 000), so a list 3 000 deep reaches the reader.
+  const nested = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+  const notice = await noticeFor(page, `?topology.type=hyperx&faults.links=${nested}`);
+  assert.match(notice, /faults\.links: must be a list of links such as \[\[0,1\],\[5,9,1\]\], got a list nested more than 16 levels deep; ignored/);
+  assert.equal(await page.isVisible('#error-banner'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link colour for a VC the network lacks, a bad speed or a zoom out of range: reported naming the key, and what is used', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open();
+  assert.match(await noticeFor(page, '?router.vcs=4&metric=vc99'), /metric: 'vc99' is not a link colour of this network \(its VCs are vc0 to vc3\); occupancy \(all VCs\) used/);
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.view.metric), 'occupancy');
+  // A VC the network has is used, without a word.
+  assert.equal(await noticeFor(page, '?router.vcs=4&metric=vc3'), '');
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.view.metric), 'vc3');
+  for (const bad of ['-1', 'abc', '1e400', '0', '']) {
+    assert.match(await noticeFor(page, `?speed=${bad}`), new RegExp(`speed: '${bad}' is not a positive number of cycles per frame; 1 used`), bad);
+  }
+  assert.match(await noticeFor(page, '?preset=min-worst-case&speed=abc'), /speed: 'abc' is not a positive number of cycles per frame; 2 used/);
+  assert.match(await noticeFor(page, '?speed=1e9'), /speed: '1e9' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
+  // A zoom below what the picture shows (it used to be written back as zoom=0, which the
+  // reader refused): brought to 0.25, said, and written as read.
+  assert.match(await noticeFor(page, '?zoom=0.0001&center=0.5,0.5'), /zoom: '0\.0001' is outside 0\.25 to 64; 0\.25 used/);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('zoom') === '0.25');
+  assert.deepEqual(await page.evaluate(() => window.hiradix.linkProblems()), []);
+  // Copy link writes the view it shows, even if the experiment holds a zoom out of range.
+  await page.evaluate(() => Object.assign(window.hiradix.experiment.view, { zoom: 0.0001, cx: 0.3, cy: 1e-7 }));
+  await page.click('#btn-share');
+  await page.waitForSelector('#notice', { state: 'visible' });
+  assert.doesNotMatch(await page.textContent('#notice-text'), /would not show/);
+  assert.equal(new URL(page.url()).searchParams.get('zoom'), '0.25');
+  assert.equal(new URL(page.url()).searchParams.get('center'), '0.3,0');
+  // The cycles-per-frame box: a bad or out-of-range value is said in the notice.
+  await page.fill('#cycles-per-frame', '-1');
+  await page.dispatchEvent('#cycles-per-frame', 'change');
+  assert.match(await page.textContent('#notice-text'), /cycles per frame: '-1' is not a positive number of cycles per frame; 1 kept/);
+  await page.fill('#cycles-per-frame', '99999');
+  await page.dispatchEvent('#cycles-per-frame', 'change');
+  assert.match(await page.textContent('#notice-text'), /cycles per frame: '99999' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.speed), 5000);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('messages show control characters as escapes and shorten long values', { timeout: 120_000 }, async () => {
+  const { page, errors } = await env.open();
+  const hostile = '\u001b[31m\u202eevil\r\nforged line\u0000';
+  const shown = String.raw`\u{1b}[31m\u{202e}evil\r\nforged line\u{0}`;
+  const invisible = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;
+  // In a link's value, in a link's key, in a value the engine refuses.
+  let notice = await noticeFor(page, `?topology.type=${encodeURIComponent(hostile)}&${encodeURIComponent(`a${hostile}`)}=1`);
+  assert.ok(notice.includes(`topology.type: unknown topology '${shown}'`), notice);
+  assert.ok(notice.includes(`a${shown}: unknown parameter`), notice);
+  assert.doesNotMatch(notice.replaceAll('\n', ''), invisible);
+  notice = await noticeFor(page, `?routing.algorithm=${encodeURIComponent(hostile)}`);
+  assert.match(notice, /routing\.algorithm/);
+  assert.ok(notice.includes(String.raw`\u{1b}`), notice);
+  assert.doesNotMatch(notice.replaceAll('\n', ''), invisible);
+  // A long value: its first characters and its length.
+  notice = await noticeFor(page, `?topology.type=${'x'.repeat(1500)}`);
+  assert.match(notice, /topology\.type: unknown topology 'x{59}… \(1500 characters\)'/);
+  // The JSON box: a key and a value with control characters.
+  await page.click('details.config summary');
+  await page.fill('#config', JSON.stringify({ [`rout${hostile}`]: 1, routing: { algorithm: hostile } }));
+  await page.click('#btn-apply');
+  await page.waitForSelector('#config-error', { state: 'visible' });
+  const text = await page.textContent('#config-error');
+  assert.ok(text.includes(`rout${shown}: unknown parameter`), text);
+  assert.doesNotMatch(text.replaceAll('\n', ''), invisible);
+  // JSON.parse's own message quotes the text it stopped at: escaped too.
+  await page.fill('#config', `{"seed": 1, \u202e}`);
+  await page.click('#btn-apply');
+  await page.waitForFunction(() => /not valid JSON/.test(document.getElementById('config-error').textContent));
+  assert.doesNotMatch(await page.textContent('#config-error'), invisible);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
