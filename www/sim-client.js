@@ -68,7 +68,9 @@ export class SimClient {
       worker.onmessage = (e) => this.receive(k, e.data);
       worker.onerror = (e) => {
         e.preventDefault?.();
-        this.fail(`a simulation worker failed: ${e.message ?? e}`);
+        // An uncaught error says what it was; a worker that could not load (or was ended)
+        // fires a bare Event.
+        this.fail(`a simulation worker failed: ${e.message || 'it stopped without a message (it could not load its code, or the browser ended it)'}`);
       };
       this.workers.push(worker);
     }
