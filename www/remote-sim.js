@@ -157,7 +157,7 @@ export class RemoteSim {
   routerDecisions() {
     return this.snap.decisions ?? null;
   }
-  /** {earliest, max_replay, snapshots}: how far back a rewind can go. */
+  /** {earliest, max_replay, snapshots, bytes, budget}: how far back a rewind can go, and the memory its snapshots take. */
   rewindable() {
     return this.snap.rewind ?? { earliest: 0, max_replay: 0, snapshots: 0 };
   }

@@ -85,10 +85,18 @@ export class TimeControl {
     const canBack = ok && now > earliest && !this.busy;
     const sel = app.selection?.kind === 'router' && app.panes[app.selection.pane] ? app.selection : null;
     const kind = $('until-kind').value;
-    const key = [ok, canBack, earliest, now <= earliest, sel?.pane, sel?.index, this.busy, app.panes.length, kind].join();
+    // A simulation too large for its worker's memory to hold a copy keeps none (src/web/budget.rs).
+    const uncopied = ok && app.panes.some((p) => p.sim.rewindable().budget !== undefined && p.sim.rewindable().snapshots === 0);
+    const key = [ok, canBack, earliest, now <= earliest, sel?.pane, sel?.index, this.busy, app.panes.length, kind, uncopied].join();
     if (key === this.synced) return;
     this.synced = key;
-    const why = !ok ? 'No simulation is running.' : this.busy ? 'Wait: the simulation is running until something happens.' : `Nothing earlier is kept: cycle ${grouped(earliest)} is as far back as this simulation goes.`;
+    const why = !ok
+      ? 'No simulation is running.'
+      : this.busy
+        ? 'Wait: the simulation is running until something happens.'
+        : uncopied
+          ? 'Rewinding is off for this experiment: its simulations take the memory a copy for rewinding would need (use a smaller network, fewer VCs or shallower queues to rewind).'
+          : `Nothing earlier is kept: cycle ${grouped(earliest)} is as far back as this simulation goes.`;
     $('btn-back').disabled = !canBack;
     $('btn-back').title = canBack ? 'Step back one cycle (←): every pane goes back to exactly the state it had then (rewind)' : why;
     $('rewind-to').disabled = !canBack;

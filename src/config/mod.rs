@@ -824,8 +824,8 @@ pub fn apply_override(root: &mut serde_json::Value, assignment: &str) -> Result<
     let raw = raw.trim();
     let value = match parse_strict_json(raw) {
         Ok(value) => value,
-        // Not JSON: a bare word is a string (`routing.algorithm=val`); JSON that only fails
-        // on a repeated key or its depth is refused, not taken for a string.
+        // Not JSON: a bare word is a string (`routing.algorithm=val`); an object or array
+        // that reads but repeats a key is refused, not taken for a string.
         Err(e) if raw.starts_with(['{', '[']) && e.classify() == serde_json::error::Category::Data => {
             return Err(ConfigError::new(path, format!("not valid JSON: {e}")));
         }
