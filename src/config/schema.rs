@@ -206,7 +206,7 @@ pub fn topologies() -> Vec<TopologyEntry> {
 /// declared with it (`crate::routing::Algorithm::params`).
 pub fn params() -> Vec<Param> {
     vec![
-        float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal"),
+        float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal channel (with topology.slices a node has one per slice, so it offers slices × load)"),
         choice("traffic.injection", "injection", &["bernoulli", "batch"], "Bernoulli process, or a batch per terminal sent as fast as possible"),
         int("traffic.batch_size", "batch size", 1.0, 1e6, "packets per terminal in batch mode").when("traffic.injection", &["batch"]),
         int("traffic.packet_size", "packet size", 1.0, 64.0, "flits per packet (virtual cut-through above 1)"),
