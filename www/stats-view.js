@@ -6,7 +6,7 @@ import { CSV_HEADER, HIST_BINS } from './stats.js';
 import { encodeExperiment } from './url-state.js';
 import { el, setChildren, swatch } from './dom.js';
 import { curveSaturation } from './sweep.js';
-import { referenceLabel, referenceSource, referenceTooltip, sweepReferences } from './paper-values.js';
+import { readerOf, referenceLabel, referenceSource, referenceTooltip, sweepReferences } from './paper-values.js';
 
 const $ = (id) => document.getElementById(id);
 const DASH_MIN = [7, 4];
@@ -114,7 +114,8 @@ const referenceColour = (ref) => (ref.series.length > 1 ? '#1c2430' : ref.series
 function renderSweep(app) {
   const sw = app.sweep;
   const ser = sw?.series ?? [];
-  const references = sweepReferences(ser);
+  // A setting the configuration does not read (the catalog's used_when) is no condition.
+  const references = sweepReferences(ser, app.model ? readerOf(app.model) : undefined);
   const finite = ser.flatMap((s) => s.points.filter((p) => !p.saturated && Number.isFinite(p.avg_latency)).map((p) => p.avg_latency));
   const yMax = finite.length ? Math.max(...finite) * 1.25 : undefined;
   lineChart($('plot-sweep'), {

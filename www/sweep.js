@@ -44,7 +44,7 @@ export function curveSaturation(points) {
 }
 
 /** A copy of `config` as the sweep runs it: packets injected by a Bernoulli process, as in the papers. */
-function sweptConfig(config) {
+export function sweptConfig(config) {
   const swept = JSON.parse(JSON.stringify(config));
   swept.traffic.injection = 'bernoulli';
   return swept;
