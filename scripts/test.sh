@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test: the pkg/ freshness check, rustfmt and clippy (warnings are errors), the
-# native Rust tests (release: the simulation tests are heavy), a sweep on a real
-# single-node Slurm (scripts/test-slurm.sh) and the browser tests (headless Debian Chromium via playwright-core).
+# Runs every test: the pkg/ freshness check, rustfmt and clippy (warnings are errors), ESLint
+# and Prettier on the page's JavaScript (warnings are errors), the native Rust tests (release:
+# the simulation tests are heavy), a sweep on a real single-node Slurm (scripts/test-slurm.sh)
+# and the browser tests (headless Debian Chromium via playwright-core).
 # Installs what it needs on a bare Debian machine, idempotently: Debian packages (Chromium,
 # Node.js, the Rust "web" toolchain for the wasm build), the wasm-bindgen CLI, and the npm
-# dev dependencies (playwright-core only; no browser is ever downloaded).
+# dev dependencies pinned in package-lock.json (playwright-core, ESLint, Prettier; no browser
+# is ever downloaded).
 # Runs with CI=true and no stdin. Every stage runs even if an earlier one failed; the exit
 # status is non-zero if any failed.
 set -euo pipefail
@@ -38,12 +40,15 @@ install_deps() {
     apt_ensure chromium fonts-dejavu-core
     command -v node >/dev/null || apt_ensure nodejs npm
     command -v cargo >/dev/null || apt_ensure rustc-web cargo-web
-    local want have
-    want="$(node -p 'require("./package-lock.json").packages["node_modules/playwright-core"].version')"
-    have="$(node -p 'try { require("./node_modules/playwright-core/package.json").version } catch { "" }')"
+    # `npm ci` whenever package-lock.json differs from the one node_modules/ was installed
+    # from (its hash is stamped there after a successful install).
+    local stamp=node_modules/.hiradix-lock.sha256 want have=""
+    want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+    if [ -f "$stamp" ]; then have="$(cat "$stamp")"; fi
     if [ "$want" != "$have" ]; then
-        log "installing npm dev dependencies (playwright-core $want)"
+        log "installing npm dev dependencies (package-lock.json ${want:0:12})"
         npm ci --no-audit --no-fund --loglevel=error </dev/null
+        echo "$want" >"$stamp"
     fi
 }
 
@@ -60,6 +65,15 @@ formatting() {
 
 lints() {
     run_cargo clippy --release --all-targets -- -D warnings
+}
+
+# The page's JavaScript (www/, tests/browser/, scripts/*.mjs; eslint.config.js and
+# .prettierignore leave out pkg/, docs/, target/, node_modules/). Both run even if one fails.
+page_lint() {
+    local rc=0
+    npx --no -- eslint --max-warnings 0 . || rc=1
+    npx --no -- prettier --check --log-level warn '**/*.{js,mjs,cjs}' || rc=1
+    return $rc
 }
 
 native_tests() {
@@ -82,6 +96,7 @@ stage "install dependencies" install_deps
 stage "pkg/ freshness check" scripts/check-pkg.sh
 stage "formatting (cargo fmt --check)" formatting
 stage "lints (cargo clippy --all-targets -D warnings)" lints
+stage "page lint and format (eslint, prettier --check)" page_lint
 stage "native tests (cargo test --release)" native_tests
 stage "sweep as a Slurm job array on a real single-node Slurm" slurm_sweep
 stage "engine tests with debug assertions (cargo test --profile checked)" checked_tests

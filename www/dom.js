@@ -71,6 +71,7 @@ export function swatch(colour, inline = false) {
 // Characters that would act rather than show in a message: C0 and C1 controls, DEL, the
 // line and paragraph separators, bidirectional overrides and isolates (U+202E turns the
 // text after it around), zero-width characters, the byte-order mark and lone surrogates.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/;
 const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

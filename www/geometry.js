@@ -84,7 +84,6 @@ export class Geometry {
       m[0] += this.x[r] / perSlice;
       m[1] += this.y[r] / perSlice;
     }
-    let [mx, my] = centres[0];
     const seen = new Map();
     const bowOf = new Map();
     const clearance = this.minGap * 0.3;
@@ -97,7 +96,7 @@ export class Geometry {
       seen.set(key, n + 1);
       const a = Math.min(s, d);
       const b = Math.max(s, d);
-      [mx, my] = centres[Math.floor(a / perSlice)];
+      const [mx, my] = centres[Math.floor(a / perSlice)];
       const ax = this.x[a];
       const ay = this.y[a];
       const len = Math.hypot(this.x[b] - ax, this.y[b] - ay) || 1e-6;

@@ -395,6 +395,7 @@ test('messages show control characters as escapes and shorten long values', { ti
   const { page, errors } = await env.open();
   const hostile = '\u001b[31m\u202eevil\r\nforged line\u0000';
   const shown = String.raw`\u{1b}[31m\u{202e}evil\r\nforged line\u{0}`;
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const invisible = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;
   // In a link's value, in a link's key, in a value the engine refuses.
   let notice = await noticeFor(page, `?topology.type=${encodeURIComponent(hostile)}&${encodeURIComponent(`a${hostile}`)}=1`);
