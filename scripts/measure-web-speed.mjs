@@ -101,13 +101,27 @@ try {
       { config: CONFIG, cycles: CYCLES },
     );
     results.wasm.push((CYCLES * 1000) / ms);
-    console.log(`round ${r + 1}: native ${results.native.at(-1).toFixed(0)} cycles/s, wasm ${results.wasm.at(-1).toFixed(0)} cycles/s (${((packets * 1000) / ms).toFixed(0)} packets/s)`);
+    console.log(
+      `round ${r + 1}: native ${results.native.at(-1).toFixed(0)} cycles/s, wasm ${results.wasm.at(-1).toFixed(0)} cycles/s (${((packets * 1000) / ms).toFixed(0)} packets/s)`,
+    );
   }
   await page.close();
 
   // 2. Frame rate of the page animating the network.
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries({ 'topology.type': 'dragonfly', 'topology.p': 4, 'topology.a': 8, 'topology.h': 4, 'topology.g': 33, 'routing.algorithm': 'ugal_l', 'traffic.pattern': 'uniform', 'traffic.load': 0.3, 'router.vcs': 3, 'router.buffer_depth': 16 })) q.set(k, String(v));
+  for (const [k, v] of Object.entries({
+    'topology.type': 'dragonfly',
+    'topology.p': 4,
+    'topology.a': 8,
+    'topology.h': 4,
+    'topology.g': 33,
+    'routing.algorithm': 'ugal_l',
+    'traffic.pattern': 'uniform',
+    'traffic.load': 0.3,
+    'router.vcs': 3,
+    'router.buffer_depth': 16,
+  }))
+    q.set(k, String(v));
   const anim = await openPage(browser.context, `${server.url}?${q}&speed=1`);
   const p = anim.page;
   await p.waitForSelector('body[data-state="running"]', { timeout: 60_000 });
@@ -200,8 +214,11 @@ const f50 = results.frames.find((f) => f.speed === 50);
 const holds = (f) => f.fps >= 55 && f.cyclesPerFrame >= 0.99 * f.speed;
 const sustained = results.frames.filter(holds).map((f) => f.speed);
 const date = new Date().toISOString().slice(0, 10);
-const loads = loadavg().map((x) => x.toFixed(1)).join(' / ');
-const row = (label, f) => `| ${label} | ${f.fps.toFixed(1)} | ${f.cyclesPerSecond.toFixed(0)} | ${f.cyclesPerFrame.toFixed(1)} | ${f.stepsPerSecond.toFixed(1)} | ${f.stepMs.toFixed(1)} | ${f.drawMs.toFixed(1)} |`;
+const loads = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' / ');
+const row = (label, f) =>
+  `| ${label} | ${f.fps.toFixed(1)} | ${f.cyclesPerSecond.toFixed(0)} | ${f.cyclesPerFrame.toFixed(1)} | ${f.stepsPerSecond.toFixed(1)} | ${f.stepMs.toFixed(1)} | ${f.drawMs.toFixed(1)} |`;
 const md = `## Web
 
 Measured by \`node scripts/measure-web-speed.mjs --write\` on ${date}: ${cpus().length} cores

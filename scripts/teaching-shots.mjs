@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { ROOT, launchBrowser, openPage, startServer } from '../tests/browser/harness.mjs';
 
 const OUT = join(ROOT, 'docs', 'screenshots', 'teaching');
-const DF72 = 'topology.type=dragonfly&topology.p=2&topology.a=4&topology.h=2&topology.g=9&routing.algorithm=ugal_l&traffic.pattern=group_shift&traffic.load=0.3';
+const DF72 =
+  'topology.type=dragonfly&topology.p=2&topology.a=4&topology.h=2&topology.g=9&routing.algorithm=ugal_l&traffic.pattern=group_shift&traffic.load=0.3';
 const MATRICES = {
   deuteranopia: '0.367 0.861 -0.228 0 0  0.280 0.673 0.047 0 0  -0.012 0.043 0.969 0 0  0 0 0 1 0',
   greyscale: '0.299 0.587 0.114 0 0  0.299 0.587 0.114 0 0  0.299 0.587 0.114 0 0  0 0 0 1 0',
@@ -46,7 +47,11 @@ const shot = (page, name, opts = {}) => page.screenshot({ path: join(OUT, `${nam
 async function packets(page, name, filters = false) {
   await page.waitForFunction(() => window.hiradix.sim.now() > 60, null, { timeout: 60_000 });
   await page.evaluate(() => window.hiradix.trace.armAt(9));
-  await page.waitForFunction(() => (window.hiradix.panes[0].view.packetsDrawn?.followed ?? 0) > 0 && window.hiradix.trace.data[0]?.trace?.hops.length >= 3, null, { timeout: 120_000 });
+  await page.waitForFunction(
+    () => (window.hiradix.panes[0].view.packetsDrawn?.followed ?? 0) > 0 && window.hiradix.trace.data[0]?.trace?.hops.length >= 3,
+    null,
+    { timeout: 120_000 },
+  );
   await page.click('#btn-run');
   await page.waitForSelector('body[data-state="paused"]');
   await page.waitForTimeout(900);

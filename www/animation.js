@@ -196,7 +196,13 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
         const b = p.stats.batchDone;
         const c = p.stats.last?.c;
         const total = p.info.terminals * p.info.batch_size;
-        p.setNote(b ? `batch done in ${b.cycles} cycles = ${b.perPacket.toFixed(2)} cycles/packet` : c ? `batch: ${Math.round((100 * c.delivered) / total)} % delivered` : '');
+        p.setNote(
+          b
+            ? `batch done in ${b.cycles} cycles = ${b.perPacket.toFixed(2)} cycles/packet`
+            : c
+              ? `batch: ${Math.round((100 * c.delivered) / total)} % delivered`
+              : '',
+        );
       } else if (r) {
         const lat = Number.isFinite(r.latency) ? r.latency.toFixed(1) : '–';
         const lost = r.unroutableTotal > 0 ? ` · ${r.unroutableTotal} unroutable` : '';

@@ -35,7 +35,10 @@ export function parseControl(spec, raw) {
       return { value: x };
     }
     case 'int_list': {
-      const parts = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+      const parts = text
+        .replace(/^\[|\]$/g, '')
+        .split(/[\s,]+/)
+        .filter(Boolean);
       if (!parts.length) return { error: 'enter one or more whole numbers, e.g. 8,8,8' };
       const xs = parts.map(Number);
       if (!xs.every((x) => Number.isInteger(x))) return { error: `'${clip(text, 60)}' is not a list of whole numbers (e.g. 8,8,8)` };
@@ -76,7 +79,10 @@ export function parseTriples(raw, max) {
     }
   } else {
     entries = [];
-    for (const token of text.replace(/\s*([-:])\s*/g, '$1').split(/[\s,;]+/).filter(Boolean)) {
+    for (const token of text
+      .replace(/\s*([-:])\s*/g, '$1')
+      .split(/[\s,;]+/)
+      .filter(Boolean)) {
       const m = /^(\d{1,6})-(\d{1,6}):(\d{1,6})$/.exec(token);
       if (!m) return { error: `'${clip(token, 40)}' is not an entry, ${example}` };
       entries.push(m.slice(1).map(Number));
@@ -143,7 +149,13 @@ export class Controls {
       for (const [value, label, title] of opts) input.append(el('option', { value, text: label, title: title || undefined }));
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else if (spec.kind === 'int_list') {
-      input = el('input', { id, type: 'text', inputmode: 'numeric', 'aria-describedby': msg.id, placeholder: spec.unset ? `empty: ${spec.unset}` : 'e.g. 8,8,8' });
+      input = el('input', {
+        id,
+        type: 'text',
+        inputmode: 'numeric',
+        'aria-describedby': msg.id,
+        placeholder: spec.unset ? `empty: ${spec.unset}` : 'e.g. 8,8,8',
+      });
       input.addEventListener('change', () => this.commit(spec, input.value));
     } else if (spec.kind === 'int_triples') {
       input = el('input', { id, type: 'text', 'aria-describedby': msg.id, placeholder: 'none — e.g. 0-1:1, 2-3:1' });

@@ -166,7 +166,15 @@ export class CostView {
    * root: the (empty) section to build into; onChange(): the inputs or visibility changed
    * (the page rewrites its URL); onCrash(err): a wasm trap.
    */
-  constructor(root, { onChange = () => {}, onCrash = (e) => { throw e; } } = {}) {
+  constructor(
+    root,
+    {
+      onChange = () => {},
+      onCrash = (e) => {
+        throw e;
+      },
+    } = {},
+  ) {
     this.root = root;
     this.onChange = onChange;
     this.onCrash = onCrash;
@@ -329,7 +337,8 @@ export class CostView {
     const v = { ...this.values };
     let figures;
     try {
-      if (typeof wasm.costFigures !== 'function') throw new Error('nodes: the wasm module (pkg/) is older than the cost view; rebuild it with scripts/build-wasm.sh');
+      if (typeof wasm.costFigures !== 'function')
+        throw new Error('nodes: the wasm module (pkg/) is older than the cost view; rebuild it with scripts/build-wasm.sh');
       figures = JSON.parse(wasm.costFigures(v.nodes, v.radix, v.beta));
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError) {
@@ -391,7 +400,12 @@ export class CostView {
       const data = id === 'hx-fig8' ? fig8 : plots.get(id);
       if (id === 'hx-fig8' && !data) {
         fig.querySelector('figcaption').textContent = `HyperX paper Fig. 8: switches per terminal, radix ${this.figures.query.radix}`;
-        lineChart(fig.querySelector('canvas'), { series: [], xLabel: 'network size N (terminals)', yLabel: 'switches / N', emptyText: this.search?.error ? 'the search failed (see above)' : 'searching in a Web Worker…' });
+        lineChart(fig.querySelector('canvas'), {
+          series: [],
+          xLabel: 'network size N (terminals)',
+          yLabel: 'switches / N',
+          emptyText: this.search?.error ? 'the search failed (see above)' : 'searching in a Web Worker…',
+        });
         fig.querySelector('.cost-legend').replaceChildren();
         continue;
       }
@@ -478,7 +492,11 @@ export class CostView {
         num(fmt(d.beta, 3)),
       );
     };
-    const head = el('tr', {}, ['', 'switches', 'L', 'S', 'K', 'T', 'ports used', 'β'].map((h) => el('th', {}, h)));
+    const head = el(
+      'tr',
+      {},
+      ['', 'switches', 'L', 'S', 'K', 'T', 'ports used', 'β'].map((h) => el('th', {}, h)),
+    );
     const clos = el(
       'tr',
       { class: 'clos' },
@@ -495,10 +513,16 @@ export class CostView {
   drawAtN() {
     const a = this.figures.at_n;
     const q = this.figures.query;
-    this.root.querySelector('#cost-at-n').textContent = `N = ${q.nodes}${sizeLabel(q.nodes) !== String(q.nodes) ? ` (${sizeLabel(q.nodes)})` : ''}, radix ${q.radix}`;
+    this.root.querySelector('#cost-at-n').textContent =
+      `N = ${q.nodes}${sizeLabel(q.nodes) !== String(q.nodes) ? ` (${sizeLabel(q.nodes)})` : ''}, radix ${q.radix}`;
     const rows = a.rows.map((r) =>
       r.config === null
-        ? el('tr', {}, el('th', {}, colourSwatch(r.topology), r.topology), el('td', { colspan: 5, class: 'muted' }, `cannot be built with radix-${q.radix} routers`))
+        ? el(
+            'tr',
+            {},
+            el('th', {}, colourSwatch(r.topology), r.topology),
+            el('td', { colspan: 5, class: 'muted' }, `cannot be built with radix-${q.radix} routers`),
+          )
         : el(
             'tr',
             {},
@@ -511,7 +535,16 @@ export class CostView {
           ),
     );
     const fig = (label, figure) => el('th', {}, label, el('br'), muted(figure));
-    const head = el('tr', {}, el('th'), el('th', {}, 'configuration'), el('th', {}, 'routers'), fig('$/node', 'Fig. 11'), fig('$/node', 'Fig. 19'), fig('W/node', 'Fig. 15'));
+    const head = el(
+      'tr',
+      {},
+      el('th'),
+      el('th', {}, 'configuration'),
+      el('th', {}, 'routers'),
+      fig('$/node', 'Fig. 11'),
+      fig('$/node', 'Fig. 19'),
+      fig('W/node', 'Fig. 15'),
+    );
     this.root.querySelector('#cost-at-table').replaceChildren(el('thead', {}, head), el('tbody', {}, rows));
     const parts = [];
     if (a.fb_dimension) parts.push(`Flattened butterfly (§5.1.2): n' = ${a.fb_dimension.n_prime}, k' = ${a.fb_dimension.k_prime}.`);

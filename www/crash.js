@@ -33,7 +33,11 @@ export const isMemoryFailure = (message) => MEMORY_MESSAGES.some((re) => re.test
  */
 export function describeCrash(message, panes = 1, smaller = false) {
   const memory = isMemoryFailure(message);
-  const detail = String(message ?? '').split('\n').slice(0, 12).map((line) => clip(line, 300)).join('\n');
+  const detail = String(message ?? '')
+    .split('\n')
+    .slice(0, 12)
+    .map((line) => clip(line, 300))
+    .join('\n');
   const simulations = panes > 1 ? `these ${panes} simulations need` : 'this simulation needs';
   const next = smaller ? 'try again, or reload it smaller' : 'try again';
   const plain = memory

@@ -151,11 +151,26 @@ export function decisionNodes(pane, router) {
   return el(
     'div',
     { class: 'decision decision-counts', dataset: { router, routed: total.routed, nonminimal: total.nonminimal, cycle: span.to } },
-    el('div', { class: 'decision-head' }, 'Routing decisions here ', el('span', { class: 'muted' }, '(packets routed onto a link to another router; non-minimal: sent off the minimal path here)')),
+    el(
+      'div',
+      { class: 'decision-head' },
+      'Routing decisions here ',
+      el('span', { class: 'muted' }, '(packets routed onto a link to another router; non-minimal: sent off the minimal path here)'),
+    ),
     el(
       'table',
       { class: 'ports decision-table' },
-      el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', {}, 'since cycle 0'), el('th', { title: `the last ${WINDOW} cycles or so` }, `cycles ${grouped(span.from)}–${grouped(span.to)}`))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', {}, ''),
+          el('th', {}, 'since cycle 0'),
+          el('th', { title: `the last ${WINDOW} cycles or so` }, `cycles ${grouped(span.from)}–${grouped(span.to)}`),
+        ),
+      ),
       el(
         'tbody',
         {},

@@ -97,7 +97,9 @@ export function typeProblem(spec, value) {
       return Number.isFinite(value) ? null : `must be a finite number, got ${describeValue(value)}`;
     case 'int_list':
       if (!Array.isArray(value)) return `must be a list of whole numbers such as [4,4,4], got ${describeValue(value)}`;
-      return value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : `must be a list of whole numbers such as [4,4,4], got ${describeValue(value)}`;
+      return value.every((x) => typeof x === 'number' && Number.isFinite(x))
+        ? null
+        : `must be a list of whole numbers such as [4,4,4], got ${describeValue(value)}`;
     case 'int_triples':
     case 'link_list':
       // [[router, router], [router, router, trunk], …] or [[group, group, kept], …]: the

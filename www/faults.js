@@ -68,10 +68,18 @@ export function parseLinks(raw, max = 4294967295) {
     }
   } else {
     links = [];
-    for (const token of text.replace(/\s*([-/])\s*/g, '$1').split(/[\s,;]+/).filter(Boolean)) {
+    for (const token of text
+      .replace(/\s*([-/])\s*/g, '$1')
+      .split(/[\s,;]+/)
+      .filter(Boolean)) {
       const m = /^(\d{1,10})-(\d{1,10})(?:\/(\d{1,10}))?$/.exec(token);
       if (!m) return { error: `'${clip(token, 40)}' is not a link, ${EXAMPLE}` };
-      links.push(m.slice(1).filter((x) => x !== undefined).map(Number));
+      links.push(
+        m
+          .slice(1)
+          .filter((x) => x !== undefined)
+          .map(Number),
+      );
     }
   }
   const bad = links.flat().find((x) => !Number.isInteger(x) || x < 0 || x > max);
@@ -131,7 +139,9 @@ export class FailLinks {
     if (!pane || !exp || app.crashed || channel >= pane.info.channels) return;
     const param = exp.compare?.param ?? '';
     if (param.startsWith('topology.')) {
-      this.say(`The panes compare different networks (${param}), so a link clicked in one is not the same link in the others: vary another parameter, or enter faults.links in the form.`);
+      this.say(
+        `The panes compare different networks (${param}), so a link clicked in one is not the same link in the others: vary another parameter, or enter faults.links in the form.`,
+      );
       return;
     }
     const own = param === 'faults.links';

@@ -48,12 +48,32 @@ function decision(d) {
     el(
       'div',
       { class: 'formula' },
-      sub('q', 'm'), '·', sub('H', 'm'), ` = ${n.q_min}·${n.h_min} = `, el('b', {}, m),
-      ` ${n.chose_minimal ? '≤' : '>'} `, sub('q', 'nm'), '·', sub('H', 'nm'), `${thr} = ${n.q_nonmin}·${n.h_nonmin}${thr} = `, el('b', {}, nm + t),
+      sub('q', 'm'),
+      '·',
+      sub('H', 'm'),
+      ` = ${n.q_min}·${n.h_min} = `,
+      el('b', {}, m),
+      ` ${n.chose_minimal ? '≤' : '>'} `,
+      sub('q', 'nm'),
+      '·',
+      sub('H', 'nm'),
+      `${thr} = ${n.q_nonmin}·${n.h_nonmin}${thr} = `,
+      el('b', {}, nm + t),
     ),
   );
   if (alg.startsWith('ugal_l')) {
-    box.append(el('div', { class: 'formula' }, 'sensed ', sub('q', 'm'), ` = ${n.q_min} here vs true queue of the minimal global channel = `, el('b', {}, n.q_true), ' ', muted('(what UGAL-G compares)')));
+    box.append(
+      el(
+        'div',
+        { class: 'formula' },
+        'sensed ',
+        sub('q', 'm'),
+        ` = ${n.q_min} here vs true queue of the minimal global channel = `,
+        el('b', {}, n.q_true),
+        ' ',
+        muted('(what UGAL-G compares)'),
+      ),
+    );
   } else if (alg === 'ugal_g') {
     box.append(el('div', { class: 'formula' }, `true queue of the minimal global channel = ${n.q_true}`));
   }
@@ -73,7 +93,9 @@ const RULES = {
 function dalDecision(d) {
   const n = d.hop_note;
   if (!n) {
-    const text = d.recording_hop_notes ? 'Recording DAL’s decisions: the next packet routed at this router will show its numbers.' : 'DAL’s decisions are recorded while you inspect a router.';
+    const text = d.recording_hop_notes
+      ? 'Recording DAL’s decisions: the next packet routed at this router will show its numbers.'
+      : 'DAL’s decisions are recorded while you inspect a router.';
     return el('div', { class: 'decision dal-note' }, muted(text));
   }
   const [why, cls] = Object.hasOwn(RULES, n.rule) ? RULES[n.rule] : [n.rule, ''];
@@ -87,7 +109,13 @@ function dalDecision(d) {
     const minLabel = { uncongested: 'uncongested', congested: 'unblocked but congested', blocked: 'blocked' }[minState];
     const derOk = x.has_deroute && x.deroutable && x.der_free >= n.need_uncongested;
     const derText = !x.has_deroute ? muted('none') : !x.deroutable ? muted('already derouted') : [cell(x.der_free, x.der_queue), ' ', mark(derOk)];
-    return el('tr', { class: chosen ? 'chosen' : '' }, td(`${dim}${chosen ? ' ◂' : ''}`), td([cell(x.min_free, x.min_queue), ` ${minLabel}`], { class: `dal-${minState}` }), td(derText));
+    return el(
+      'tr',
+      { class: chosen ? 'chosen' : '' },
+      td(`${dim}${chosen ? ' ◂' : ''}`),
+      td([cell(x.min_free, x.min_queue), ` ${minLabel}`], { class: `dal-${minState}` }),
+      td(derText),
+    );
   });
   return el(
     'div',
@@ -103,7 +131,11 @@ function dalDecision(d) {
     el(
       'div',
       { class: 'formula' },
-      'unblocked = ≥ ', el('b', {}, n.need_free), ' free slots; uncongested = ≥ ', el('b', {}, n.need_uncongested), ' free slots ',
+      'unblocked = ≥ ',
+      el('b', {}, n.need_free),
+      ' free slots; uncongested = ≥ ',
+      el('b', {}, n.need_uncongested),
+      ' free slots ',
       muted("(free = not promised to packets routed here, in the output's best adaptive VC; q = port queue, the tie-breaker)"),
     ),
     el(
@@ -142,7 +174,11 @@ function traceableVcs(p) {
   const out = [];
   p.in_flits.forEach((f, v) => {
     if (v > 0) out.push(' / ');
-    out.push(f > 0 ? el('button', { type: 'button', class: 'vc-trace', dataset: { port: p.port, vc: v }, title: `follow the packet at the head of VC ${v}` }, f) : String(f));
+    out.push(
+      f > 0
+        ? el('button', { type: 'button', class: 'vc-trace', dataset: { port: p.port, vc: v }, title: `follow the packet at the head of VC ${v}` }, f)
+        : String(f),
+    );
   });
   return out;
 }
@@ -152,7 +188,8 @@ export function routerNodes(d, cfg, info) {
   // A sliced dragonfly's routers are numbered slice by slice; the engine gives the group
   // within the slice.
   const slice = info.slices > 1 && info.a && info.g ? `slice ${Math.floor(d.router / (info.a * info.g))} · ` : '';
-  const where = d.group !== null ? `${slice}group ${d.group}, router ${d.router % (info.a ?? 1)} of ${info.a}` : d.coords ? `coordinates (${d.coords.join(', ')})` : '';
+  const where =
+    d.group !== null ? `${slice}group ${d.group}, router ${d.router % (info.a ?? 1)} of ${info.a}` : d.coords ? `coordinates (${d.coords.join(', ')})` : '';
   const dal = d.algorithm === 'dal';
   const tdfb = d.algorithm === 'adaptive_2dfb';
   const cr = d.ports.some((p) => p.td !== null);
@@ -163,7 +200,11 @@ export function routerNodes(d, cfg, info) {
       `Router ${d.router} `,
       muted(`${where} · cycle ${d.cycle} · ${d.load} packets inside`),
       ' ',
-      el('button', { type: 'button', class: 'trace-here', dataset: { router: d.router }, title: 'Follow the next packet generated at this router' }, 'trace next packet from here'),
+      el(
+        'button',
+        { type: 'button', class: 'trace-here', dataset: { router: d.router }, title: 'Follow the next packet generated at this router' },
+        'trace next packet from here',
+      ),
     ),
     dal ? dalDecision(d) : decision(d),
   ];
@@ -173,17 +214,31 @@ export function routerNodes(d, cfg, info) {
       el(
         'p',
         { class: 'muted' },
-        'DAL takes an aligning output that is ', el('i', {}, 'uncongested'),
+        'DAL takes an aligning output that is ',
+        el('i', {}, 'uncongested'),
         ` (≥ ${need} free slots in its best adaptive VC), else deroutes once per dimension, else takes a merely unblocked aligning output (room for a packet), else the escape VC. The DAL column shows each output's state now.`,
       ),
     );
   }
-  if (tdfb) out.push(el('p', { class: 'muted' }, "Adaptive 2DFB takes a direct link whose queue is ≤ Th (or any, once the packet's priority flag is set), else one non-minimal hop in an offset dimension, else waits."));
+  if (tdfb)
+    out.push(
+      el(
+        'p',
+        { class: 'muted' },
+        "Adaptive 2DFB takes a direct link whose queue is ≤ Th (or any, once the packet's priority flag is set), else one non-minimal hop in an offset dimension, else waits.",
+      ),
+    );
   const waiting = d.terminals.reduce((s, t) => s + t.source_queue, 0);
   // A sliced network's terminal s·N + n is node n's channel into slice s: name the node.
   const nodes = info.slices > 1 ? info.terminals / info.slices : 0;
   const terminalName = (t) => (nodes ? `${t} (node ${t % nodes})` : String(t));
-  out.push(el('p', { class: 'muted' }, `Terminals ${d.terminals.map((t) => terminalName(t.terminal)).join(', ') || '–'}: ${waiting} packets waiting in their source queues.`));
+  out.push(
+    el(
+      'p',
+      { class: 'muted' },
+      `Terminals ${d.terminals.map((t) => terminalName(t.terminal)).join(', ') || '–'}: ${waiting} packets waiting in their source queues.`,
+    ),
+  );
   const head = el(
     'tr',
     {},
@@ -263,7 +318,9 @@ export function channelNodes(d, cfg, info) {
       'h3',
       {},
       `Channel ${d.channel} `,
-      muted(`router ${d.src} port ${d.src_port} → router ${d.dst} port ${d.dst_port} · ${d.class}${info.family === 'hyperx' ? `, dimension ${d.dim}` : ''}${info.slices > 1 && info.a && info.g ? ` · slice ${Math.floor(d.src / (info.a * info.g))}` : ''} · cycle ${d.cycle}`),
+      muted(
+        `router ${d.src} port ${d.src_port} → router ${d.dst} port ${d.dst_port} · ${d.class}${info.family === 'hyperx' ? `, dimension ${d.dim}` : ''}${info.slices > 1 && info.a && info.g ? ` · slice ${Math.floor(d.src / (info.a * info.g))}` : ''} · cycle ${d.cycle}`,
+      ),
     ),
     el('table', { class: 'ports' }, el('thead', {}, head), el('tbody', {}, rows)),
     el(

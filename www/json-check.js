@@ -72,7 +72,10 @@ export function jsonProblem(text, maxDepth = MAX_JSON_DEPTH) {
         key = JSON.parse(text.slice(i, j + 1));
         top.expectKey = false;
         if (top.keys.has(key)) {
-          return { path: clip(childPath(), 80), message: `the key '${clip(key, 60)}' is given more than once in the same object (JSON would silently keep the last; the command line refuses a repeated key too)` };
+          return {
+            path: clip(childPath(), 80),
+            message: `the key '${clip(key, 60)}' is given more than once in the same object (JSON would silently keep the last; the command line refuses a repeated key too)`,
+          };
         }
         top.keys.add(key);
       }

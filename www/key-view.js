@@ -64,7 +64,10 @@ export function renderKey(app, preset, present) {
           const m = p.focus && p.links && p.linksMetric === metric ? classMeans(p.links, p.focus) : { focus: NaN, rest: NaN, count: 0 };
           return { label: paneLabel(p), colour: p.colour, ...m };
         });
-        app.keyNumbers = { metric, panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, focus: g.focus, rest: g.rest, count: g.count })) };
+        app.keyNumbers = {
+          metric,
+          panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, focus: g.focus, rest: g.rest, count: g.count })),
+        };
         caption(i, 'The orange-cased channels vs the rest', `(mean ${metricWords(metric)}, as coloured)`);
         const range = app.storyLook?.().range ?? 1;
         // Room above the tallest bar for its value.
@@ -77,7 +80,16 @@ export function renderKey(app, preset, present) {
           const m = owners ? p.decisions.split(owners) : { inside: NaN, outside: NaN, routersInside: 0 };
           return { label: paneLabel(p), colour: p.colour, ...m, span: p.decisions.span };
         });
-        app.decisionNumbers = { panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, owners: g.inside, others: g.outside, routersInside: g.routersInside, span: g.span })) };
+        app.decisionNumbers = {
+          panes: groups.map((g, k) => ({
+            pane: panes[k].variant.name,
+            algorithm: panes[k].short,
+            owners: g.inside,
+            others: g.outside,
+            routersInside: g.routersInside,
+            span: g.span,
+          })),
+        };
         caption(i, 'Where packets go non-minimally', `(share of the packets each router routed, last ${WINDOW} cycles)`);
         const shares = groups.flatMap((g) => [g.inside, g.outside]).filter(Number.isFinite);
         const pct = (v) => `${Math.round(100 * v)} %`;
@@ -92,7 +104,9 @@ export function renderKey(app, preset, present) {
         });
       } else if (kind === 'fig9') {
         const f = panes.find((p) => p.stats.fig9)?.stats.fig9;
-        const groups = panes.filter((p) => p.stats.fig9).map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, values: p.stats.fig9.per_channel }));
+        const groups = panes
+          .filter((p) => p.stats.fig9)
+          .map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, values: p.stats.fig9.per_channel }));
         const classes = f
           ? [
               { label: 'minimal', short: 'min', from: 0, to: f.minimal_channels, shade: '#fde6cf' },
@@ -107,7 +121,12 @@ export function renderKey(app, preset, present) {
         lineChart(canvas, {
           series: panes.map((p) => {
             const total = p.info.terminals * p.info.batch_size;
-            return { label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c.delivered / total]) };
+            return {
+              label: p.variant.label ? p.variant.name : '',
+              colour: p.colour,
+              width: 2.5,
+              points: p.stats.samples.map((s) => [s.cycle, s.snap.c.delivered / total]),
+            };
           }),
           xLabel: 'cycle',
           yLabel: 'delivered',
@@ -116,7 +135,12 @@ export function renderKey(app, preset, present) {
         });
       } else if (kind === 'unroutable') {
         caption(i, 'Packets lost to failed links', '(unroutable: routed onto a failed link; total)');
-        const series = panes.map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.snap.c.unroutable]) }));
+        const series = panes.map((p) => ({
+          label: p.variant.label ? p.variant.name : '',
+          colour: p.colour,
+          width: 2.5,
+          points: p.stats.samples.map((s) => [s.cycle, s.snap.c.unroutable]),
+        }));
         const top = Math.max(10, ...series.flatMap((s) => s.points.map((q) => q[1])));
         // The legend says each pane's total so far, so a flat line at 0 reads as "none lost".
         const legendEntries = panes.map((p, k) => ({ label: `${paneLabel(p)}: ${series[k].points.at(-1)?.[1] ?? 0}`, colour: p.colour }));
@@ -124,7 +148,12 @@ export function renderKey(app, preset, present) {
       } else if (kind === 'latency') {
         caption(i, 'Latency', '(cycles)');
         lineChart(canvas, {
-          series: panes.map((p) => ({ label: p.variant.label ? p.variant.name : '', colour: p.colour, width: 2.5, points: p.stats.samples.map((s) => [s.cycle, s.latency]) })),
+          series: panes.map((p) => ({
+            label: p.variant.label ? p.variant.name : '',
+            colour: p.colour,
+            width: 2.5,
+            points: p.stats.samples.map((s) => [s.cycle, s.latency]),
+          })),
           xLabel: 'cycle',
           yLabel: 'cycles',
         });

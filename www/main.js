@@ -7,7 +7,23 @@
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
 import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './controls.js';
-import { MAX_VARIANTS, Model, clone, describeSpeed, describeValue, flatten, formatValue, getPath, newExperiment, parseValue, readSpeed, readsParam, sameValue, setPath, speedText } from './experiment.js';
+import {
+  MAX_VARIANTS,
+  Model,
+  clone,
+  describeSpeed,
+  describeValue,
+  flatten,
+  formatValue,
+  getPath,
+  newExperiment,
+  parseValue,
+  readSpeed,
+  readsParam,
+  sameValue,
+  setPath,
+  speedText,
+} from './experiment.js';
 import { clip, el, rich, setChildren } from './dom.js';
 import { parseConfigText } from './json-check.js';
 import { PRESETS, presetExperiments } from './presets.js';
@@ -202,7 +218,10 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   const variants = app.model.variants(exp);
   let reply;
   try {
-    reply = await app.sims.create(variants.map((v) => v.config), want());
+    reply = await app.sims.create(
+      variants.map((v) => v.config),
+      want(),
+    );
   } catch {
     // The worker crashed (the banner says why): this experiment stays, to try again.
     if (app.crashed) keepCrashed(exp);
@@ -364,7 +383,10 @@ function showStory(id) {
   $('story-paper').textContent = p.paper;
   $('story-point').textContent = p.point;
   setChildren($('story-text'), rich(p.text));
-  setChildren($('story-look'), p.look.map((l) => el('li', {}, rich(l))));
+  setChildren(
+    $('story-look'),
+    p.look.map((l) => el('li', {}, rich(l))),
+  );
   $('story-modified').hidden = !storyModified(app.experiment);
 }
 
@@ -483,7 +505,8 @@ function compareParam(param) {
   let other;
   if (spec?.options?.length) other = spec.options.find((o) => o !== cur) ?? cur;
   else if (typeof cur === 'number') other = param === 'traffic.load' ? Math.min(1, Number((cur / 2).toFixed(2))) : cur * 2;
-  else if (cur === null && spec?.spec?.unset) other = Math.max(spec.spec.min, 16); // optional: unset vs a value
+  else if (cur === null && spec?.spec?.unset)
+    other = Math.max(spec.spec.min, 16); // optional: unset vs a value
   else other = cur;
   exp.compare = { param, values: [cur, other] };
   return applyExperiment(exp);
@@ -497,7 +520,11 @@ function onCompareValues() {
 function compareValues(raw) {
   if (!app.experiment.compare) return null;
   const exp = clone(app.experiment);
-  const values = raw.split('|').map((s) => s.trim()).filter(Boolean).map(parseValue);
+  const values = raw
+    .split('|')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseValue);
   if (values.length < 2) {
     showCompareMessage('enter at least two values separated by |, e.g. ugal_l | ugal_g');
     return;
@@ -560,7 +587,10 @@ function setSpeed(v, { typed = false } = {}) {
 function syncMetric() {
   const sel = $('link-metric');
   const vcs = app.panes[0]?.vcs ?? 1;
-  const opts = [['occupancy', 'occupancy (all VCs)'], ['utilization', 'utilization']];
+  const opts = [
+    ['occupancy', 'occupancy (all VCs)'],
+    ['utilization', 'utilization'],
+  ];
   for (let v = 0; v < vcs; v++) opts.push([`vc${v}`, `VC ${v} occupancy`]);
   const want = app.experiment.view.metric;
   const key = opts.map((o) => o[0]).join();
@@ -842,9 +872,7 @@ function wireControls() {
     // The link read back as the page that opens it will read it: anything it would refuse
     // or read differently is said before the sharer sends it.
     const problems = linkProblems(location.search);
-    const warning = problems.length
-      ? `\nBut the page that opens it would not show this experiment as it is:\n${problems.map((p) => `• ${p}`).join('\n')}`
-      : '';
+    const warning = problems.length ? `\nBut the page that opens it would not show this experiment as it is:\n${problems.map((p) => `• ${p}`).join('\n')}` : '';
     try {
       await navigator.clipboard.writeText(location.href);
       notice(`Link to this experiment copied to the clipboard.${warning}`);
@@ -862,7 +890,11 @@ function wireControls() {
     download('hiradix-network.png', blob);
   });
   app.exportLegend = exportLegend; // for tests
-  app.exportPng = () => canvasesToPng(app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })), exportLegend());
+  app.exportPng = () =>
+    canvasesToPng(
+      app.panes.map((p) => ({ canvas: p.canvas, title: p.title, colour: p.colour, now: p.now })),
+      exportLegend(),
+    );
   app.trace = new PacketTrace(app, { notice });
   app.trace.onLinkChange = () => writeUrlSoon();
   $('btn-trace').addEventListener('click', toggleTrace);
@@ -888,7 +920,12 @@ function wireControls() {
     if (on && app.lowerVisible === false) app.lastPlot = 0;
     app.lowerVisible = on;
   }).observe(document.querySelector('.lower'));
-  app.renderKey = () => renderKey(app, PRESETS.find((p) => p.id === app.experiment?.preset), app.present);
+  app.renderKey = () =>
+    renderKey(
+      app,
+      PRESETS.find((p) => p.id === app.experiment?.preset),
+      app.present,
+    );
   wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r), failLink: (pane, c) => app.failLinks.click(pane, c) });
 }
 

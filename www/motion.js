@@ -71,7 +71,11 @@ export function syncPacketLegend(on) {
   if (!row || row.hidden === !on) return;
   row.hidden = !on;
   if (!on) return;
-  for (const [id, kind] of [['legend-pkt-min', 'minimal'], ['legend-pkt-nonmin', 'nonminimal'], ['legend-pkt-followed', 'followed']]) {
+  for (const [id, kind] of [
+    ['legend-pkt-min', 'minimal'],
+    ['legend-pkt-nonmin', 'nonminimal'],
+    ['legend-pkt-followed', 'followed'],
+  ]) {
     const c = document.getElementById(id);
     if (!c) continue;
     const dpr = window.devicePixelRatio || 1;

@@ -32,7 +32,9 @@ export class Pane {
     sw.style.background = variant.colour;
     this.labelEl = document.createElement('span');
     this.labelEl.className = 'pane-label';
-    this.labelEl.textContent = variant.label ? `${variant.name} · ${formatValue(variant.value)}` : `${this.info.type.replace(/_/g, ' ')} · ${this.info.algorithm}`;
+    this.labelEl.textContent = variant.label
+      ? `${variant.name} · ${formatValue(variant.value)}`
+      : `${this.info.type.replace(/_/g, ' ')} · ${this.info.algorithm}`;
     this.labelEl.title = variant.label || '';
     this.noteEl = document.createElement('span');
     this.noteEl.className = 'pane-note';
@@ -134,7 +136,26 @@ export class Pane {
     // Gliding packets move every frame until they reach the snapshot's positions: then
     // only they are redrawn, over the rest of the picture kept from the last full drawing.
     const glide = packets ? Math.round(packets.glide * 240) : -1;
-    const key = JSON.stringify([this.sim.seq, metric, selection, vcCells, trace, v.zoom, v.centre, v.staticDirty, rect.width, rect.height, window.devicePixelRatio, this.focus !== null, range, dim, routerScale, this.failedSeq, packets !== null, routers?.key ?? null]);
+    const key = JSON.stringify([
+      this.sim.seq,
+      metric,
+      selection,
+      vcCells,
+      trace,
+      v.zoom,
+      v.centre,
+      v.staticDirty,
+      rect.width,
+      rect.height,
+      window.devicePixelRatio,
+      this.focus !== null,
+      range,
+      dim,
+      routerScale,
+      this.failedSeq,
+      packets !== null,
+      routers?.key ?? null,
+    ]);
     if (key === this.drawn && glide === this.glideDrawn) return false;
     if (key === this.drawn && v.moveDots(packets, selection)) {
       this.glideDrawn = glide;

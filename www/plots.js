@@ -207,14 +207,27 @@ function drawReferences(ctx, references, { X, Y, m }, w, yMin) {
  * vertical marker; references: [{x, colour, label}], labelled dashed vertical lines (the
  * x range grows to include them).
  */
-export function lineChart(canvas, { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries, xTicks, xFormat, markX, markLabel, references = [] }) {
+export function lineChart(
+  canvas,
+  { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries, xTicks, xFormat, markX, markLabel, references = [] },
+) {
   const { ctx, w, h } = prepare(canvas);
   const pts = series.flatMap((s) => s.points.filter((p) => Number.isFinite(p[1])));
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const refXs = references.map((r) => r.x);
   const plotTop = 8 + references.length * referenceRow();
   if (!pts.length && !series.some((s) => s.saturated?.size)) {
-    const frame = axes(ctx, w, h, { xMin: xMin ?? 0, xMax: Math.max(xMax ?? 1, ...refXs), yMin, yMax: yMax ?? 1, xLabel, yLabel, xTicks: xTicks ?? true, xFormat, top: plotTop });
+    const frame = axes(ctx, w, h, {
+      xMin: xMin ?? 0,
+      xMax: Math.max(xMax ?? 1, ...refXs),
+      yMin,
+      yMax: yMax ?? 1,
+      xLabel,
+      yLabel,
+      xTicks: xTicks ?? true,
+      xFormat,
+      top: plotTop,
+    });
     drawReferences(ctx, references, frame, w, yMin);
     empty(ctx, w, h, emptyText);
     return;
@@ -318,7 +331,7 @@ export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyT
     ctx.fillRect(X(c.from), m.t, X(c.to) - X(c.from), ph);
     ctx.fillStyle = AXIS;
     const wpx = X(c.to) - X(c.from);
-    const label = wpx > ctx.measureText(c.label).width + 4 ? c.label : c.short ?? '';
+    const label = wpx > ctx.measureText(c.label).width + 4 ? c.label : (c.short ?? '');
     // A label wider than its region goes on a second row, clear of its neighbour's.
     const tw = ctx.measureText(label).width;
     const cx = Math.max(X(c.from) + tw / 2, (X(c.from) + X(c.to)) / 2);
@@ -334,7 +347,12 @@ export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyT
       ctx.fillRect(X(i) + slot * (0.3 + gi), Y(y), Math.max(1, slot - 0.5), Y(0) - Y(y));
     });
   });
-  legend(ctx, w, groups.filter((g) => g.label).map((g) => ({ label: g.label, colour: g.colour, box: true })), m);
+  legend(
+    ctx,
+    w,
+    groups.filter((g) => g.label).map((g) => ({ label: g.label, colour: g.colour, box: true })),
+    m,
+  );
 }
 
 /** Step histograms: series [{colour, dash, bins: fractions, width}]. */
@@ -373,7 +391,19 @@ export function histogramChart(canvas, { series, xLabel, yLabel, xMax, emptyText
  * them and at the others. groups: [{label, colour, focus, rest}]; values printed on the
  * bars with `format` (and the axis with `yFormat`); `labels` name the two bars.
  */
-export function classBars(canvas, { groups, yLabel, yMax = 1, focusColour = '#f28e2b', emptyText = 'waiting for data…', labels = ['orange-cased', 'the rest'], format = (v) => v.toFixed(2), yFormat }) {
+export function classBars(
+  canvas,
+  {
+    groups,
+    yLabel,
+    yMax = 1,
+    focusColour = '#f28e2b',
+    emptyText = 'waiting for data…',
+    labels = ['orange-cased', 'the rest'],
+    format = (v) => v.toFixed(2),
+    yFormat,
+  },
+) {
   const { ctx, w, h } = prepare(canvas);
   const live = groups.filter((g) => Number.isFinite(g.focus));
   if (!live.length) {

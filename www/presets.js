@@ -25,7 +25,8 @@ export const PRESETS = [
     // The point is a queue building up: full colour at a quarter full.
     ranges: { occupancy: 0.25, vc0: 0.25, vc1: 0.25, vc2: 0.25 },
     sweep: '0.05:0.45:0.05',
-    point: 'The orange-cased channels are the global channels from each group to the next, the only minimal path: UGAL-L keeps their queues fuller (darker) than UGAL-G, because it cannot see them from the source router.',
+    point:
+      'The orange-cased channels are the global channels from each group to the next, the only minimal path: UGAL-L keeps their queues fuller (darker) than UGAL-G, because it cannot see them from the source router.',
     focus: { kind: 'group-shift', pattern: 'group_shift', label: 'global channels group i → i+1 (the minimal ones)' },
     // Beside the picture: the cased channels' queues, then where the routers decide to go
     // non-minimally (the Fig. 9 bars are under the picture, in the statistics).
@@ -80,7 +81,8 @@ export const PRESETS = [
     speed: 4,
     view: { metric: 'utilization' },
     sweep: '0.1:1.0:0.1',
-    point: "The orange-cased channels are Swap2's minimal paths: MIN piles all traffic onto them (dark) and saturates at 0.5, while DAL spreads it over the other channels of each dimension and carries the offered 0.8.",
+    point:
+      "The orange-cased channels are Swap2's minimal paths: MIN piles all traffic onto them (dark) and saturates at 0.5, while DAL spreads it over the other channels of each dimension and carries the offered 0.8.",
     // The point is also in the other channels (DAL spreads onto them): they are not dimmed.
     focus: { kind: 'swap2', pattern: 'swap2', dim: 1, label: "Swap2's minimal channels (one per switch in dimensions 1 and 2)" },
     keyPlots: ['classes', 'throughput'],
@@ -117,7 +119,8 @@ export const PRESETS = [
     speed: 2,
     view: { metric: 'utilization' },
     sweep: '0.05:0.6:0.05',
-    point: 'Under MIN only the orange-cased channels i → i+1 carry traffic (dark) while the other 14 channels of every router stay idle (light); Valiant spreads the same traffic over all of them.',
+    point:
+      'Under MIN only the orange-cased channels i → i+1 carry traffic (dark) while the other 14 channels of every router stay idle (light); Valiant spreads the same traffic over all of them.',
     focus: { kind: 'router-shift', pattern: 'router_shift', label: 'channels router i → i+1 (the only minimal path)' },
     keyPlots: ['classes', 'throughput'],
     text: [
@@ -149,7 +152,8 @@ export const PRESETS = [
     speed: 0.25,
     view: { metric: 'utilization' },
     sweep: '0.05:0.6:0.05',
-    point: 'Greedy UGAL sends too much of its batch minimally at once: its orange-cased minimal channels stay busy (dark) long after those of UGAL-S and CLOS AD have cleared, and it finishes its batch last.',
+    point:
+      'Greedy UGAL sends too much of its batch minimally at once: its orange-cased minimal channels stay busy (dark) long after those of UGAL-S and CLOS AD have cleared, and it finishes its batch last.',
     // 32 routers on a circle: the channels to the next router are short; smaller routers
     // leave them visible.
     focus: { kind: 'router-shift', pattern: 'router_shift', routerScale: 0.5, label: 'channels router i → i+1 (the minimal ones)' },
@@ -184,7 +188,8 @@ export const PRESETS = [
     speed: 4,
     view: { metric: 'utilization' },
     sweep: '0.1:1.0:0.1',
-    point: 'Minimal routing crowds the two orange-cased links i → i+1 and saturates at 50 %; adaptive routing overflows onto the links through other switches and carries the offered 0.8.',
+    point:
+      'Minimal routing crowds the two orange-cased links i → i+1 and saturates at 50 %; adaptive routing overflows onto the links through other switches and carries the offered 0.8.',
     focus: { kind: 'router-shift', pattern: 'adversarial', label: 'the two direct links switch i → i+1' },
     keyPlots: ['classes', 'throughput'],
     text: [
@@ -212,7 +217,12 @@ export const PRESETS = [
       routing: { algorithm: 'min' },
       traffic: { pattern: 'router_shift', load: 0.2 },
       router: { vcs: 4 },
-      faults: { links: [[5, 6], [9, 10]] },
+      faults: {
+        links: [
+          [5, 6],
+          [9, 10],
+        ],
+      },
       measurement,
       seed: 1,
     },
@@ -220,7 +230,8 @@ export const PRESETS = [
     speed: 2,
     view: { metric: 'utilization' },
     sweep: '0.05:0.4:0.05',
-    point: 'The two dashed links marked × have failed. DOR (min) still routes packets onto them and loses them — its unroutable count climbs and it delivers 0.175 of the offered 0.2 — while DAL takes the orange-cased two-hop detours around them and loses none.',
+    point:
+      'The two dashed links marked × have failed. DOR (min) still routes packets onto them and loses them — its unroutable count climbs and it delivers 0.175 of the offered 0.2 — while DAL takes the orange-cased two-hop detours around them and loses none.',
     focus: { kind: 'failed-detours', label: 'the two-hop detours around each failed link' },
     keyPlots: ['unroutable', 'classes'],
     text: [
@@ -254,7 +265,22 @@ export const PRESETS = [
       router: { vcs: 3 },
       // Slice 1's global channels in the engine's channel order (r < q), every third, the
       // first 12 of its 36 (as tests/channel_slicing.rs picks them).
-      faults: { links: [[36, 40], [37, 52], [39, 64], [41, 48], [42, 60], [45, 49], [46, 61], [49, 53], [51, 65], [54, 62], [58, 62], [63, 67]] },
+      faults: {
+        links: [
+          [36, 40],
+          [37, 52],
+          [39, 64],
+          [41, 48],
+          [42, 60],
+          [45, 49],
+          [46, 61],
+          [49, 53],
+          [51, 65],
+          [54, 62],
+          [58, 62],
+          [63, 67],
+        ],
+      },
       // Longer than the other stories': shortest_queue's labeled packets need more than
       // 5000 cycles to drain (a few wait thousands of cycles in the degraded slice).
       measurement: { warmup: 2000, measure: 2000, drain_limit: 20000 },
@@ -264,7 +290,8 @@ export const PRESETS = [
     speed: 10,
     view: { metric: 'utilization' },
     sweep: '0.1:0.7:0.1',
-    point: 'Slice 1 has lost 12 of its 36 global links. Picking the slice with the shorter source queue sends what slice 1 cannot carry over the orange-cased slice 0 (0.72 against 0.55 flits/cycle) and accepts the offered 0.5; round robin keeps feeding slice 1 half of every node’s packets, its source queues grow and it accepts 0.41.',
+    point:
+      'Slice 1 has lost 12 of its 36 global links. Picking the slice with the shorter source queue sends what slice 1 cannot carry over the orange-cased slice 0 (0.72 against 0.55 flits/cycle) and accepts the offered 0.5; round robin keeps feeding slice 1 half of every node’s packets, its source queues grow and it accepts 0.41.',
     // The point is in both slices (slice 1 carries the same in both panes): nothing dimmed.
     focus: { kind: 'slice', slice: 0, dim: 1, label: 'slice 0, the intact one' },
     keyPlots: ['classes', 'throughput'],

@@ -19,11 +19,25 @@ export const RAMP_LEVELS = 16;
 // perceptually uniform and its lightness falls monotonically, so the order of the colours
 // survives deuteranopia, protanopia and greyscale (a projector, a printout).
 const VIRIDIS = [
-  [68, 1, 84], [72, 36, 117], [65, 68, 135], [53, 95, 141], [42, 120, 142], [33, 145, 140],
-  [34, 168, 132], [68, 191, 112], [122, 209, 81], [189, 223, 38], [253, 231, 37],
+  [68, 1, 84],
+  [72, 36, 117],
+  [65, 68, 135],
+  [53, 95, 141],
+  [42, 120, 142],
+  [33, 145, 140],
+  [34, 168, 132],
+  [68, 191, 112],
+  [122, 209, 81],
+  [189, 223, 38],
+  [253, 231, 37],
 ];
 const IDLE_RGB = [214, 219, 226];
-const RAMP_STOPS = [[0.0, IDLE_RGB], ...VIRIDIS.slice(0, 10).reverse().map((c, i) => [0.1 + i * 0.1, c])];
+const RAMP_STOPS = [
+  [0.0, IDLE_RGB],
+  ...VIRIDIS.slice(0, 10)
+    .reverse()
+    .map((c, i) => [0.1 + i * 0.1, c]),
+];
 
 export function rampRgb(t) {
   t = Math.min(1, Math.max(0, t));

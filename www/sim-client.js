@@ -297,10 +297,11 @@ function merge(msg, replies, layout) {
   if (replies.length === 1) return replies[0];
   const W = layout.workers;
   const global = (k, j) => k + j * W;
-  const inOrder = (field) => Array.from({ length: layout.panes }, (_, i) => {
-    const [k, j] = home(i, layout);
-    return replies[k][field][j];
-  });
+  const inOrder = (field) =>
+    Array.from({ length: layout.panes }, (_, i) => {
+      const [k, j] = home(i, layout);
+      return replies[k][field][j];
+    });
   // Each worker samples its panes' statistics once its first pane reaches the cycle asked
   // (the same cycle for all, in lock-step): the step has a sample when every worker took one.
   const sampled = replies.every((r) => r.sampled);

@@ -159,9 +159,26 @@ export class StatsTracker {
   csvRows(variant) {
     const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? (Number.isFinite(v) ? v.toFixed(5) : '') : v);
     return this.samples.map((s) =>
-      [JSON.stringify(variant), s.cycle, s.offered, s.accepted, s.latency, s.latencyMin, s.latencyNonmin, s.nonminFraction, s.hops, s.inNetwork, s.inSources, s.dropped, s.unroutable].map(fmt).join(','),
+      [
+        JSON.stringify(variant),
+        s.cycle,
+        s.offered,
+        s.accepted,
+        s.latency,
+        s.latencyMin,
+        s.latencyNonmin,
+        s.nonminFraction,
+        s.hops,
+        s.inNetwork,
+        s.inSources,
+        s.dropped,
+        s.unroutable,
+      ]
+        .map(fmt)
+        .join(','),
     );
   }
 }
 
-export const CSV_HEADER = 'variant,cycle,offered,accepted,latency,latency_minimal,latency_nonminimal,nonminimal_fraction,hops,packets_in_network,packets_in_source_queues,dropped,unroutable';
+export const CSV_HEADER =
+  'variant,cycle,offered,accepted,latency,latency_minimal,latency_nonminimal,nonminimal_fraction,hops,packets_in_network,packets_in_source_queues,dropped,unroutable';

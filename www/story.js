@@ -50,7 +50,7 @@ export function focusMask(rule, net) {
     if (!g || !net.classes || !G) return null;
     for (let c = 0; c < n; c++) {
       const a = g[src[c]];
-      if (net.classes[c] === 1 && g[dst[c]] === a - (a % G) + ((a % G) + shift) % G) set(c);
+      if (net.classes[c] === 1 && g[dst[c]] === a - (a % G) + (((a % G) + shift) % G)) set(c);
     }
   } else if (rule.kind === 'slice') {
     // A sliced dragonfly (routers numbered slice by slice): every channel of slice `slice`.

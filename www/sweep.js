@@ -13,7 +13,10 @@ export function parseLoads(text) {
     loads = [];
     for (let i = 0; a + i * s <= b + 1e-9 && i < 200; i++) loads.push(Number((a + i * s).toFixed(6)));
   } else {
-    loads = t.split(/[\s,]+/).filter(Boolean).map(Number);
+    loads = t
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number);
   }
   if (!loads.length || !loads.every((x) => Number.isFinite(x) && x > 0 && x <= 1)) {
     return { error: `loads must be numbers in (0, 1], as start:stop:step or a list, got '${t}'` };

@@ -139,7 +139,8 @@ export class TimeControl {
     return this.hooks.serial(async () => {
       if (!(await this.pause())) return;
       const reached = await this.rewind(cycle);
-      if (reached !== null && reached !== cycle) this.say(`back to: cycle ${grouped(cycle)} is not kept; went back to cycle ${grouped(reached)}, the earliest`, true);
+      if (reached !== null && reached !== cycle)
+        this.say(`back to: cycle ${grouped(cycle)} is not kept; went back to cycle ${grouped(reached)}, the earliest`, true);
     });
   }
 
@@ -264,7 +265,9 @@ export class TimeControl {
     edits.length = i;
     const exp = app.experiment;
     const load = exp.config.traffic.load !== st.load;
-    const links = JSON.stringify(exp.config.faults?.links ?? []) !== JSON.stringify(st.links) || (st.compareValues && JSON.stringify(st.compareValues) !== JSON.stringify(exp.compare?.values));
+    const links =
+      JSON.stringify(exp.config.faults?.links ?? []) !== JSON.stringify(st.links) ||
+      (st.compareValues && JSON.stringify(st.compareValues) !== JSON.stringify(exp.compare?.values));
     exp.config.traffic.load = st.load;
     if (exp.config.faults || st.links.length) {
       exp.config.faults ??= { links: [], random_fraction: 0 };
@@ -298,7 +301,10 @@ export class TimeControl {
       if (!(await this.pause())) return;
       this.busy = true;
       this.synced = '';
-      this.say(`Running until the ${kind === 'saturated' ? 'first saturated channel' : `${EVENT_WORDS[kind].option} at router ${sel.index}`} (at most ${grouped(MAX_CYCLES)} cycles)…`, true);
+      this.say(
+        `Running until the ${kind === 'saturated' ? 'first saturated channel' : `${EVENT_WORDS[kind].option} at router ${sel.index}`} (at most ${grouped(MAX_CYCLES)} cycles)…`,
+        true,
+      );
       try {
         if (kind === 'saturated') await this.untilSaturated();
         else await this.untilAtRouter(kind, sel.pane, sel.index);
@@ -338,7 +344,8 @@ export class TimeControl {
     let text;
     if (r.error) text = `The simulation stopped at cycle ${at}: ${r.error}`;
     else if (r.reached) text = `Router ${router} ${words.reached} at cycle ${at}${where} — paused there. Its decision and counts are in the inspector.`;
-    else text = `No ${words.missing} at router ${router} within ${grouped(MAX_CYCLES)} cycles${where ? ' (pane ' + pane.variant.name + ')' : ''}: paused at cycle ${at}.`;
+    else
+      text = `No ${words.missing} at router ${router} within ${grouped(MAX_CYCLES)} cycles${where ? ' (pane ' + pane.variant.name + ')' : ''}: paused at cycle ${at}.`;
     if (failed) text += ` Another pane could not follow: ${failed}`;
     this.hooks.notice(text);
   }
@@ -372,7 +379,9 @@ export class TimeControl {
     const at = grouped(target);
     if (best < 0) {
       const stop = results.find((r) => r.error)?.error;
-      this.hooks.notice(stop ? `The simulation stopped at cycle ${at}: ${stop}` : `No saturated channel within ${grouped(MAX_CYCLES)} cycles: paused at cycle ${at}.`);
+      this.hooks.notice(
+        stop ? `The simulation stopped at cycle ${at}: ${stop}` : `No saturated channel within ${grouped(MAX_CYCLES)} cycles: paused at cycle ${at}.`,
+      );
       return;
     }
     const pane = panes[best];
@@ -382,7 +391,9 @@ export class TimeControl {
     app.lastWant = null;
     this.hooks.updateInspector();
     const where = panes.length > 1 ? ` in pane ${pane.variant.name} (${pane.short}), the first to saturate one; the other panes are at the same cycle` : '';
-    this.hooks.notice(`Channel ${c} (router ${g.src[c]} → router ${g.dst[c]}) saturates at cycle ${at}${where}: a VC buffer it feeds is full, so packets for that VC wait at router ${g.src[c]}. Selected (wide dashes) and shown in the inspector.`);
+    this.hooks.notice(
+      `Channel ${c} (router ${g.src[c]} → router ${g.dst[c]}) saturates at cycle ${at}${where}: a VC buffer it feeds is full, so packets for that VC wait at router ${g.src[c]}. Selected (wide dashes) and shown in the inspector.`,
+    );
   }
 }
 

@@ -54,7 +54,10 @@ export class PacketTrace {
     this.app.tracePicking = on;
     document.body.classList.toggle('trace-picking', on);
     $('btn-trace').classList.toggle('active', on);
-    if (on) this.say('Trace: click a router — the next packet generated there will be followed (the same packet in every pane, unless a full source queue drops it in one of them).');
+    if (on)
+      this.say(
+        'Trace: click a router — the next packet generated there will be followed (the same packet in every pane, unless a full source queue drops it in one of them).',
+      );
     else this.unsay();
   }
 
@@ -221,7 +224,11 @@ function paneNodes(d, pane) {
   const who = pane ? [swatch(pane.colour), el('b', {}, pane.variant.name), ' · '] : [];
   const t = d.trace;
   if (!t) {
-    return el('div', { class: 'trace-pane' }, el('p', {}, who, d.armed !== null ? `waiting for the next packet generated at router ${d.armed}…` : 'nothing traced'));
+    return el(
+      'div',
+      { class: 'trace-pane' },
+      el('p', {}, who, d.armed !== null ? `waiting for the next packet generated at router ${d.armed}…` : 'nothing traced'),
+    );
   }
   const packet = `packet from terminal ${t.src} (router ${t.src_router}) to terminal ${t.dst} (router ${t.dst_router}), created at cycle ${t.created}`;
   if (!t.hops.length) {
@@ -246,10 +253,19 @@ function paneNodes(d, pane) {
   const rows = t.hops.map((h, k) => {
     const left = h.left ?? null;
     const waited = left !== null ? left - h.arrived : h.arrived <= d.now ? d.now - h.arrived : null;
-    const out = left === null ? el('span', { class: 'muted' }, '—') : h.next_router === null ? `port ${h.out_port} → terminal ${t.dst}` : `port ${h.out_port} → R${h.next_router}`;
+    const out =
+      left === null
+        ? el('span', { class: 'muted' }, '—')
+        : h.next_router === null
+          ? `port ${h.out_port} → terminal ${t.dst}`
+          : `port ${h.out_port} → R${h.next_router}`;
     const link = left === null ? '' : `${h.class}${h.class !== 'terminal' && h.dim !== undefined ? ` d${h.dim}` : ''}`;
     const cells = [k, `R${h.router}`, h.arrived, `${h.in_port} / ${h.in_vc}`, waited ?? '–', left ?? '–', out, h.out_vc ?? '–', link];
-    return el('tr', { class: left === null && !t.delivered ? 'here' : undefined }, cells.map((c) => el('td', {}, c)));
+    return el(
+      'tr',
+      { class: left === null && !t.delivered ? 'here' : undefined },
+      cells.map((c) => el('td', {}, c)),
+    );
   });
   const start = t.hops[0].injected !== undefined ? `injected at cycle ${t.hops[0].injected}` : `picked up in a queue at cycle ${t.hops[0].found}`;
   const head = el(

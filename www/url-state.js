@@ -16,7 +16,22 @@
 import { MAX_VARIANTS, MAX_ZOOM, MIN_ZOOM, clampZoom, formatValue, newExperiment, parseValue, readSpeed, setPath, speedText, clone } from './experiment.js';
 import { clip } from './dom.js';
 
-const PAGE_KEYS = new Set(['preset', 'vary', 'values', 'speed', 'metric', 'cells', 'zoom', 'center', 'paused', 'smooth', 'trace', 'present', 'routers', 'packets']);
+const PAGE_KEYS = new Set([
+  'preset',
+  'vary',
+  'values',
+  'speed',
+  'metric',
+  'cells',
+  'zoom',
+  'center',
+  'paused',
+  'smooth',
+  'trace',
+  'present',
+  'routers',
+  'packets',
+]);
 
 const round = (x, digits) => Number(Number(x).toFixed(digits));
 
@@ -87,7 +102,11 @@ const MAX_CENTRE = 100;
 export function decodeExperiment(model, search, presets) {
   const problems = [];
   if (search.length > MAX_QUERY_CHARS) {
-    return { experiment: null, problems: [`the link is too long (${search.length} characters, at most ${MAX_QUERY_CHARS}); nothing in it was used`], paused: false };
+    return {
+      experiment: null,
+      problems: [`the link is too long (${search.length} characters, at most ${MAX_QUERY_CHARS}); nothing in it was used`],
+      paused: false,
+    };
   }
   let params;
   try {
@@ -172,12 +191,16 @@ function compareFromLink(model, config, param, raw, problems) {
     problems.push(`vary: '${clip(param, 60)}' is not a parameter the panes can vary; side-by-side mode off`);
     return null;
   }
-  const values = raw.split('|').filter((s) => s.trim() !== '').map(parseValue);
+  const values = raw
+    .split('|')
+    .filter((s) => s.trim() !== '')
+    .map(parseValue);
   if (values.length < 2) {
     problems.push(`values: side by side needs at least two values separated by '|', got '${clip(raw, 60)}'; side-by-side mode off`);
     return null;
   }
-  if (values.length > MAX_VARIANTS) problems.push(`values: at most ${MAX_VARIANTS} values side by side, got ${values.length}; the first ${MAX_VARIANTS} are used`);
+  if (values.length > MAX_VARIANTS)
+    problems.push(`values: at most ${MAX_VARIANTS} values side by side, got ${values.length}; the first ${MAX_VARIANTS} are used`);
   const used = values.slice(0, MAX_VARIANTS);
   const type = config.topology.type;
   for (const v of used) {
@@ -224,7 +247,10 @@ function readView(exp, get, has, problems) {
     // Finite and positive, the centre within MAX_CENTRE; a zoom the canvas cannot show is
     // brought into MIN_ZOOM–MAX_ZOOM, with a word that it is not the one asked for.
     const ok = Number.isFinite(z) && z > 0 && c.length === 2 && c.every((x) => Number.isFinite(x) && Math.abs(x) <= MAX_CENTRE);
-    if (!ok) problems.push(`zoom: '${clip(get('zoom'), 60)}' with center '${clip(get('center'), 60)}' is not a view (zoom a positive number, center two numbers from -${MAX_CENTRE} to ${MAX_CENTRE})`);
+    if (!ok)
+      problems.push(
+        `zoom: '${clip(get('zoom'), 60)}' with center '${clip(get('center'), 60)}' is not a view (zoom a positive number, center two numbers from -${MAX_CENTRE} to ${MAX_CENTRE})`,
+      );
     else {
       const zoom = clampZoom(z);
       if (zoom !== z) problems.push(`zoom: '${clip(get('zoom'), 60)}' is outside ${MIN_ZOOM} to ${MAX_ZOOM}; ${zoom} used`);

@@ -98,7 +98,10 @@ test('the page talks to wasm through named structures: counters by name, errors 
   assert.ok(r.thrown.every((e) => typeof e.message === 'string' && e.message.length > 0));
   assert.deepEqual(r.check, r.thrown, 'checkConfig and the constructor report the same problems');
   assert.deepEqual(r.ok, []);
-  assert.deepEqual(r.refused.map((e) => e.path), ['traffic.load']);
+  assert.deepEqual(
+    r.refused.map((e) => e.path),
+    ['traffic.load'],
+  );
   const c = r.counters;
   assert.ok(c.generated > 0 && c.delivered > 0 && c.delivered_flits >= c.delivered, JSON.stringify(c));
   assert.equal(c.generated, c.delivered + c.dropped + c.unroutable + c.in_network + c.in_sources, 'packets are conserved');

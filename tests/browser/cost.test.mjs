@@ -60,7 +60,8 @@ test('the cost view redraws its plots as N, radix and β change and runs the Hyp
   await searchDone(page, 16384, 64, 0.5);
   const afterN = {};
   for (const id of PLOTS) afterN[id] = await plotDigest(page, id);
-  for (const id of ['fb-fig11', 'df-fig19', 'fb-fig15', 'fb-fig13', 'df-fig2', 'hx-fig8']) assert.notEqual(afterN[id].hash, before[id].hash, `${id} changes with N`);
+  for (const id of ['fb-fig11', 'df-fig19', 'fb-fig15', 'fb-fig13', 'df-fig2', 'hx-fig8'])
+    assert.notEqual(afterN[id].hash, before[id].hash, `${id} changes with N`);
   assert.match(await page.textContent('[data-plot="fb-fig13"] figcaption'), /N = 16K/);
 
   // Radix: the FB and dragonfly papers' networks are re-priced, Fig. 8 is for the new radix.

@@ -139,7 +139,14 @@ test('a failure that would disconnect the network is refused with its reason, wh
   const msg = await page.textContent('#fault-msg-text');
   assert.match(msg, /^Link 0-3 cannot fail: .*disconnect the network/);
   let s = await state(page);
-  assert.deepEqual(s.links, [[0, 1], [0, 2]], 'the refused link is not in the list');
+  assert.deepEqual(
+    s.links,
+    [
+      [0, 1],
+      [0, 2],
+    ],
+    'the refused link is not in the list',
+  );
   assert.deepEqual(s.failed, [2]);
   assert.equal((await workerFailed(page))[0].length, 4, 'the worker failed 0-1 and 0-2 only');
   // Restoring a link takes the cause away: the message goes.
@@ -169,7 +176,10 @@ test('failed links travel in the share link: clicked ones, a list and a random f
   const url = await page.evaluate(() => window.hiradix.url());
   const failed = await workerFailed(page);
   const again = await env.open(url.slice(url.indexOf('?')));
-  assert.deepEqual(await again.page.evaluate(() => window.hiradix.experiment.config.faults.links), [[9, 10], [2, 14]]);
+  assert.deepEqual(await again.page.evaluate(() => window.hiradix.experiment.config.faults.links), [
+    [9, 10],
+    [2, 14],
+  ]);
   assert.deepEqual(await workerFailed(again.page), failed, 'the shared link fails other channels');
   assert.deepEqual(await again.page.evaluate(() => window.hiradix.panes.map((p) => p.failedLinks)), [2, 2]);
   assert.deepEqual(again.errors, []);
@@ -183,8 +193,17 @@ test('failed links travel in the share link: clicked ones, a list and a random f
   // A list with a trunk and reversed routers, and a random fraction.
   const q = `${HX}&faults.links=[[6,5],[9,13,0]]&faults.random_fraction=0.1&seed=3`;
   const a = await env.open(q);
-  const first = await a.page.evaluate(() => ({ links: window.hiradix.experiment.config.faults.links, frac: window.hiradix.experiment.config.faults.random_fraction, n: window.hiradix.panes[0].failedLinks, raw: location.search, search: decodeURIComponent(location.search) }));
-  assert.deepEqual(first.links, [[6, 5], [9, 13, 0]]);
+  const first = await a.page.evaluate(() => ({
+    links: window.hiradix.experiment.config.faults.links,
+    frac: window.hiradix.experiment.config.faults.random_fraction,
+    n: window.hiradix.panes[0].failedLinks,
+    raw: location.search,
+    search: decodeURIComponent(location.search),
+  }));
+  assert.deepEqual(first.links, [
+    [6, 5],
+    [9, 13, 0],
+  ]);
   assert.equal(first.frac, 0.1);
   assert.ok(first.n >= 3, `the listed links and a tenth of the 48 drawn: ${first.n}`);
   assert.match(first.search, /faults\.random_fraction=0\.1/);
@@ -233,7 +252,12 @@ test('hostile or wrong faults values in a link are refused with a message, no ex
     await page.waitForSelector('#notice', { state: 'visible' });
     const text = await page.textContent('#notice-text');
     assert.match(text, expected, `${part}: ${text}`);
-    const facts = await page.evaluate(() => ({ polluted: typeof {}.polluted, pwned: typeof window.__pwned, links: window.hiradix.experiment.config.faults.links, search: location.search }));
+    const facts = await page.evaluate(() => ({
+      polluted: typeof {}.polluted,
+      pwned: typeof window.__pwned,
+      links: window.hiradix.experiment.config.faults.links,
+      search: location.search,
+    }));
     assert.deepEqual([facts.polluted, facts.pwned], ['undefined', 'undefined'], part);
     assert.ok(Array.isArray(facts.links), `${part}: faults.links is not a list: ${JSON.stringify(facts.links)}`);
     assert.doesNotMatch(decodeURIComponent(facts.search), /<|__proto__/, part);
@@ -242,74 +266,102 @@ test('hostile or wrong faults values in a link are refused with a message, no ex
   await page.close();
 });
 
-test('the faults.links control: typed links, a bad entry next to the control, the engine\'s error there too; the dragonfly\'s group extents', { timeout: 120_000 }, async () => {
-  const { page, errors } = await env.open(HX);
-  await setControl(page, 'faults.links', '6 - 5, 9-10/0');
-  await page.waitForFunction(() => window.hiradix.panes[0].failedLinks === 2);
-  assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [[5, 6], [9, 10]]);
-  assert.equal(await page.inputValue('#ctl-faults-links'), '5-6, 9-10');
-  // Not a link: refused in the page, next to the control; nothing rebuilt.
-  await setControl(page, 'faults.links', '5-x');
-  assert.match(await controlMessage(page, 'faults.links'), /'5-x' is not a link/);
-  // A router the network does not have: the engine's message, next to the control.
-  await setControl(page, 'faults.links', '0-99');
-  await page.waitForFunction(() => /router 99 does not exist/.test(document.getElementById('ctl-faults-links-msg').textContent));
-  assert.match(await controlMessage(page, 'faults.links'), /faults\.links\[0\]: router 99 does not exist/);
-  assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [[5, 6], [9, 10]], 'the running experiment was kept');
-  // Empty: no failed links.
-  await setControl(page, 'faults.links', '');
-  await page.waitForFunction(() => window.hiradix.panes[0].failedLinks === 0 && window.hiradix.experiment.config.faults.links.length === 0);
-  // A dragonfly's groups as flattened butterflies: a list, and empty = fully connected (null).
-  await setControl(page, 'topology.type', 'dragonfly');
-  await page.waitForFunction(() => window.hiradix.experiment.config.topology.type === 'dragonfly');
-  const a = await page.evaluate(() => window.hiradix.experiment.config.topology.a);
-  assert.equal(await page.getAttribute('#ctl-topology-intra', 'placeholder'), 'empty: fully connected');
-  await setControl(page, 'topology.intra', a === 4 ? '2,2' : `2,${a / 2}`);
-  await page.waitForFunction(() => Array.isArray(window.hiradix.experiment.config.topology.intra));
-  await settle(page);
-  await setControl(page, 'topology.intra', '');
-  await page.waitForFunction(() => window.hiradix.experiment.config.topology.intra === null);
-  assert.equal(await page.isVisible('#ctl-topology-intra-msg'), false);
-  // Tapering: with g = 5 group pairs have two channels; 0-1:1 keeps one between groups 0 and 1.
-  await setControl(page, 'topology.g', '5');
-  await page.waitForFunction(() => window.hiradix.experiment.config.topology.g === 5);
-  await settle(page);
-  const channels = await page.evaluate(() => window.hiradix.panes[0].info.channels);
-  await setControl(page, 'topology.taper', '0-1:1');
-  await page.waitForFunction(() => JSON.stringify(window.hiradix.experiment.config.topology.taper) === '[[0,1,1]]');
-  await settle(page);
-  assert.equal(await page.evaluate(() => window.hiradix.panes[0].info.channels), channels - 2, 'the removed channel (both directions) is not drawn');
-  await setControl(page, 'topology.taper', '0-1:0');
-  await page.waitForFunction(() => /at least 1/.test(document.getElementById('ctl-topology-taper-msg').textContent));
-  await setControl(page, 'topology.taper', '0-1');
-  assert.match(await controlMessage(page, 'topology.taper'), /'0-1' is not an entry/);
-  await setControl(page, 'topology.taper', '');
-  await page.waitForFunction(() => window.hiradix.experiment.config.topology.taper.length === 0);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  "the faults.links control: typed links, a bad entry next to the control, the engine's error there too; the dragonfly's group extents",
+  { timeout: 120_000 },
+  async () => {
+    const { page, errors } = await env.open(HX);
+    await setControl(page, 'faults.links', '6 - 5, 9-10/0');
+    await page.waitForFunction(() => window.hiradix.panes[0].failedLinks === 2);
+    assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [
+      [5, 6],
+      [9, 10],
+    ]);
+    assert.equal(await page.inputValue('#ctl-faults-links'), '5-6, 9-10');
+    // Not a link: refused in the page, next to the control; nothing rebuilt.
+    await setControl(page, 'faults.links', '5-x');
+    assert.match(await controlMessage(page, 'faults.links'), /'5-x' is not a link/);
+    // A router the network does not have: the engine's message, next to the control.
+    await setControl(page, 'faults.links', '0-99');
+    await page.waitForFunction(() => /router 99 does not exist/.test(document.getElementById('ctl-faults-links-msg').textContent));
+    assert.match(await controlMessage(page, 'faults.links'), /faults\.links\[0\]: router 99 does not exist/);
+    assert.deepEqual(
+      await page.evaluate(() => window.hiradix.experiment.config.faults.links),
+      [
+        [5, 6],
+        [9, 10],
+      ],
+      'the running experiment was kept',
+    );
+    // Empty: no failed links.
+    await setControl(page, 'faults.links', '');
+    await page.waitForFunction(() => window.hiradix.panes[0].failedLinks === 0 && window.hiradix.experiment.config.faults.links.length === 0);
+    // A dragonfly's groups as flattened butterflies: a list, and empty = fully connected (null).
+    await setControl(page, 'topology.type', 'dragonfly');
+    await page.waitForFunction(() => window.hiradix.experiment.config.topology.type === 'dragonfly');
+    const a = await page.evaluate(() => window.hiradix.experiment.config.topology.a);
+    assert.equal(await page.getAttribute('#ctl-topology-intra', 'placeholder'), 'empty: fully connected');
+    await setControl(page, 'topology.intra', a === 4 ? '2,2' : `2,${a / 2}`);
+    await page.waitForFunction(() => Array.isArray(window.hiradix.experiment.config.topology.intra));
+    await settle(page);
+    await setControl(page, 'topology.intra', '');
+    await page.waitForFunction(() => window.hiradix.experiment.config.topology.intra === null);
+    assert.equal(await page.isVisible('#ctl-topology-intra-msg'), false);
+    // Tapering: with g = 5 group pairs have two channels; 0-1:1 keeps one between groups 0 and 1.
+    await setControl(page, 'topology.g', '5');
+    await page.waitForFunction(() => window.hiradix.experiment.config.topology.g === 5);
+    await settle(page);
+    const channels = await page.evaluate(() => window.hiradix.panes[0].info.channels);
+    await setControl(page, 'topology.taper', '0-1:1');
+    await page.waitForFunction(() => JSON.stringify(window.hiradix.experiment.config.topology.taper) === '[[0,1,1]]');
+    await settle(page);
+    assert.equal(await page.evaluate(() => window.hiradix.panes[0].info.channels), channels - 2, 'the removed channel (both directions) is not drawn');
+    await setControl(page, 'topology.taper', '0-1:0');
+    await page.waitForFunction(() => /at least 1/.test(document.getElementById('ctl-topology-taper-msg').textContent));
+    await setControl(page, 'topology.taper', '0-1');
+    assert.match(await controlMessage(page, 'topology.taper'), /'0-1' is not an entry/);
+    await setControl(page, 'topology.taper', '');
+    await page.waitForFunction(() => window.hiradix.experiment.config.topology.taper.length === 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
-test('the failed-links story: more links fail in both panes; with no detour left in its row DAL loses packets too; Reset story restores the two', { timeout: 120_000 }, async () => {
-  const { page, errors } = await env.open('?preset=dal-failed-links&speed=5');
-  assert.deepEqual(await page.evaluate(() => window.hiradix.panes.map((p) => p.failedLinks)), [2, 2]);
-  await page.click('#btn-fail');
-  // Switch 5's other two row links: 5–6 has failed already, so its row has no detour left.
-  await clickLink(page, 1, 4, 5);
-  await clickLink(page, 1, 5, 7);
-  await page.waitForFunction(() => window.hiradix.panes.every((p) => p.failedLinks === 4));
-  assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [[5, 6], [9, 10], [4, 5], [5, 7]]);
-  assert.equal(await page.isVisible('#story-modified'), true, 'the story is marked modified');
-  const u0 = await unroutable(page);
-  await advanceBy(page, 400);
-  const u1 = await unroutable(page);
-  assert.ok(u1[1] > u0[1], `DAL lost no packets with switch 5's row links all failed: ${u0} → ${u1}`);
-  await page.click('#story-restore');
-  await page.waitForFunction(() => window.hiradix.panes.every((p) => p.failedLinks === 2) && decodeURIComponent(location.search).includes('faults.links=[[5,6],[9,10]]&'));
-  assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [[5, 6], [9, 10]]);
-  assert.equal(await page.isVisible('#story-modified'), false);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  'the failed-links story: more links fail in both panes; with no detour left in its row DAL loses packets too; Reset story restores the two',
+  { timeout: 120_000 },
+  async () => {
+    const { page, errors } = await env.open('?preset=dal-failed-links&speed=5');
+    assert.deepEqual(await page.evaluate(() => window.hiradix.panes.map((p) => p.failedLinks)), [2, 2]);
+    await page.click('#btn-fail');
+    // Switch 5's other two row links: 5–6 has failed already, so its row has no detour left.
+    await clickLink(page, 1, 4, 5);
+    await clickLink(page, 1, 5, 7);
+    await page.waitForFunction(() => window.hiradix.panes.every((p) => p.failedLinks === 4));
+    assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [
+      [5, 6],
+      [9, 10],
+      [4, 5],
+      [5, 7],
+    ]);
+    assert.equal(await page.isVisible('#story-modified'), true, 'the story is marked modified');
+    const u0 = await unroutable(page);
+    await advanceBy(page, 400);
+    const u1 = await unroutable(page);
+    assert.ok(u1[1] > u0[1], `DAL lost no packets with switch 5's row links all failed: ${u0} → ${u1}`);
+    await page.click('#story-restore');
+    await page.waitForFunction(
+      () => window.hiradix.panes.every((p) => p.failedLinks === 2) && decodeURIComponent(location.search).includes('faults.links=[[5,6],[9,10]]&'),
+    );
+    assert.deepEqual(await page.evaluate(() => window.hiradix.experiment.config.faults.links), [
+      [5, 6],
+      [9, 10],
+    ]);
+    assert.equal(await page.isVisible('#story-modified'), false);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
 test('side by side over faults.links a click fails the link in its pane only; over a topology parameter it is refused', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open(`${HX}&routing.algorithm=dal&vary=faults.links&values=[]|[[5,6]]`);
@@ -317,11 +369,18 @@ test('side by side over faults.links a click fails the link in its pane only; ov
   await page.keyboard.press('x');
   await clickLink(page, 0, 0, 1);
   await page.waitForFunction(() => window.hiradix.panes[0].failedLinks === 1);
-  const s = await page.evaluate(() => ({ values: window.hiradix.experiment.compare.values, label: window.hiradix.panes[0].labelEl.textContent, search: decodeURIComponent(location.search) }));
+  const s = await page.evaluate(() => ({
+    values: window.hiradix.experiment.compare.values,
+    label: window.hiradix.panes[0].labelEl.textContent,
+    search: decodeURIComponent(location.search),
+  }));
   assert.deepEqual(s.values, [[[0, 1]], [[5, 6]]]);
   assert.equal(s.label, 'A · [[0,1]]');
   assert.match(s.search, /values=\[\[0,1\]\]\|\[\[5,6\]\]/);
-  assert.deepEqual((await workerFailed(page)).map((f) => f.length), [2, 2]);
+  assert.deepEqual(
+    (await workerFailed(page)).map((f) => f.length),
+    [2, 2],
+  );
   await page.goto(`${env.server.url}${HX}&vary=topology.s&values=[4,4]|[3,3]`);
   await page.waitForFunction(() => window.hiradix?.panes?.length === 2);
   await page.keyboard.press('x');
@@ -333,49 +392,63 @@ test('side by side over faults.links a click fails the link in its pane only; ov
   await page.close();
 });
 
-test('channel slicing (dragonfly §3.2) through the form: twice the routers, two slices drawn, the share link keeps slices and policy, 9 slices refused next to the control', { timeout: 120_000 }, async () => {
-  const { page, errors } = await env.open('?topology.type=dragonfly&routing.algorithm=ugal_l&router.vcs=3&speed=5');
-  await settle(page);
-  const one = await page.evaluate(() => window.hiradix.panes[0].info.routers);
-  await setControl(page, 'topology.slices', 2);
-  await page.waitForFunction(() => window.hiradix.experiment.config.topology.slices === 2 && window.hiradix.panes[0]?.info.slices === 2);
-  await settle(page);
-  const built = await page.evaluate(() => {
-    const p = window.hiradix.panes[0];
-    return { routers: p.info.routers, terminals: p.info.terminals, slices: p.view.geo.slices, routerCount: p.sim.routerCount() };
-  });
-  assert.deepEqual(built, { routers: 2 * one, terminals: 2 * 2 * one, slices: 2, routerCount: 2 * one }, 'two slices: twice the routers, each node with a terminal channel into both');
-  await setControl(page, 'topology.slice_policy', 'round_robin');
-  await page.waitForFunction(() => window.hiradix.experiment.config.topology.slice_policy === 'round_robin' && /slice_policy=round_robin/.test(location.search));
-  const search = await page.evaluate(() => location.search);
-  assert.match(search, /topology\.slices=2(&|$)/);
-  // The share link rebuilds the same network.
-  const { page: again, errors: errors2 } = await env.open(search);
-  await settle(again);
-  const back = await again.evaluate(() => ({ slices: window.hiradix.experiment.config.topology.slices, policy: window.hiradix.experiment.config.topology.slice_policy, routers: window.hiradix.panes[0].info.routers }));
-  assert.deepEqual(back, { slices: 2, policy: 'round_robin', routers: 2 * one });
-  assert.deepEqual(errors2, []);
-  await again.close();
-  // Out of range: the engine's message, naming the field, next to the control; the running
-  // network is kept.
-  await setControl(page, 'topology.slices', 9);
-  await page.waitForSelector('#ctl-topology-slices-msg', { state: 'visible' });
-  assert.match(await controlMessage(page, 'topology.slices'), /between 1 and 8, got 9/);
-  // In the row of the control it is about, which names the field.
-  const row = await page.$eval('#ctl-topology-slices-msg', (m) => {
-    const r = m.closest('.ctl');
-    return { path: r.dataset.path, label: r.querySelector('label').textContent, title: r.querySelector('label').title };
-  });
-  assert.equal(row.path, 'topology.slices');
-  assert.match(row.label, /slices/);
-  assert.match(row.title, /^topology\.slices:/);
-  assert.equal(await page.evaluate(() => window.hiradix.panes[0].info.routers), 2 * one, 'the running network was kept');
-  await setControl(page, 'topology.slices', 1);
-  await page.waitForFunction((one) => window.hiradix.panes[0]?.info.routers === one, one);
-  assert.equal(await page.isVisible('#ctl-topology-slices-msg'), false);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  'channel slicing (dragonfly §3.2) through the form: twice the routers, two slices drawn, the share link keeps slices and policy, 9 slices refused next to the control',
+  { timeout: 120_000 },
+  async () => {
+    const { page, errors } = await env.open('?topology.type=dragonfly&routing.algorithm=ugal_l&router.vcs=3&speed=5');
+    await settle(page);
+    const one = await page.evaluate(() => window.hiradix.panes[0].info.routers);
+    await setControl(page, 'topology.slices', 2);
+    await page.waitForFunction(() => window.hiradix.experiment.config.topology.slices === 2 && window.hiradix.panes[0]?.info.slices === 2);
+    await settle(page);
+    const built = await page.evaluate(() => {
+      const p = window.hiradix.panes[0];
+      return { routers: p.info.routers, terminals: p.info.terminals, slices: p.view.geo.slices, routerCount: p.sim.routerCount() };
+    });
+    assert.deepEqual(
+      built,
+      { routers: 2 * one, terminals: 2 * 2 * one, slices: 2, routerCount: 2 * one },
+      'two slices: twice the routers, each node with a terminal channel into both',
+    );
+    await setControl(page, 'topology.slice_policy', 'round_robin');
+    await page.waitForFunction(
+      () => window.hiradix.experiment.config.topology.slice_policy === 'round_robin' && /slice_policy=round_robin/.test(location.search),
+    );
+    const search = await page.evaluate(() => location.search);
+    assert.match(search, /topology\.slices=2(&|$)/);
+    // The share link rebuilds the same network.
+    const { page: again, errors: errors2 } = await env.open(search);
+    await settle(again);
+    const back = await again.evaluate(() => ({
+      slices: window.hiradix.experiment.config.topology.slices,
+      policy: window.hiradix.experiment.config.topology.slice_policy,
+      routers: window.hiradix.panes[0].info.routers,
+    }));
+    assert.deepEqual(back, { slices: 2, policy: 'round_robin', routers: 2 * one });
+    assert.deepEqual(errors2, []);
+    await again.close();
+    // Out of range: the engine's message, naming the field, next to the control; the running
+    // network is kept.
+    await setControl(page, 'topology.slices', 9);
+    await page.waitForSelector('#ctl-topology-slices-msg', { state: 'visible' });
+    assert.match(await controlMessage(page, 'topology.slices'), /between 1 and 8, got 9/);
+    // In the row of the control it is about, which names the field.
+    const row = await page.$eval('#ctl-topology-slices-msg', (m) => {
+      const r = m.closest('.ctl');
+      return { path: r.dataset.path, label: r.querySelector('label').textContent, title: r.querySelector('label').title };
+    });
+    assert.equal(row.path, 'topology.slices');
+    assert.match(row.label, /slices/);
+    assert.match(row.title, /^topology\.slices:/);
+    assert.equal(await page.evaluate(() => window.hiradix.panes[0].info.routers), 2 * one, 'the running network was kept');
+    await setControl(page, 'topology.slices', 1);
+    await page.waitForFunction((one) => window.hiradix.panes[0]?.info.routers === one, one);
+    assert.equal(await page.isVisible('#ctl-topology-slices-msg'), false);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
 // An 8×8×8 HyperX, one terminal per router: its 64 lines of 8 routers in each dimension
 // (ids base + stride·i). `chords(line)`: the 20 links of a line off the cycle
@@ -394,38 +467,45 @@ const LINES = [1, 8, 64].flatMap((stride) =>
   }),
 );
 
-test('300 failed links: the link Copy link writes opens with all of them; a link too long to open is warned of before it is shared', { timeout: 180_000 }, async () => {
-  const { page, errors } = await env.open();
-  await page.click('details.config summary');
-  const apply = async (links) => {
-    await page.fill('#config', JSON.stringify({ ...HX8, faults: { links } }));
-    await page.click('#btn-apply');
-    await page.waitForFunction((n) => window.hiradix.panes[0]?.failedLinks === n, links.length, { timeout: 60_000 });
-  };
-  const three = LINES.slice(0, 15).flat();
-  assert.equal(three.length, 300);
-  await apply(three);
-  await page.click('#btn-share');
-  await page.waitForSelector('#notice', { state: 'visible' });
-  assert.doesNotMatch(await page.textContent('#notice-text'), /would not show/);
-  const url = page.url();
-  const value = new URL(url).searchParams.get('faults.links');
-  assert.ok(value.length > 2000, `faults.links is ${value.length} characters: over the 2 000 of other values`);
-  assert.ok(new URL(url).search.length < 4000, `written readably, brackets and commas as they are: ${new URL(url).search.length} characters`);
-  const again = await env.open(url.slice(url.indexOf('?')));
-  assert.deepEqual(await again.page.evaluate(() => window.hiradix.experiment.config.faults.links), three);
-  assert.equal(await again.page.evaluate(() => window.hiradix.panes[0].failedLinks), 300);
-  assert.equal(await again.page.isVisible('#notice'), false, 'the shared link opened with a notice');
-  assert.deepEqual(again.errors, []);
-  await again.page.close();
-  // Every line a ring: 3 840 failed links, some 36 000 characters. The engine takes it; a
-  // link cannot hold it, and Copy link says so instead of sharing a link that is refused.
-  const all = LINES.flat();
-  await apply(all);
-  await page.click('#btn-share');
-  await page.waitForFunction(() => /would not show/.test(document.getElementById('notice-text').textContent));
-  const notice = await page.textContent('#notice-text');
-  assert.match(notice, /But the page that opens it would not show this experiment as it is:\n• the link is too long \(\d{5} characters, at most 20000\); nothing in it was used/);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  '300 failed links: the link Copy link writes opens with all of them; a link too long to open is warned of before it is shared',
+  { timeout: 180_000 },
+  async () => {
+    const { page, errors } = await env.open();
+    await page.click('details.config summary');
+    const apply = async (links) => {
+      await page.fill('#config', JSON.stringify({ ...HX8, faults: { links } }));
+      await page.click('#btn-apply');
+      await page.waitForFunction((n) => window.hiradix.panes[0]?.failedLinks === n, links.length, { timeout: 60_000 });
+    };
+    const three = LINES.slice(0, 15).flat();
+    assert.equal(three.length, 300);
+    await apply(three);
+    await page.click('#btn-share');
+    await page.waitForSelector('#notice', { state: 'visible' });
+    assert.doesNotMatch(await page.textContent('#notice-text'), /would not show/);
+    const url = page.url();
+    const value = new URL(url).searchParams.get('faults.links');
+    assert.ok(value.length > 2000, `faults.links is ${value.length} characters: over the 2 000 of other values`);
+    assert.ok(new URL(url).search.length < 4000, `written readably, brackets and commas as they are: ${new URL(url).search.length} characters`);
+    const again = await env.open(url.slice(url.indexOf('?')));
+    assert.deepEqual(await again.page.evaluate(() => window.hiradix.experiment.config.faults.links), three);
+    assert.equal(await again.page.evaluate(() => window.hiradix.panes[0].failedLinks), 300);
+    assert.equal(await again.page.isVisible('#notice'), false, 'the shared link opened with a notice');
+    assert.deepEqual(again.errors, []);
+    await again.page.close();
+    // Every line a ring: 3 840 failed links, some 36 000 characters. The engine takes it; a
+    // link cannot hold it, and Copy link says so instead of sharing a link that is refused.
+    const all = LINES.flat();
+    await apply(all);
+    await page.click('#btn-share');
+    await page.waitForFunction(() => /would not show/.test(document.getElementById('notice-text').textContent));
+    const notice = await page.textContent('#notice-text');
+    assert.match(
+      notice,
+      /But the page that opens it would not show this experiment as it is:\n• the link is too long \(\d{5} characters, at most 20000\); nothing in it was used/,
+    );
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);

@@ -14,7 +14,8 @@ after(async () => {
 });
 
 // A 72-node dragonfly under group shift with UGAL-L: decisions to inspect, Fig. 9 classes.
-const SMALL_DF = '?topology.type=dragonfly&routing.algorithm=ugal_l&traffic.pattern=group_shift&traffic.load=0.3&router.vcs=3&speed=5&measurement.warmup=300&measurement.measure=300&measurement.drain_limit=2000';
+const SMALL_DF =
+  '?topology.type=dragonfly&routing.algorithm=ugal_l&traffic.pattern=group_shift&traffic.load=0.3&router.vcs=3&speed=5&measurement.warmup=300&measurement.measure=300&measurement.drain_limit=2000';
 
 test('hover and click show a router with its VCs, credits and last routing decision', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open(SMALL_DF);

@@ -92,7 +92,9 @@ export async function launchBrowser({ width = 1280, height = 800 } = {}) {
 export async function openPage(context, url, { init = null, initArg } = {}) {
   const page = await context.newPage();
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   if (init) await page.addInitScript(init, initArg);
   const errors = [];

@@ -29,10 +29,12 @@ async function open(query, state = 'running') {
 const boxes = (page) =>
   page.evaluate(() =>
     JSON.stringify(
-      ['stage', 'key', 'legend', 'panes', 'key-plot-0'].map((id) => document.getElementById(id).getBoundingClientRect().toJSON()).concat(
-        [...document.querySelectorAll('canvas.net')].map((c) => c.getBoundingClientRect().toJSON()),
-        [document.querySelector('.toolbar').getBoundingClientRect().toJSON()],
-      ),
+      ['stage', 'key', 'legend', 'panes', 'key-plot-0']
+        .map((id) => document.getElementById(id).getBoundingClientRect().toJSON())
+        .concat(
+          [...document.querySelectorAll('canvas.net')].map((c) => c.getBoundingClientRect().toJSON()),
+          [document.querySelector('.toolbar').getBoundingClientRect().toJSON()],
+        ),
     ),
   );
 
@@ -70,11 +72,12 @@ test('hovering a router, pinning it, t and a notice move nothing on the page', {
 
 test('the canvases follow the window (ResizeObserver) and stay above the fold', { timeout: 120_000 }, async () => {
   const { page, errors } = await open('?preset=min-worst-case');
-  const size = () => page.evaluate(() => {
-    const c = document.querySelector('canvas.net');
-    const r = c.getBoundingClientRect();
-    return { w: r.width, h: r.height, bottom: r.bottom, vh: window.innerHeight, backing: [c.width, c.height] };
-  });
+  const size = () =>
+    page.evaluate(() => {
+      const c = document.querySelector('canvas.net');
+      const r = c.getBoundingClientRect();
+      return { w: r.width, h: r.height, bottom: r.bottom, vh: window.innerHeight, backing: [c.width, c.height] };
+    });
   const small = await size();
   assert.ok(small.bottom <= small.vh, `canvas below the fold at 1366×768: ${JSON.stringify(small)}`);
   assert.ok(small.h >= 0.6 * small.vh, `the picture does not fill the window: ${JSON.stringify(small)}`);
@@ -100,18 +103,20 @@ test('crisp at devicePixelRatio 2: canvases and plots are drawn at twice their C
     return c.width === Math.round(2 * c.getBoundingClientRect().width);
   });
   await page.waitForTimeout(500);
-  const r = await page.evaluate(() => ['canvas.net', '#key-plot-0'].map((s) => {
-    const c = document.querySelector(s);
-    const b = c.getBoundingClientRect();
-    return [c.width, c.height, Math.round(2 * b.width), Math.round(2 * b.height)];
-  }));
+  const r = await page.evaluate(() =>
+    ['canvas.net', '#key-plot-0'].map((s) => {
+      const c = document.querySelector(s);
+      const b = c.getBoundingClientRect();
+      return [c.width, c.height, Math.round(2 * b.width), Math.round(2 * b.height)];
+    }),
+  );
   for (const [w, h, ww, hh] of r) assert.ok(Math.abs(w - ww) <= 1 && Math.abs(h - hh) <= 1, `backing ${w}×${h} vs 2× CSS ${ww}×${hh}`);
   await cdp.send('Emulation.clearDeviceMetricsOverride');
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('Space on a focused button is the button\'s: it does not also toggle play', { timeout: 120_000 }, async () => {
+test("Space on a focused button is the button's: it does not also toggle play", { timeout: 120_000 }, async () => {
   const { page, errors } = await open('?preset=min-worst-case');
   // Focused Run/Pause button: Space pauses once (before the fix: the button paused, the page
   // ran again).
@@ -183,7 +188,10 @@ test('usable at 200 % zoom: nothing wider than the window, the controls reachabl
     nets: [...document.querySelectorAll('canvas.net')].map((c) => c.getBoundingClientRect().width),
   }));
   assert.ok(r.scrollW <= r.vw + 1, `the page is wider than the window: ${JSON.stringify(r)}`);
-  assert.ok(r.nets.every((w) => w > 150), `canvases too narrow: ${r.nets}`);
+  assert.ok(
+    r.nets.every((w) => w > 150),
+    `canvases too narrow: ${r.nets}`,
+  );
   await page.click('#btn-run');
   await page.waitForSelector('body[data-state="paused"]');
   await page.setViewportSize({ width: 1366, height: 768 });
@@ -201,7 +209,8 @@ test('present mode: picture and key plot fill the window, no scroll, text ≥ 16
     for (const e of document.querySelectorAll('body *')) {
       if (!vis(e) || ['SCRIPT', 'STYLE', 'CANVAS'].includes(e.tagName)) continue;
       const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-      if (own && parseFloat(getComputedStyle(e).fontSize) < 16) small.push(`${e.tagName}#${e.id}.${e.className}: ${getComputedStyle(e).fontSize} "${e.textContent.trim().slice(0, 30)}"`);
+      if (own && parseFloat(getComputedStyle(e).fontSize) < 16)
+        small.push(`${e.tagName}#${e.id}.${e.className}: ${getComputedStyle(e).fontSize} "${e.textContent.trim().slice(0, 30)}"`);
     }
     const net = document.querySelector('canvas.net').getBoundingClientRect();
     const key = document.getElementById('key-plot-0').getBoundingClientRect();
@@ -330,7 +339,10 @@ test('a message clears when its cause is gone', { timeout: 120_000 }, async () =
   await page.selectOption('#preset', 'dal-swap2');
   await page.waitForFunction(() => window.hiradix.experiment.preset === 'dal-swap2' && window.hiradix.panes.length === 3);
   await page.waitForSelector('#notice', { state: 'hidden' });
-  assert.deepEqual(errors.filter((e) => !/bogus/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => !/bogus/.test(e)),
+    [],
+  );
   await page.close();
 });
 

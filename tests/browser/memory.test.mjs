@@ -90,7 +90,8 @@ test('panes sharing one worker are budgeted together: the one that does not fit 
 });
 
 test('a ~2 GiB pane runs and rewinds inside the budget', async () => {
-  const link = '?topology.type=flattened_butterfly&topology.k=16&topology.n=3&router.vcs=16&router.buffer_depth=1150&traffic.packet_size=64&traffic.load=0.1&speed=10';
+  const link =
+    '?topology.type=flattened_butterfly&topology.k=16&topology.n=3&router.vcs=16&router.buffer_depth=1150&traffic.packet_size=64&traffic.load=0.1&speed=10';
   const { page, errors } = await env.open(link);
   await advanceBy(page, 300, 120_000);
   await page.click('#btn-run');

@@ -31,9 +31,15 @@ test('page loads, animates the network and logs no errors', { timeout: 90_000 },
   // Controls come from the catalog: every topology, routing of the family and pattern.
   const catalog = await page.evaluate(() => window.hiradix.catalog);
   const topoOptions = await page.$$eval('#ctl-topology-type option', (os) => os.map((o) => o.value));
-  assert.deepEqual(topoOptions, catalog.topologies.map((t) => t.name));
+  assert.deepEqual(
+    topoOptions,
+    catalog.topologies.map((t) => t.name),
+  );
   const patterns = await page.$$eval('#ctl-traffic-pattern option', (os) => os.map((o) => o.value));
-  assert.deepEqual(patterns, catalog.patterns.map((p) => p.name));
+  assert.deepEqual(
+    patterns,
+    catalog.patterns.map((p) => p.name),
+  );
   for (const p of catalog.params) assert.ok(await page.$(`#ctl-${p.path.replace(/[^a-z0-9]+/gi, '-')}`), `no control for ${p.path}`);
   assert.equal(await page.isVisible('#error-banner'), false, 'error banner is shown');
   assert.deepEqual(errors, []);
@@ -98,7 +104,9 @@ test('a bad parameter shows its message next to its control and the page keeps r
   assert.match(await controlMessage(page, 'router.vcs'), /between 1 and 16/);
   // A combination only the engine can judge: DAL with one VC.
   await setControl(page, 'router.vcs', 1);
-  await page.waitForFunction(() => /VC/.test(document.getElementById('ctl-router-vcs-msg').textContent) && !document.getElementById('ctl-router-vcs-msg').hidden);
+  await page.waitForFunction(
+    () => /VC/.test(document.getElementById('ctl-router-vcs-msg').textContent) && !document.getElementById('ctl-router-vcs-msg').hidden,
+  );
   const msg = await controlMessage(page, 'router.vcs');
   assert.match(msg, /needs at least \d+ VCs/, msg);
   // The previous simulation keeps running.
@@ -127,7 +135,15 @@ test('the form shows only the parameters some pane reads', { timeout: 90_000 }, 
     for (const [path, visible] of Object.entries(want)) assert.equal(await shown(path), visible, `${path} ${visible ? 'hidden' : 'shown'}`);
   };
   // UGAL-L on a dragonfly: its threshold and the global latency, no CR, DAL or 2DFB knobs.
-  await expect({ 'routing.ugal_threshold': true, 'routing.crt0': false, 'routing.cr_granularity': false, 'routing.dal_unblocked_credits': false, 'routing.threshold': false, 'traffic.batch_size': false, 'routing.algorithm': true });
+  await expect({
+    'routing.ugal_threshold': true,
+    'routing.crt0': false,
+    'routing.cr_granularity': false,
+    'routing.dal_unblocked_credits': false,
+    'routing.threshold': false,
+    'traffic.batch_size': false,
+    'routing.algorithm': true,
+  });
   await setControl(page, 'routing.algorithm', 'ugal_l_cr');
   await page.waitForSelector('.ctl[data-path="routing.crt0"]', { state: 'visible' });
   await expect({ 'routing.cr_granularity': true, 'routing.ugal_threshold': true });
@@ -221,7 +237,8 @@ test('a Rust panic shows the error banner instead of killing the page; the exper
 });
 
 // Two panes, buffers and source queues above their defaults: what "Reload smaller" halves.
-const CRASH_LINK = '?topology.type=flattened_butterfly&topology.k=4&topology.n=3&router.buffer_depth=16&traffic.source_queue_cap=1024&traffic.load=0.3&vary=routing.algorithm&values=min|min_ad';
+const CRASH_LINK =
+  '?topology.type=flattened_butterfly&topology.k=4&topology.n=3&router.buffer_depth=16&traffic.source_queue_cap=1024&traffic.load=0.3&vary=routing.algorithm&values=min|min_ad';
 
 test('a crash while a link loads keeps the link and its experiment, says so, and reloads it smaller', { timeout: 120_000 }, async () => {
   // The simulator traps while building the link's experiment (the page's test hook), as a
@@ -237,7 +254,7 @@ test('a crash while a link loads keeps the link and its experiment, says so, and
   assert.equal(exp.config.router.buffer_depth, 16);
   assert.equal(exp.config.traffic.source_queue_cap, 1024);
   assert.deepEqual(exp.compare, { param: 'routing.algorithm', values: ['min', 'min_ad'] });
-  assert.equal(await page.inputValue('#ctl-router-buffer-depth'), '16', 'the form shows the link\'s settings');
+  assert.equal(await page.inputValue('#ctl-router-buffer-depth'), '16', "the form shows the link's settings");
   assert.equal(await page.isVisible('#notice'), false, 'no notice of a default experiment');
   assert.equal(await page.textContent('#error-title'), 'The simulator stopped with an internal error.');
   const text = await page.textContent('#error-text');
@@ -263,7 +280,10 @@ test('a crash while a link loads keeps the link and its experiment, says so, and
   assert.doesNotMatch(now.search, /buffer_depth|vary/, 'the default buffer depth, one pane');
   assert.equal(await page.isVisible('#error-banner'), false);
   assert.match(await page.textContent('#notice-text'), /Reloaded smaller: one pane instead of 2.*router\.buffer_depth 16 → 8/);
-  assert.ok(errors.every((e) => e.includes('panic requested')), errors.join('\n'));
+  assert.ok(
+    errors.every((e) => e.includes('panic requested')),
+    errors.join('\n'),
+  );
   await page.close();
 });
 
@@ -287,23 +307,50 @@ test('a worker that dies of a failed allocation: "ran out of memory", the experi
   await advanceBy(page, 5);
   assert.equal(await page.evaluate(() => window.hiradix.panes.length), 2);
   assert.equal(page.url(), url);
-  assert.deepEqual(errors.filter((e) => !/Maximum memory size exceeded/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => !/Maximum memory size exceeded/.test(e)),
+    [],
+  );
   await page.close();
 });
 
 test('crash messages: memory failures are told from other crashes; nothing smaller than the defaults in one pane', async () => {
   const { describeCrash, isMemoryFailure, smallerExperiment } = await import('../../www/crash.js');
-  for (const m of ['panicked at raw_vec.rs:28:5:\ncapacity overflow', 'memory allocation of 4294967296 bytes failed', 'unreachable', 'RuntimeError: unreachable', "a simulation worker failed: Uncaught RangeError: WebAssembly.Memory.grow(): Maximum memory size exceeded", 'Uncaught RangeError: Array buffer allocation failed', 'RangeError: Invalid array buffer length', 'WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance']) {
+  for (const m of [
+    'panicked at raw_vec.rs:28:5:\ncapacity overflow',
+    'memory allocation of 4294967296 bytes failed',
+    'unreachable',
+    'RuntimeError: unreachable',
+    'a simulation worker failed: Uncaught RangeError: WebAssembly.Memory.grow(): Maximum memory size exceeded',
+    'Uncaught RangeError: Array buffer allocation failed',
+    'RangeError: Invalid array buffer length',
+    'WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance',
+  ]) {
     assert.ok(isMemoryFailure(m), m);
   }
-  for (const m of ["panicked at src/sim/mod.rs:1:1:\nindex out of bounds: the len is 3 but the index is 7", 'RangeError: Maximum call stack size exceeded', 'unreachable code reached in the allocator bookkeeping', null]) {
+  for (const m of [
+    'panicked at src/sim/mod.rs:1:1:\nindex out of bounds: the len is 3 but the index is 7',
+    'RangeError: Maximum call stack size exceeded',
+    'unreachable code reached in the allocator bookkeeping',
+    null,
+  ]) {
     assert.ok(!isMemoryFailure(m), String(m));
   }
   // The crash text shows what was reported, with control characters escaped.
   assert.match(describeCrash('boom \u001b[2J\u202e').text, /boom \\u\{1b\}\[2J\\u\{202e\}/);
   const { Model, newExperiment } = await import('../../www/experiment.js');
-  const defaults = { topology: { type: 'flattened_butterfly', k: 8, n: 2 }, router: { buffer_depth: 8, buffer_per_port: null, output_queue: null, vcs: 4, speedup: 2 }, traffic: { packet_size: 1, source_queue_cap: 256 } };
-  const model = new Model({ default_config: defaults, topologies: [{ name: 'flattened_butterfly', default: defaults.topology, params: [] }], routings: [], patterns: [], params: [] });
+  const defaults = {
+    topology: { type: 'flattened_butterfly', k: 8, n: 2 },
+    router: { buffer_depth: 8, buffer_per_port: null, output_queue: null, vcs: 4, speedup: 2 },
+    traffic: { packet_size: 1, source_queue_cap: 256 },
+  };
+  const model = new Model({
+    default_config: defaults,
+    topologies: [{ name: 'flattened_butterfly', default: defaults.topology, params: [] }],
+    routings: [],
+    patterns: [],
+    params: [],
+  });
   assert.equal(smallerExperiment(newExperiment(structuredClone(defaults)), model), null);
   // A VC buffer keeps room for a whole packet.
   const big = structuredClone(defaults);

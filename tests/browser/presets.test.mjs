@@ -116,7 +116,8 @@ test('side by side: two simulations, same traffic and seed, one differing parame
 });
 
 test('side by side over several workers: lock-step, and the same results as in one worker', { timeout: 180_000 }, async () => {
-  const query = '?topology.type=flattened_butterfly&topology.k=8&topology.n=2&traffic.pattern=router_shift&vary=routing.algorithm&values=min|clos_ad|val&paused=1';
+  const query =
+    '?topology.type=flattened_butterfly&topology.k=8&topology.n=2&traffic.pattern=router_shift&vary=routing.algorithm&values=min|clos_ad|val&paused=1';
   const target = 3000;
   const runs = [];
   for (const workers of [1, 3]) {
@@ -129,7 +130,10 @@ test('side by side over several workers: lock-step, and the same results as in o
     await page.waitForSelector('body[data-state="paused"]');
     await settle(page);
     const nows = await page.evaluate(() => window.hiradix.panes.map((p) => p.sim.now()));
-    assert.ok(nows.every((n) => n === nows[0] && n < target), `${workers} workers: panes not in lock-step: ${nows}`);
+    assert.ok(
+      nows.every((n) => n === nows[0] && n < target),
+      `${workers} workers: panes not in lock-step: ${nows}`,
+    );
     // Every pane's simulation, advanced to the same cycle, counts the same whatever the spread.
     const counters = await page.evaluate(
       (target) => Promise.all(window.hiradix.panes.map(async (p) => (await p.sim.ask('advance', target - p.sim.now()), await p.sim.ask('liveCounters')))),

@@ -66,7 +66,10 @@ async function openStory(id, cycles, { paused = false } = {}) {
   for (const n of numbers) {
     if (!n.key) continue;
     // The key plot shows the numbers the picture draws (up to a snapshot in between).
-    assert.ok(Math.abs(n.key.focus - n.focus) < 0.15 && Math.abs(n.key.rest - n.rest) < 0.15, `${id}: key plot ${JSON.stringify(n.key)} vs picture ${JSON.stringify(n)}`);
+    assert.ok(
+      Math.abs(n.key.focus - n.focus) < 0.15 && Math.abs(n.key.rest - n.rest) < 0.15,
+      `${id}: key plot ${JSON.stringify(n.key)} vs picture ${JSON.stringify(n)}`,
+    );
   }
   const layout = await page.evaluate(() => {
     const box = (e) => e.getBoundingClientRect().toJSON();
@@ -93,7 +96,10 @@ async function openStory(id, cycles, { paused = false } = {}) {
     assert.ok(r.top >= 0 && r.bottom <= layout.vh + 1, `${id}: a network canvas is not above the fold: ${JSON.stringify(r)}`);
     assert.ok(r.height >= 240 && r.width >= 240, `${id}: network canvas too small: ${JSON.stringify(r)}`);
   }
-  assert.ok(layout.key.bottom <= layout.vh + 1 && layout.key.height >= 80 && !layout.keyCovered, `${id}: key plot not visible beside the picture: ${JSON.stringify(layout.key)}`);
+  assert.ok(
+    layout.key.bottom <= layout.vh + 1 && layout.key.height >= 80 && !layout.keyCovered,
+    `${id}: key plot not visible beside the picture: ${JSON.stringify(layout.key)}`,
+  );
   assert.ok(layout.legend.bottom <= layout.vh + 1, `${id}: legend below the fold`);
   assert.ok(layout.focusLegend, `${id}: the legend does not say what the orange casing marks`);
   assert.deepEqual(errors, []);
@@ -127,7 +133,7 @@ test('dal-swap2: MIN loads only the cased Swap2 channels; DAL spreads onto the o
   assert.ok(clos.accepted > min.accepted + 0.05 && clos.accepted < dal.accepted - 0.03, `CLOS AD ${clos.accepted} not in between`);
 });
 
-test('ugal-l-misjudges: UGAL-L keeps the minimal global channels\' queues far fuller than UGAL-G', { timeout: 180_000 }, async () => {
+test("ugal-l-misjudges: UGAL-L keeps the minimal global channels' queues far fuller than UGAL-G", { timeout: 180_000 }, async () => {
   const [ugalL, cr, ugalG] = await openStory('ugal-l-misjudges', 2000);
   assert.equal(ugalL.metric, 'occupancy');
   assert.equal(ugalL.count, 33, 'one minimal global channel per group');
@@ -146,7 +152,7 @@ test('ugal-l-misjudges: UGAL-L keeps the minimal global channels\' queues far fu
   assert.ok(d(ugalG).owners <= 0.8 * d(ugalG).others, `UGAL-G: its owners route the smallest share non-minimally: ${dfmt}`);
 });
 
-test('greedy-vs-sequential: greedy UGAL\'s cased minimal channels stay busy after the others have cleared', { timeout: 180_000 }, async () => {
+test("greedy-vs-sequential: greedy UGAL's cased minimal channels stay busy after the others have cleared", { timeout: 180_000 }, async () => {
   const [ugal, ugalS, clos] = await openStory('greedy-vs-sequential', 44, { paused: true });
   assert.equal(ugal.count, 32);
   assert.ok(ugal.focus >= 1.5 * ugalS.focus && ugal.focus >= 2 * clos.focus, `focus: ${fmt([ugal, ugalS, clos])}`);
@@ -191,23 +197,27 @@ test('dal-failed-links: DOR loses the packets routed onto the failed links, DAL 
   assert.ok(dal.focus >= 1.6 * min.focus, `DAL's detours not busier: ${fmt([min, dal])}`);
 });
 
-test('channel-slicing: shortest_queue puts what the degraded slice cannot carry on the cased slice 0 and carries 0.5; round robin saturates at 0.41', { timeout: 180_000 }, async () => {
-  const [sq, rr] = await openStory('channel-slicing', 3000);
-  assert.equal(sq.metric, 'utilization');
-  assert.deepEqual([sq.failedLinks, rr.failedLinks], [12, 12], 'slice 1 lost 12 of its 36 global links');
-  // Slice 0's channels: 36 routers × (3 local + 2 global).
-  assert.equal(sq.count, 180);
-  // Measured with `hiradix run` on the story's settings (its config as JSON, once per
-  // policy; utilization from --json's channel_utilization, terminal ports left out): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
-  // robin, saturated); slice 0's channels 0.717 against 0.546 flits/cycle, slice 1's
-  // 0.412 and 0.405. The text's other two policies, measured the same way: shared_queue
-  // accepts 0.5005 (not saturated), random 0.4114 (saturated); tests/channel_slicing.rs
-  // checks both on the same failed links.
-  assert.ok(Math.abs(sq.accepted - 0.5) < 0.03 && Math.abs(rr.accepted - 0.41) < 0.03, `accepted shortest_queue ${sq.accepted}, round robin ${rr.accepted}`);
-  assert.ok(Math.abs(sq.focus - 0.72) < 0.06 && Math.abs(rr.focus - 0.55) < 0.06, `slice 0: ${fmt([sq, rr])}`);
-  assert.ok(Math.abs(sq.rest - 0.41) < 0.06 && Math.abs(rr.rest - 0.41) < 0.06, `slice 1: ${fmt([sq, rr])}`);
-  assert.ok(sq.focus >= 1.2 * rr.focus, `slice 0 not busier under shortest_queue: ${fmt([sq, rr])}`);
-  // The pane notes: shortest_queue keeps up (a standing backlog in slice 1's queues is no
-  // growth); round robin's backlog grows.
-  assert.ok(!/growing|dropping/.test(sq.note) && /growing|dropping/.test(rr.note), `notes: ${sq.note} | ${rr.note}`);
-});
+test(
+  'channel-slicing: shortest_queue puts what the degraded slice cannot carry on the cased slice 0 and carries 0.5; round robin saturates at 0.41',
+  { timeout: 180_000 },
+  async () => {
+    const [sq, rr] = await openStory('channel-slicing', 3000);
+    assert.equal(sq.metric, 'utilization');
+    assert.deepEqual([sq.failedLinks, rr.failedLinks], [12, 12], 'slice 1 lost 12 of its 36 global links');
+    // Slice 0's channels: 36 routers × (3 local + 2 global).
+    assert.equal(sq.count, 180);
+    // Measured with `hiradix run` on the story's settings (its config as JSON, once per
+    // policy; utilization from --json's channel_utilization, terminal ports left out): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
+    // robin, saturated); slice 0's channels 0.717 against 0.546 flits/cycle, slice 1's
+    // 0.412 and 0.405. The text's other two policies, measured the same way: shared_queue
+    // accepts 0.5005 (not saturated), random 0.4114 (saturated); tests/channel_slicing.rs
+    // checks both on the same failed links.
+    assert.ok(Math.abs(sq.accepted - 0.5) < 0.03 && Math.abs(rr.accepted - 0.41) < 0.03, `accepted shortest_queue ${sq.accepted}, round robin ${rr.accepted}`);
+    assert.ok(Math.abs(sq.focus - 0.72) < 0.06 && Math.abs(rr.focus - 0.55) < 0.06, `slice 0: ${fmt([sq, rr])}`);
+    assert.ok(Math.abs(sq.rest - 0.41) < 0.06 && Math.abs(rr.rest - 0.41) < 0.06, `slice 1: ${fmt([sq, rr])}`);
+    assert.ok(sq.focus >= 1.2 * rr.focus, `slice 0 not busier under shortest_queue: ${fmt([sq, rr])}`);
+    // The pane notes: shortest_queue keeps up (a standing backlog in slice 1's queues is no
+    // growth); round robin's backlog grows.
+    assert.ok(!/growing|dropping/.test(sq.note) && /growing|dropping/.test(rr.note), `notes: ${sq.note} | ${rr.note}`);
+  },
+);

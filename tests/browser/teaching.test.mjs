@@ -29,7 +29,8 @@ async function open(query, state = 'running') {
 }
 
 // A 72-node dragonfly (p = h = 2, a = 4, g = 9) under group shift: UGAL-L and UGAL-G.
-const SMALL_DF = 'topology.type=dragonfly&topology.p=2&topology.a=4&topology.h=2&topology.g=9&routing.algorithm=ugal_l&traffic.pattern=group_shift&traffic.load=0.3';
+const SMALL_DF =
+  'topology.type=dragonfly&topology.p=2&topology.a=4&topology.h=2&topology.g=9&routing.algorithm=ugal_l&traffic.pattern=group_shift&traffic.load=0.3';
 
 const settle = (page) => page.evaluate(() => window.hiradix.settled());
 const cycles = (page) => page.evaluate(() => window.hiradix.panes.map((p) => p.sim.now()));
@@ -60,7 +61,10 @@ test('rewind is exact: back to cycle A every pane shows exactly what it showed t
   const { page, errors } = await open('?preset=min-worst-case&speed=10');
   await runUntilCycle(page, 300);
   const a = await state(page);
-  assert.deepEqual(a.map((s) => s.now), [300, 300]);
+  assert.deepEqual(
+    a.map((s) => s.now),
+    [300, 300],
+  );
   await runUntilCycle(page, 1000);
   const b = await state(page);
   assert.notEqual(b[0].counters, a[0].counters, 'the run went on');
@@ -72,7 +76,10 @@ test('rewind is exact: back to cycle A every pane shows exactly what it showed t
   assert.deepEqual(back, a, 'rewound state differs from the state first reached at cycle 300');
   // The statistics forget what came after: no sample beyond the cycle now.
   const last = await page.evaluate(() => window.hiradix.panes.map((p) => p.stats.samples.at(-1)?.cycle ?? 0));
-  assert.ok(last.every((c) => c <= 300), `samples after the rewind target: ${last}`);
+  assert.ok(
+    last.every((c) => c <= 300),
+    `samples after the rewind target: ${last}`,
+  );
   // Running on from there reaches the same state at 1000 as the first time.
   await runUntilCycle(page, 1000);
   assert.deepEqual(await state(page), b, 'the replayed run differs');
@@ -102,7 +109,10 @@ test('← and the ◀ button step every pane back one cycle; greyed with a reaso
     await settle(page);
     return state(page);
   })();
-  assert.deepEqual(at2.map((s) => s.now), [2, 2]);
+  assert.deepEqual(
+    at2.map((s) => s.now),
+    [2, 2],
+  );
   // ← on the page (focus on no text field): one more cycle back.
   await page.evaluate(() => document.activeElement?.blur());
   await page.keyboard.press('ArrowLeft');
@@ -150,7 +160,10 @@ test('run until the next (non-minimal) decision at the selected router: its coun
   });
   await page.waitForFunction(() => !document.querySelector('#until-kind option[value=nonminimal]').disabled);
   assert.match(await page.textContent('#until-kind option[value=nonminimal]'), /router 3 \(pane B\)/);
-  for (const [kind, k, words] of [['nonminimal', 1, /Router 3 sent a packet non-minimally at cycle [\d\u2009]+ in pane B/], ['decision', 0, /Router 3 routed a packet onto a link at cycle/]]) {
+  for (const [kind, k, words] of [
+    ['nonminimal', 1, /Router 3 sent a packet non-minimally at cycle [\d\u2009]+ in pane B/],
+    ['decision', 0, /Router 3 routed a packet onto a link at cycle/],
+  ]) {
     await page.click('#btn-run'); // pause first: the counts then are those of the run's start
     await page.waitForSelector('body[data-state="paused"]');
     await settle(page);
@@ -192,10 +205,15 @@ test('run until the first saturated channel: a VC it feeds is full, selected and
     return { sel: s, now: app.panes.map((p) => p.sim.now()), vcs, depth: pane?.info.depth, running: app.running };
   });
   assert.equal(r.sel?.kind, 'channel');
-  assert.ok(r.vcs.some((f) => f >= r.depth), `no VC of the selected channel is full: ${r.vcs} (depth ${r.depth})`);
+  assert.ok(
+    r.vcs.some((f) => f >= r.depth),
+    `no VC of the selected channel is full: ${r.vcs} (depth ${r.depth})`,
+  );
   assert.equal(r.now[0], r.now[1], 'the panes stay aligned');
   assert.equal(r.running, false);
-  await page.waitForFunction((c) => new RegExp(`Channel ${c}\\b`).test(document.getElementById('inspector-body').textContent), r.sel.index, { timeout: 10_000 });
+  await page.waitForFunction((c) => new RegExp(`Channel ${c}\\b`).test(document.getElementById('inspector-body').textContent), r.sel.index, {
+    timeout: 10_000,
+  });
   assert.match(await page.textContent('#notice-text'), new RegExp(`Channel ${r.sel.index} \\(router \\d+ → router \\d+\\) saturates`));
   assert.deepEqual(errors, []);
   await page.close();
@@ -255,8 +273,13 @@ test('the load while running: offered load follows, refused out of range, in the
   await settle(page);
   await page.waitForFunction(() => document.getElementById('load-value').value === '0.3');
   assert.equal(await page.evaluate(() => window.hiradix.experiment.config.traffic.load), 0.3);
-  assert.deepEqual(await page.evaluate(() => Promise.all(window.hiradix.panes.map((p) => p.sim.ask('configJson').then((j) => JSON.parse(j).traffic.load)))), [0.3, 0.3]);
-  await page.waitForFunction(() => !new URLSearchParams(location.search).has('traffic.load') || new URLSearchParams(location.search).get('traffic.load') === '0.3');
+  assert.deepEqual(
+    await page.evaluate(() => Promise.all(window.hiradix.panes.map((p) => p.sim.ask('configJson').then((j) => JSON.parse(j).traffic.load)))),
+    [0.3, 0.3],
+  );
+  await page.waitForFunction(
+    () => !new URLSearchParams(location.search).has('traffic.load') || new URLSearchParams(location.search).get('traffic.load') === '0.3',
+  );
   assert.equal(await page.isVisible('#story-modified'), false, 'still marked modified after undoing the change');
   assert.deepEqual(errors, []);
   await page.close();
@@ -283,7 +306,9 @@ test('motion: at slow speed a small network draws its packets on the links, by k
     const drawn = p.view.packetsDrawn;
     // A minimal packet's disc far from every other symbol, and a non-minimal one's diamond.
     const lone = (kind) =>
-      drawn.dots.find(([x, y, nm, f]) => nm === kind && !f && drawn.dots.every(([x2, y2]) => (x2 === x && y2 === y) || Math.hypot(x2 - x, y2 - y) > 3 * drawn.radius));
+      drawn.dots.find(
+        ([x, y, nm, f]) => nm === kind && !f && drawn.dots.every(([x2, y2]) => (x2 === x && y2 === y) || Math.hypot(x2 - x, y2 - y) > 3 * drawn.radius),
+      );
     const ctx = p.canvas.getContext('2d');
     const px = (x, y) => Array.from(ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3));
     const m = lone(0);
@@ -302,7 +327,11 @@ test('motion: at slow speed a small network draws its packets on the links, by k
   assert.ok(r.nonmin > 0 && r.min > 0, 'both kinds under UGAL-L at group shift');
   assert.deepEqual(r.drawn, [r.min, r.nonmin], 'drawn packets by kind = packetsOnChannels');
   // Near-black disc #1c2430, vermilion diamond #d55e00.
-  if (r.minPixel) assert.ok(r.minPixel.every((v, i) => Math.abs(v - [28, 36, 48][i]) < 30), `minimal disc pixel ${r.minPixel}`);
+  if (r.minPixel)
+    assert.ok(
+      r.minPixel.every((v, i) => Math.abs(v - [28, 36, 48][i]) < 30),
+      `minimal disc pixel ${r.minPixel}`,
+    );
   if (r.nonminPixel) assert.ok(r.nonminPixel[0] > 170 && r.nonminPixel[1] < 140 && r.nonminPixel[2] < 80, `non-minimal diamond pixel ${r.nonminPixel}`);
   assert.ok(r.minPixel || r.nonminPixel, 'no packet symbol clear of the others to check');
   assert.equal(r.legend, true, 'the legend shows the packet symbols');
@@ -343,7 +372,11 @@ test('decision counts: the inspector shows routerDecisions(); the router colouri
   await page.waitForSelector('body[data-state="paused"]');
   await settle(page);
   await page.waitForFunction(() => document.querySelector('.decision-counts')?.dataset.cycle === String(window.hiradix.sim.now()), null, { timeout: 10_000 });
-  const shown = await page.$eval('.decision-counts', (e) => ({ routed: Number(e.dataset.routed), nonminimal: Number(e.dataset.nonminimal), text: e.textContent }));
+  const shown = await page.$eval('.decision-counts', (e) => ({
+    routed: Number(e.dataset.routed),
+    nonminimal: Number(e.dataset.nonminimal),
+    text: e.textContent,
+  }));
   const engine = await page.evaluate(() => window.hiradix.panes[0].sim.ask('routerDecisions').then((d) => [d[4], d[5]]));
   assert.deepEqual([shown.routed, shown.nonminimal], engine);
   assert.ok(engine[0] > 0, 'router 2 routed nothing');

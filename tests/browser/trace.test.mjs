@@ -97,7 +97,9 @@ test('trace: the next packet generated at a clicked router is followed to its de
   await page.mouse.click(x, y);
   await page.waitForSelector('#trace-box', { state: 'visible' });
   assert.equal(await page.evaluate(() => window.hiradix.selection), null, 'picking does not pin the router');
-  await page.waitForFunction(() => /delivered at cycle \d+: latency \d+ cycles/.test(document.getElementById('trace-body').textContent), null, { timeout: 30_000 });
+  await page.waitForFunction(() => /delivered at cycle \d+: latency \d+ cycles/.test(document.getElementById('trace-body').textContent), null, {
+    timeout: 30_000,
+  });
   const text = await page.textContent('#trace-body');
   assert.match(text, /packet from terminal \d+ \(router 5\) to terminal \d+ \(router \d+\), created at cycle \d+, injected at cycle \d+/);
   const hops = await page.$$eval('.trace-hops tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
@@ -159,8 +161,12 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
   await page.keyboard.press('t');
   const [x, y] = await routerPoint(page, 9);
   await page.mouse.click(x, y);
-  await page.waitForFunction(() => window.hiradix.trace.data.length === 2 && window.hiradix.trace.data.every((d) => d.trace?.delivered), null, { timeout: 30_000 });
-  const who = await page.$$eval('.trace-pane > p', (ps) => ps.map((p) => p.textContent.match(/packet from terminal \d+ \(router 9\) to terminal \d+ \(router \d+\), created at cycle \d+/)?.[0]));
+  await page.waitForFunction(() => window.hiradix.trace.data.length === 2 && window.hiradix.trace.data.every((d) => d.trace?.delivered), null, {
+    timeout: 30_000,
+  });
+  const who = await page.$$eval('.trace-pane > p', (ps) =>
+    ps.map((p) => p.textContent.match(/packet from terminal \d+ \(router 9\) to terminal \d+ \(router \d+\), created at cycle \d+/)?.[0]),
+  );
   assert.equal(who.length, 2);
   assert.ok(who[0] && who[0] === who[1], JSON.stringify(who));
   // A new experiment ends the trace.
@@ -173,7 +179,9 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
 test('trace: a traced packet is in the URL, and the link follows the same packet', { timeout: 120_000 }, async () => {
   // Trace the packet generated at router 5 from cycle 40 on, from a link.
   const { page, errors } = await env.open(`${DAL}&trace=5@40`);
-  await page.waitForFunction(() => /delivered at cycle \d+: latency \d+ cycles/.test(document.getElementById('trace-body').textContent), null, { timeout: 30_000 });
+  await page.waitForFunction(() => /delivered at cycle \d+: latency \d+ cycles/.test(document.getElementById('trace-body').textContent), null, {
+    timeout: 30_000,
+  });
   const journey = async (p) => {
     const head = (await p.textContent('.trace-pane > p')).match(/packet from terminal \d+ \(router 5\) to terminal \d+ \(router \d+\), created at cycle (\d+)/);
     const hops = await p.$$eval('.trace-hops tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim()).join(' ')));

@@ -236,7 +236,14 @@ function generate(rng, cat) {
 // Runs before the page's scripts on every load: a snapshot of the built-in prototypes
 // (own keys and their values or accessors), compared after the page has taken the link.
 function protoCanary() {
-  const protos = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype, Number: Number.prototype, Map: Map.prototype };
+  const protos = {
+    Object: Object.prototype,
+    Array: Array.prototype,
+    Function: Function.prototype,
+    String: String.prototype,
+    Number: Number.prototype,
+    Map: Map.prototype,
+  };
   const snap = (o) => new Map(Reflect.ownKeys(o).map((k) => [k, Object.getOwnPropertyDescriptor(o, k)]));
   const before = Object.entries(protos).map(([name, o]) => [name, o, snap(o)]);
   const same = (a, b) => a && b && a.value === b.value && a.get === b.get && a.set === b.set;
@@ -277,7 +284,10 @@ function pageFacts() {
     width: window.innerWidth,
     internalError: visible(banner) && /internal error/.test(document.getElementById('error-title').textContent),
     bannerText: visible(banner) ? document.getElementById('error-text').textContent.slice(0, 300) : '',
-    message: messages.map((e) => e.textContent).join(' | ').slice(0, 400),
+    message: messages
+      .map((e) => e.textContent)
+      .join(' | ')
+      .slice(0, 400),
     search: (() => {
       try {
         return decodeURIComponent(location.search);
@@ -388,33 +398,41 @@ async function catalogOf(page) {
   });
 }
 
-test(`hostile URLs (${COUNT}, seed ${SEED}) inject nothing, pollute nothing, crash nothing, and are reported`, { timeout: 600_000 + COUNT * 2_000 }, async (t) => {
-  const state = {};
-  await newPage(state);
-  const cat = await catalogOf(state.page);
-  const rng = rngFrom(SEED);
-  const failures = [];
-  let ran = 0;
-  const t0 = Date.now();
-  for (let i = 0; i < COUNT; i++) {
-    const link = generate(rng, cat);
-    if (ONLY && !ONLY.has(i)) continue;
-    ran++;
-    const wrong = await check(state, link);
-    if (wrong.length) failures.push({ i, query: short(link.query), wrong: wrong.map((w) => short(w)) });
-    // A fresh page after a failure, and every 100 links anyway: hundreds of loads in one
-    // page exhaust its renderer's address space for wasm memories (each instance reserves
-    // gigabytes; the old documents' are released only when collected), which no visitor
-    // would ever do, and which would otherwise fail the links that happen to come next.
-    if (state.broken || wrong.length || i % 100 === 99) await newPage(state);
-  }
-  const seconds = (Date.now() - t0) / 1000;
-  const summary = `url-fuzz: ${ran} URLs in ${seconds.toFixed(1)} s (${((1000 * seconds) / ran).toFixed(0)} ms each), ${failures.length} failures, seed ${SEED}`;
-  t.diagnostic(summary);
-  console.log(summary);
-  for (const f of failures.slice(0, 20)) console.log(`  #${f.i} ${f.query}\n    ${f.wrong.join('\n    ')}`);
-  const report = process.env.HIRADIX_URL_FUZZ_REPORT;
-  if (report) await writeFile(report, JSON.stringify({ count: ran, seed: SEED, seconds, failures }, null, 2));
-  await state.page.close();
-  assert.equal(failures.length, 0, `${failures.length} of ${ran} links failed; the first: #${failures[0]?.i} ${failures[0]?.query}: ${failures[0]?.wrong.join('; ')}`);
-});
+test(
+  `hostile URLs (${COUNT}, seed ${SEED}) inject nothing, pollute nothing, crash nothing, and are reported`,
+  { timeout: 600_000 + COUNT * 2_000 },
+  async (t) => {
+    const state = {};
+    await newPage(state);
+    const cat = await catalogOf(state.page);
+    const rng = rngFrom(SEED);
+    const failures = [];
+    let ran = 0;
+    const t0 = Date.now();
+    for (let i = 0; i < COUNT; i++) {
+      const link = generate(rng, cat);
+      if (ONLY && !ONLY.has(i)) continue;
+      ran++;
+      const wrong = await check(state, link);
+      if (wrong.length) failures.push({ i, query: short(link.query), wrong: wrong.map((w) => short(w)) });
+      // A fresh page after a failure, and every 100 links anyway: hundreds of loads in one
+      // page exhaust its renderer's address space for wasm memories (each instance reserves
+      // gigabytes; the old documents' are released only when collected), which no visitor
+      // would ever do, and which would otherwise fail the links that happen to come next.
+      if (state.broken || wrong.length || i % 100 === 99) await newPage(state);
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    const summary = `url-fuzz: ${ran} URLs in ${seconds.toFixed(1)} s (${((1000 * seconds) / ran).toFixed(0)} ms each), ${failures.length} failures, seed ${SEED}`;
+    t.diagnostic(summary);
+    console.log(summary);
+    for (const f of failures.slice(0, 20)) console.log(`  #${f.i} ${f.query}\n    ${f.wrong.join('\n    ')}`);
+    const report = process.env.HIRADIX_URL_FUZZ_REPORT;
+    if (report) await writeFile(report, JSON.stringify({ count: ran, seed: SEED, seconds, failures }, null, 2));
+    await state.page.close();
+    assert.equal(
+      failures.length,
+      0,
+      `${failures.length} of ${ran} links failed; the first: #${failures[0]?.i} ${failures[0]?.query}: ${failures[0]?.wrong.join('; ')}`,
+    );
+  },
+);

@@ -76,7 +76,9 @@ test('a preset link loads the preset', { timeout: 120_000 }, async () => {
 
 test('a malformed or invalid URL gives a clear message and the page keeps working', { timeout: 120_000 }, async () => {
   // Unknown keys and values that cannot be used: reported, the rest applied.
-  let { page, errors } = await env.open('?topology.type=hypercube&topology.n=4&routing.algorithm=ecube&bogus.key=1&speed=-3&vary=routing.algorithm&values=ecube');
+  let { page, errors } = await env.open(
+    '?topology.type=hypercube&topology.n=4&routing.algorithm=ecube&bogus.key=1&speed=-3&vary=routing.algorithm&values=ecube',
+  );
   let notice = await page.textContent('#notice-text');
   assert.match(notice, /bogus\.key: unknown parameter/);
   assert.match(notice, /speed/);
@@ -260,7 +262,10 @@ test('the JSON box refuses prototype keys and unknown paths', { timeout: 120_000
   const { page, errors } = await env.open();
   await page.click('details.config summary');
   const before = await page.evaluate(() => JSON.stringify(window.hiradix.experiment.config));
-  await page.fill('#config', '{"__proto__": {"polluted": 1}, "topology": {"type": "hypercube", "constructor": {"prototype": {"polluted": 1}}}, "tarffic": {"load": 0.5}}');
+  await page.fill(
+    '#config',
+    '{"__proto__": {"polluted": 1}, "topology": {"type": "hypercube", "constructor": {"prototype": {"polluted": 1}}}, "tarffic": {"load": 0.5}}',
+  );
   await page.click('#btn-apply');
   await page.waitForSelector('#config-error', { state: 'visible' });
   const text = await page.textContent('#config-error');
@@ -296,7 +301,10 @@ test('the Content-Security-Policy forbids inline script and markup styles', { ti
   });
   assert.equal(result.inline, 'undefined');
   assert.equal(result.evalRan, false);
-  assert.ok(result.violations.some((v) => v.startsWith('script-src')), JSON.stringify(result.violations));
+  assert.ok(
+    result.violations.some((v) => v.startsWith('script-src')),
+    JSON.stringify(result.violations),
+  );
   await page.close();
 });
 
@@ -325,7 +333,10 @@ test('the JSON box refuses JSON nested 10 000 deep and repeated keys with a mess
   };
   assert.match(await apply(deep), /config must be a JSON object/);
   assert.match(await apply(`{"router": {"vcs": ${deep}}}`), /^router\.vcs(\[0\])+: nested more than 16 levels deep/);
-  assert.match(await apply(`{"topology": {"type": "hypercube"}, "faults": {"links": [[0, 1], ${deep}]}}`), /^faults\.links\[1\](\[0\])*: nested more than 16 levels deep/);
+  assert.match(
+    await apply(`{"topology": {"type": "hypercube"}, "faults": {"links": [[0, 1], ${deep}]}}`),
+    /^faults\.links\[1\](\[0\])*: nested more than 16 levels deep/,
+  );
   // Nested deep but below the limit of the scan: the type check refuses it, and its
   // message describes the value rather than writing it out.
   const nine = `${'['.repeat(9)}1${']'.repeat(9)}`;
@@ -355,41 +366,48 @@ test('the JSON box refuses JSON nested 10 000 deep and repeated keys with a mess
   await page.close();
 });
 
-test('a link colour for a VC the network lacks, a bad speed or a zoom out of range: reported naming the key, and what is used', { timeout: 120_000 }, async () => {
-  const { page, errors } = await env.open();
-  assert.match(await noticeFor(page, '?router.vcs=4&metric=vc99'), /metric: 'vc99' is not a link colour of this network \(its VCs are vc0 to vc3\); occupancy \(all VCs\) used/);
-  assert.equal(await page.evaluate(() => window.hiradix.experiment.view.metric), 'occupancy');
-  // A VC the network has is used, without a word.
-  assert.equal(await noticeFor(page, '?router.vcs=4&metric=vc3'), '');
-  assert.equal(await page.evaluate(() => window.hiradix.experiment.view.metric), 'vc3');
-  for (const bad of ['-1', 'abc', '1e400', '0', '']) {
-    assert.match(await noticeFor(page, `?speed=${bad}`), new RegExp(`speed: '${bad}' is not a positive number of cycles per frame; 1 used`), bad);
-  }
-  assert.match(await noticeFor(page, '?preset=min-worst-case&speed=abc'), /speed: 'abc' is not a positive number of cycles per frame; 2 used/);
-  assert.match(await noticeFor(page, '?speed=1e9'), /speed: '1e9' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
-  // A zoom below what the picture shows (it used to be written back as zoom=0, which the
-  // reader refused): brought to 0.25, said, and written as read.
-  assert.match(await noticeFor(page, '?zoom=0.0001&center=0.5,0.5'), /zoom: '0\.0001' is outside 0\.25 to 64; 0\.25 used/);
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('zoom') === '0.25');
-  assert.deepEqual(await page.evaluate(() => window.hiradix.linkProblems()), []);
-  // Copy link writes the view it shows, even if the experiment holds a zoom out of range.
-  await page.evaluate(() => Object.assign(window.hiradix.experiment.view, { zoom: 0.0001, cx: 0.3, cy: 1e-7 }));
-  await page.click('#btn-share');
-  await page.waitForSelector('#notice', { state: 'visible' });
-  assert.doesNotMatch(await page.textContent('#notice-text'), /would not show/);
-  assert.equal(new URL(page.url()).searchParams.get('zoom'), '0.25');
-  assert.equal(new URL(page.url()).searchParams.get('center'), '0.3,0');
-  // The cycles-per-frame box: a bad or out-of-range value is said in the notice.
-  await page.fill('#cycles-per-frame', '-1');
-  await page.dispatchEvent('#cycles-per-frame', 'change');
-  assert.match(await page.textContent('#notice-text'), /cycles per frame: '-1' is not a positive number of cycles per frame; 1 kept/);
-  await page.fill('#cycles-per-frame', '99999');
-  await page.dispatchEvent('#cycles-per-frame', 'change');
-  assert.match(await page.textContent('#notice-text'), /cycles per frame: '99999' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
-  assert.equal(await page.evaluate(() => window.hiradix.experiment.speed), 5000);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  'a link colour for a VC the network lacks, a bad speed or a zoom out of range: reported naming the key, and what is used',
+  { timeout: 120_000 },
+  async () => {
+    const { page, errors } = await env.open();
+    assert.match(
+      await noticeFor(page, '?router.vcs=4&metric=vc99'),
+      /metric: 'vc99' is not a link colour of this network \(its VCs are vc0 to vc3\); occupancy \(all VCs\) used/,
+    );
+    assert.equal(await page.evaluate(() => window.hiradix.experiment.view.metric), 'occupancy');
+    // A VC the network has is used, without a word.
+    assert.equal(await noticeFor(page, '?router.vcs=4&metric=vc3'), '');
+    assert.equal(await page.evaluate(() => window.hiradix.experiment.view.metric), 'vc3');
+    for (const bad of ['-1', 'abc', '1e400', '0', '']) {
+      assert.match(await noticeFor(page, `?speed=${bad}`), new RegExp(`speed: '${bad}' is not a positive number of cycles per frame; 1 used`), bad);
+    }
+    assert.match(await noticeFor(page, '?preset=min-worst-case&speed=abc'), /speed: 'abc' is not a positive number of cycles per frame; 2 used/);
+    assert.match(await noticeFor(page, '?speed=1e9'), /speed: '1e9' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
+    // A zoom below what the picture shows (it used to be written back as zoom=0, which the
+    // reader refused): brought to 0.25, said, and written as read.
+    assert.match(await noticeFor(page, '?zoom=0.0001&center=0.5,0.5'), /zoom: '0\.0001' is outside 0\.25 to 64; 0\.25 used/);
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('zoom') === '0.25');
+    assert.deepEqual(await page.evaluate(() => window.hiradix.linkProblems()), []);
+    // Copy link writes the view it shows, even if the experiment holds a zoom out of range.
+    await page.evaluate(() => Object.assign(window.hiradix.experiment.view, { zoom: 0.0001, cx: 0.3, cy: 1e-7 }));
+    await page.click('#btn-share');
+    await page.waitForSelector('#notice', { state: 'visible' });
+    assert.doesNotMatch(await page.textContent('#notice-text'), /would not show/);
+    assert.equal(new URL(page.url()).searchParams.get('zoom'), '0.25');
+    assert.equal(new URL(page.url()).searchParams.get('center'), '0.3,0');
+    // The cycles-per-frame box: a bad or out-of-range value is said in the notice.
+    await page.fill('#cycles-per-frame', '-1');
+    await page.dispatchEvent('#cycles-per-frame', 'change');
+    assert.match(await page.textContent('#notice-text'), /cycles per frame: '-1' is not a positive number of cycles per frame; 1 kept/);
+    await page.fill('#cycles-per-frame', '99999');
+    await page.dispatchEvent('#cycles-per-frame', 'change');
+    assert.match(await page.textContent('#notice-text'), /cycles per frame: '99999' is outside 1\/120 to 5000 cycles per frame; 5000 used/);
+    assert.equal(await page.evaluate(() => window.hiradix.experiment.speed), 5000);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
 test('messages show control characters as escapes and shorten long values', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open();
