@@ -242,7 +242,10 @@ const FB_ALLOCATOR = {
 // FB VCs: MIN AD "n' virtual channels" (§3.1; n' = 1 here), VAL "Two VCs" (§3.1), CLOS
 // AD 2, the butterfly and the hypercube 1 (Table 1); UGAL's and UGAL-S's count is not
 // given (only the 32 flits per port they share).
-const UNSTATED_FB_VCS = open('assume the total buffering per port is 32 flit entries', 'the paper fixes the buffering per port; how many VCs UGAL divides it into it does not say');
+const UNSTATED_FB_VCS = open(
+  'assume the total buffering per port is 32 flit entries',
+  'the paper fixes the buffering per port; how many VCs UGAL divides it into it does not say',
+);
 const FB_VCS = { min_ad: 1, val: 2, clos_ad: 2, ugal: UNSTATED_FB_VCS, ugal_s: UNSTATED_FB_VCS, dest_tag: 1, ecube: 1 };
 
 // Fig. 12(a)'s storage: the paper gives "64 flit buffers" per channel for Fig. 12(b) only.
@@ -297,7 +300,10 @@ const DFB_SIM = {
   'router.switch_allocator': OMNET_SWITCH,
   'router.islip_iterations': OMNET_SWITCH,
   'router.output_queue': OMNET_SWITCH,
-  'traffic.packet_size': open('We have used a packet size of 121 bytes. Higher size packets are also following the same trend.', '121 bytes is no number of flits'),
+  'traffic.packet_size': open(
+    'We have used a packet size of 121 bytes. Higher size packets are also following the same trend.',
+    '121 bytes is no number of flits',
+  ),
   'routing.allocator': open('We are using a sequential allocation method in our algorithm', 'the paper gives the allocation of its own algorithm only'),
 };
 const DFB_1D = { ...DFB_SIM, 'topology.type': 'dilated_flattened_butterfly', 'topology.k': 8, 'topology.n': 2 };
@@ -307,7 +313,10 @@ const DFB_PATTERNS = ['benign', 'adversarial', 'random_permutation'];
 const ADAPTIVE_2DFB = {
   'routing.algorithm': 'adaptive_2dfb',
   'routing.allocator': oneOf('auto', 'sequential'),
-  'routing.threshold': open('The port is selected if the number of packets in the output queue is less than the threshold value', 'the paper gives the threshold T_h no value'),
+  'routing.threshold': open(
+    'The port is selected if the number of packets in the output queue is less than the threshold value',
+    'the paper gives the threshold T_h no value',
+  ),
 };
 
 /** The traffic conditions of `pattern`: the shift patterns go to the next router or group. */
@@ -318,7 +327,11 @@ function trafficOf(pattern) {
   if (pattern === 'adversarial') {
     return {
       'traffic.pattern': pattern,
-      'traffic.shift': { ...oneOf(1, 2, 3, 4, 5, 6, 7), quote: 'to end-terminals which are connected to another single switching element', why: 'S_{i+j} for any j' },
+      'traffic.shift': {
+        ...oneOf(1, 2, 3, 4, 5, 6, 7),
+        quote: 'to end-terminals which are connected to another single switching element',
+        why: 'S_{i+j} for any j',
+      },
     };
   }
   return { 'traffic.pattern': pattern };
@@ -415,7 +428,13 @@ export const PAPER_VALUES = [
       quote: 'all of the topologies providing 100% throughput except for the folded-Clos',
       stated: '100%',
       value: 1,
-      when: { ...FB_3_2, ...when, 'router.vcs': FB_VCS[when['routing.algorithm']], 'routing.allocator': FB_ALLOCATOR[when['routing.algorithm']], ...trafficOf('uniform') },
+      when: {
+        ...FB_3_2,
+        ...when,
+        'router.vcs': FB_VCS[when['routing.algorithm']],
+        'routing.allocator': FB_ALLOCATOR[when['routing.algorithm']],
+        ...trafficOf('uniform'),
+      },
     }),
   ),
   statement({
@@ -547,7 +566,8 @@ export const PAPER_VALUES = [
         where: 'Fig. 4, §IV-A',
         quotes: ['it provides 50% throughput for adversarial traffic pattern'],
         value: 0.5,
-        reading: 'two links per switch pair, each at twice the terminal bandwidth (2 Gb/s against 1 Gb/s), which carry 4 of a switch’s 8 terminals to the next switch — the network simulated here',
+        reading:
+          'two links per switch pair, each at twice the terminal bandwidth (2 Gb/s against 1 Gb/s), which carry 4 of a switch’s 8 terminals to the next switch — the network simulated here',
       },
       {
         where: '§II-A, §IV',
@@ -578,8 +598,7 @@ export const UNCONFIRMED = [
       '2 12 12 11',
       "radix $k' = n(k-1) + 1$",
     ],
-    why:
-      'Table 4 lists the 2-ary 12-flat (n′ = 11) and the text says Fig. 12(a) shows “the different configurations”, but everything it says of Figs. 12 and 13 spans n′ from 1 to 5, and the row gives k′ = 12 where the paper’s k′ = n(k − 1) + 1 gives 13. Whether Fig. 12(a) has a curve for this network, and where it saturates, the text does not say.',
+    why: 'Table 4 lists the 2-ary 12-flat (n′ = 11) and the text says Fig. 12(a) shows “the different configurations”, but everything it says of Figs. 12 and 13 spans n′ from 1 to 5, and the row gives k′ = 12 where the paper’s k′ = n(k − 1) + 1 gives 13. Whether Fig. 12(a) has a curve for this network, and where it saturates, the text does not say.',
   },
 ];
 

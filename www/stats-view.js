@@ -34,13 +34,24 @@ export function renderPlots(app) {
     series: panes.flatMap((p) => [series(p, 'accepted'), series(p, 'offered', { label: '', width: 1, dash: [3, 3] })]),
     xLabel: 'cycle',
     yLabel: 'flits/cycle/terminal',
-    legendEntries: [{ label: 'accepted', colour: '#444' }, { label: 'offered', colour: '#444', dash: [3, 3] }],
+    legendEntries: [
+      { label: 'accepted', colour: '#444' },
+      { label: 'offered', colour: '#444', dash: [3, 3] },
+    ],
   });
   lineChart($('plot-latency'), {
-    series: panes.flatMap((p) => [series(p, 'latency'), series(p, 'latencyMin', { label: '', dash: DASH_MIN, width: 1.4 }), series(p, 'latencyNonmin', { label: '', dash: DASH_NONMIN, width: 1.4 })]),
+    series: panes.flatMap((p) => [
+      series(p, 'latency'),
+      series(p, 'latencyMin', { label: '', dash: DASH_MIN, width: 1.4 }),
+      series(p, 'latencyNonmin', { label: '', dash: DASH_NONMIN, width: 1.4 }),
+    ]),
     xLabel: 'cycle',
     yLabel: 'cycles',
-    legendEntries: [{ label: 'all', colour: '#444' }, { label: 'minimal', colour: '#444', dash: DASH_MIN }, { label: 'non-minimal', colour: '#444', dash: DASH_NONMIN }],
+    legendEntries: [
+      { label: 'all', colour: '#444' },
+      { label: 'minimal', colour: '#444', dash: DASH_MIN },
+      { label: 'non-minimal', colour: '#444', dash: DASH_NONMIN },
+    ],
   });
   lineChart($('plot-nonmin'), {
     series: panes.map((p) => series(p, 'nonminFraction')),
@@ -61,7 +72,13 @@ function renderFig9(panes) {
     ? [
         { label: 'minimal', short: 'min', from: 0, to: f.minimal_channels, shade: '#fbe3e3' },
         { label: 'same router', short: 'same', from: f.minimal_channels, to: f.minimal_channels + f.same_router_channels, shade: '#fdf2d8' },
-        { label: 'other non-minimal global channels of the group', short: 'other', from: f.minimal_channels + f.same_router_channels, to: f.per_channel.length, shade: '#eef2f7' },
+        {
+          label: 'other non-minimal global channels of the group',
+          short: 'other',
+          from: f.minimal_channels + f.same_router_channels,
+          to: f.per_channel.length,
+          shade: '#eef2f7',
+        },
       ]
     : [];
   barChart($('plot-fig9'), { groups, classes, yLabel: 'flits/cycle', yMax: 1 });
@@ -104,7 +121,10 @@ function renderHistogram(panes) {
     xLabel: 'latency (cycles)',
     yLabel: 'fraction of packets',
     xMax: Math.ceil(xMax / width) * width,
-    legendEntries: [{ label: 'minimal', colour: '#444' }, { label: 'non-minimal', colour: '#444', dash: [5, 3] }],
+    legendEntries: [
+      { label: 'minimal', colour: '#444' },
+      { label: 'non-minimal', colour: '#444', dash: [5, 3] },
+    ],
   });
 }
 
@@ -206,11 +226,21 @@ export function renderStatsTable(table, app) {
   const head = el(
     'thead',
     {},
-    el('tr', {}, el('th', {}, `last ${panes[0].stats.recent(10)?.cycles ?? 0} cycles`), panes.map((p) => el('th', {}, swatch(p.colour, true), ` ${p.variant.label ? `${p.variant.name}: ${p.short}` : p.short}`))),
+    el(
+      'tr',
+      {},
+      el('th', {}, `last ${panes[0].stats.recent(10)?.cycles ?? 0} cycles`),
+      panes.map((p) => el('th', {}, swatch(p.colour, true), ` ${p.variant.label ? `${p.variant.name}: ${p.short}` : p.short}`)),
+    ),
   );
   // Indented labels (sub-rows) keep their indent as non-breaking spaces.
   const body = [...rows.map(([label, fn]) => [label, recent.map(fn)]), ...extra].map(([label, cells]) =>
-    el('tr', {}, el('td', {}, label.replace(/^ {2}/, '\u00a0\u00a0')), cells.map((c) => el('td', {}, c))),
+    el(
+      'tr',
+      {},
+      el('td', {}, label.replace(/^ {2}/, '\u00a0\u00a0')),
+      cells.map((c) => el('td', {}, c)),
+    ),
   );
   setChildren(table, [head, el('tbody', {}, body)]);
 }
@@ -220,10 +250,28 @@ export function statsCsv(app) {
   for (const p of app.panes) lines.push(...p.stats.csvRows(p.variant.label || p.info.algorithm));
   const sw = app.sweep?.series ?? [];
   if (sw.some((s) => s.points.length)) {
-    lines.push('', 'sweep_variant,offered_load,accepted,avg_latency,p99_latency,avg_latency_minimal,avg_latency_nonminimal,nonminimal_fraction,avg_hops,saturated');
+    lines.push(
+      '',
+      'sweep_variant,offered_load,accepted,avg_latency,p99_latency,avg_latency_minimal,avg_latency_nonminimal,nonminimal_fraction,avg_hops,saturated',
+    );
     for (const s of sw) {
       for (const p of s.points) {
-        lines.push([s.label || s.name, p.load, p.accepted, p.avg_latency, p.p99_latency, p.avg_latency_minimal, p.avg_latency_nonminimal, p.nonminimal_fraction, p.avg_hops, p.saturated].map((v) => (v === null ? '' : v)).join(','));
+        lines.push(
+          [
+            s.label || s.name,
+            p.load,
+            p.accepted,
+            p.avg_latency,
+            p.p99_latency,
+            p.avg_latency_minimal,
+            p.avg_latency_nonminimal,
+            p.nonminimal_fraction,
+            p.avg_hops,
+            p.saturated,
+          ]
+            .map((v) => (v === null ? '' : v))
+            .join(','),
+        );
       }
     }
   }

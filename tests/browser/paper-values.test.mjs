@@ -106,7 +106,10 @@ test("every stated value is the paper's, with its source, for a configuration th
     assert.equal(e.quantity, QUANTITY, name);
     assert.ok(e.quote.includes(e.qualifier), `${name}: the qualifier '${e.qualifier}' is the quote's`);
     const claims = await read(join(CLAIMS_DIR, e.paper.claims));
-    assert.ok(e.quote.includes(e.stated) || claims.includes(e.stated), `${name}: '${e.stated}' is neither in the quote nor in src/figures/claims/${e.paper.claims}`);
+    assert.ok(
+      e.quote.includes(e.stated) || claims.includes(e.stated),
+      `${name}: '${e.stated}' is neither in the quote nor in src/figures/claims/${e.paper.claims}`,
+    );
     assert.ok(Math.abs(statedNumber(e.stated) - e.value) < 1e-12, `${name}: '${e.stated}' is not ${e.value}`);
     assert.ok(e.value > 0 && e.value <= 1, `${name}: a fraction of capacity`);
     // Its conditions name config paths of its network (or a derived quantity), and a config
@@ -139,7 +142,10 @@ test('every quote is in its paper’s text', { skip: !HAVE_PAPERS && `the papers
     return texts.get(file);
   };
   const check = async (entry, quote, what) => {
-    assert.ok((await paperText(entry.paper.file)).includes(squeeze(quote)), `${entry.paper.short}, ${entry.where}, ${what}: “${quote}” is not in ${entry.paper.file}`);
+    assert.ok(
+      (await paperText(entry.paper.file)).includes(squeeze(quote)),
+      `${entry.paper.short}, ${entry.where}, ${what}: “${quote}” is not in ${entry.paper.file}`,
+    );
   };
   for (const e of PAPER_VALUES) {
     await check(e, e.quote, 'the value');
@@ -238,7 +244,10 @@ test('matching is exact on what the paper fixes, open where its words leave a se
   assert.deepEqual(off('routing.algorithm', 'ugal_l'), [], 'UGAL-L on WC: the paper gives no number');
   // The page's default experiment and the 72-node dragonfly: no paper value.
   assert.deepEqual(paperValuesFor(model.complete({}), reads), []);
-  assert.deepEqual(paperValuesFor(model.complete({ topology: { type: 'dragonfly' }, routing: { algorithm: 'val' }, traffic: { pattern: 'group_shift' } }), reads), []);
+  assert.deepEqual(
+    paperValuesFor(model.complete({ topology: { type: 'dragonfly' }, routing: { algorithm: 'val' }, traffic: { pattern: 'group_shift' } }), reads),
+    [],
+  );
 });
 
 test('no paper value on a sliced, trunked, tapered or failed-link network; the same network intact still draws it', () => {
@@ -254,7 +263,12 @@ test('no paper value on a sliced, trunked, tapered or failed-link network; the s
     traffic: { pattern: 'swap2' },
     router: { vcs: 6, buffer_depth: 32, pipeline_delay: 4, switch_allocator: 'islip', speedup: 2 },
   });
-  const clos = model.complete({ topology: { type: 'folded_clos', down: [8, 8], up: [8] }, routing: { algorithm: 'updown_ad' }, traffic: { pattern: 'benign' }, router: { terminal_period: 2 } });
+  const clos = model.complete({
+    topology: { type: 'folded_clos', down: [8, 8], up: [8] },
+    routing: { algorithm: 'updown_ad' },
+    traffic: { pattern: 'benign' },
+    router: { terminal_period: 2 },
+  });
   const fb = model.complete({ topology: { type: 'flattened_butterfly', k: 32, n: 2 }, routing: { algorithm: 'ugal_s' }, traffic: { pattern: 'router_shift' } });
   const drawn = (config) => sweepReferences([{ name: 'A', config }], reads).map((r) => r.entry.value);
   for (const [name, plain, path, value] of [
@@ -279,19 +293,40 @@ test('no paper value on a sliced, trunked, tapered or failed-link network; the s
 
 test('the text’s unconfirmed values are not drawn; a contradiction names both readings', () => {
   // FB Fig. 12(a): the 2-ary 12-flat of Table 4 (n' = 11).
-  assert.deepEqual(UNCONFIRMED.map((u) => u.cases), ['VAL on uniform random traffic, 2-ary 12-flat (N = 4K)']);
-  const flat = (k, n) => model.complete({ topology: { type: 'flattened_butterfly', k, n }, routing: { algorithm: 'val' }, router: { vcs: 2, buffer_per_port: 64 } });
+  assert.deepEqual(
+    UNCONFIRMED.map((u) => u.cases),
+    ['VAL on uniform random traffic, 2-ary 12-flat (N = 4K)'],
+  );
+  const flat = (k, n) =>
+    model.complete({ topology: { type: 'flattened_butterfly', k, n }, routing: { algorithm: 'val' }, router: { vcs: 2, buffer_per_port: 64 } });
   assert.deepEqual(paperValuesFor(flat(2, 12), reads), []);
-  assert.deepEqual(paperValuesFor(flat(4, 6), reads).map((e) => e.where), ['Fig. 12(a), §5.1.1']);
+  assert.deepEqual(
+    paperValuesFor(flat(4, 6), reads).map((e) => e.where),
+    ['Fig. 12(a), §5.1.1'],
+  );
   assert.ok(!PAPER_VALUES.some((e) => e.when['topology.k'] === 2 && e.when['topology.n'] === 12));
   // 2DFB Minimal on adversarial traffic: 50 % (Fig. 4's text) or 2/8 (the pattern's definition).
-  const minimal = model.complete({ topology: { type: 'dilated_flattened_butterfly', k: 8, n: 2 }, routing: { algorithm: 'min' }, traffic: { pattern: 'adversarial' }, router: { terminal_period: 2 } });
+  const minimal = model.complete({
+    topology: { type: 'dilated_flattened_butterfly', k: 8, n: 2 },
+    routing: { algorithm: 'min' },
+    traffic: { pattern: 'adversarial' },
+    router: { terminal_period: 2 },
+  });
   const [ref] = sweepReferences([{ name: 'B', config: minimal }], reads);
-  assert.deepEqual(ref.entry.readings.map((r) => r.value), [0.5, 0.25]);
+  assert.deepEqual(
+    ref.entry.readings.map((r) => r.value),
+    [0.5, 0.25],
+  );
   assert.equal(referenceLabel(ref, 2), 'paper, B: 0.5 (50%), one of 2 readings — Thamarakuzhi & Chandy, Fig. 4');
   const source = referenceSource(ref, 2);
-  assert.match(source, /^Dashed line at 0\.5 \(50%\) \(B\): “it provides 50% throughput for adversarial traffic pattern” — .*, Fig\. 4, §IV-A\. One of 2 readings, for the paper contradicts itself: the line is what it states of Fig\. 4, which holds for two links per switch pair/);
-  assert.match(source, /“only two end-terminals which are connected to a switching element can send traffic through the direct link” \(§II-A, §IV\), .*2\/8 = 25 %\.$/);
+  assert.match(
+    source,
+    /^Dashed line at 0\.5 \(50%\) \(B\): “it provides 50% throughput for adversarial traffic pattern” — .*, Fig\. 4, §IV-A\. One of 2 readings, for the paper contradicts itself: the line is what it states of Fig\. 4, which holds for two links per switch pair/,
+  );
+  assert.match(
+    source,
+    /“only two end-terminals which are connected to a switching element can send traffic through the direct link” \(§II-A, §IV\), .*2\/8 = 25 %\.$/,
+  );
   assert.ok(referenceTooltip(ref, 2).startsWith(source));
   // Minimal on benign traffic holds under both readings: no caveat.
   const benign = withSetting(minimal, 'traffic.pattern', 'benign');
@@ -379,7 +414,10 @@ test("the 2DFB story's sweep draws the paper's values as dashed lines, its sourc
   };
   const orange = await columnsIn(page, '#e69f00');
   const blue = await columnsIn(page, '#0072b2');
-  for (const [name, line] of [['B at 0.5', column(orange, 0.5)], ['A at 1', column(blue, 1)]]) {
+  for (const [name, line] of [
+    ['B at 0.5', column(orange, 0.5)],
+    ['A at 1', column(blue, 1)],
+  ]) {
     assert.ok(line.share > 0.3 && line.runs >= 10, `${name}: ${JSON.stringify(line)}`);
   }
   assert.ok(column(orange, 0.3).share < 0.1 && column(blue, 0.75).share < 0.1, 'no line elsewhere');
@@ -388,7 +426,8 @@ test("the 2DFB story's sweep draws the paper's values as dashed lines, its sourc
 });
 
 test("a configuration built in the link, the dragonfly paper's 1K network, shows its Fig. 8(b) values", { timeout: 180_000 }, async () => {
-  const query = '?topology.type=dragonfly&topology.p=4&topology.a=8&topology.h=4&topology.g=33&traffic.pattern=group_shift&router.vcs=3&router.buffer_depth=16&vary=routing.algorithm&values=min|val&paused=1';
+  const query =
+    '?topology.type=dragonfly&topology.p=4&topology.a=8&topology.h=4&topology.g=33&traffic.pattern=group_shift&router.vcs=3&router.buffer_depth=16&vary=routing.algorithm&values=min|val&paused=1';
   const { page, errors } = await env.open(query, { state: 'paused' });
   await page.fill('#sweep-loads', '0.02');
   await page.click('#btn-sweep');
@@ -397,7 +436,10 @@ test("a configuration built in the link, the dragonfly paper's 1K network, shows
   await page.waitForSelector('#sweep-paper-values li >> nth=1', { timeout: 30_000 });
   const texts = await page.$$eval('#sweep-paper-values li', (lis) => lis.map((li) => li.textContent));
   assert.equal(texts.length, 2);
-  assert.match(texts[0], /^Dashed line at 0\.031 \(1\/32\) \(A\): “Because MIN forwards all of the traffic from each group across a single channel, its throughput is limited to” \(1\/32\)/);
+  assert.match(
+    texts[0],
+    /^Dashed line at 0\.031 \(1\/32\) \(A\): “Because MIN forwards all of the traffic from each group across a single channel, its throughput is limited to” \(1\/32\)/,
+  );
   assert.match(texts[1], /^Dashed line at 0\.5 \(50%\) \(B\): “VAL achieves slightly under 50% throughput”/);
   for (const t of texts) assert.match(t, /Kim, Dally, Scott, Abts: “Technology-Driven, Highly-Scalable Dragonfly Topology”, ISCA 2008, Fig\. 8\(b\), §4\.2\.$/);
   assert.deepEqual(errors, []);
@@ -405,7 +447,8 @@ test("a configuration built in the link, the dragonfly paper's 1K network, shows
 });
 
 test("beside the dragonfly paper's 1K network, the same network sliced in two draws no paper value", { timeout: 180_000 }, async () => {
-  const query = '?topology.type=dragonfly&topology.p=4&topology.a=8&topology.h=4&topology.g=33&routing.algorithm=val&traffic.pattern=group_shift&router.vcs=3&router.buffer_depth=16&vary=topology.slices&values=1|2&paused=1';
+  const query =
+    '?topology.type=dragonfly&topology.p=4&topology.a=8&topology.h=4&topology.g=33&routing.algorithm=val&traffic.pattern=group_shift&router.vcs=3&router.buffer_depth=16&vary=topology.slices&values=1|2&paused=1';
   const { page, errors } = await env.open(query, { state: 'paused' });
   await page.fill('#sweep-loads', '0.02');
   await page.click('#btn-sweep');
