@@ -58,7 +58,8 @@ const state = (page) =>
   );
 
 test('rewind is exact: back to cycle A every pane shows exactly what it showed there, aligned', { timeout: 90_000 }, async () => {
-  const { page, errors } = await open('?preset=min-worst-case&speed=10');
+  // Opened paused: under load the page could run past cycle 300 before the test sets it.
+  const { page, errors } = await open('?preset=min-worst-case&speed=10&paused=1', 'paused');
   await runUntilCycle(page, 300);
   const a = await state(page);
   assert.deepEqual(
@@ -220,7 +221,7 @@ test('run until the first saturated channel: a VC it feeds is full, selected and
 });
 
 test('the load while running: offered load follows, refused out of range, in the link, undone by a rewind', { timeout: 90_000 }, async () => {
-  const { page, errors } = await open('?preset=min-worst-case&speed=20');
+  const { page, errors } = await open('?preset=min-worst-case&speed=20&paused=1', 'paused');
   const offered = (from, to) =>
     page.evaluate(
       ([a, b]) => {
