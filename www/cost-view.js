@@ -93,6 +93,10 @@ export function splitCostParams(search) {
   const q = new URLSearchParams(search);
   const values = {};
   const problems = [];
+  // As for the simulation's keys (www/url-state.js): a key given twice is reported.
+  for (const key of [...Object.values(URL_KEYS), 'view']) {
+    if (q.getAll(key).length > 1) problems.push(`${key}: given more than once; the first value is used`);
+  }
   for (const [field, key] of Object.entries(URL_KEYS)) {
     const v = q.get(key);
     if (v !== null && v.length > MAX_VALUE_CHARS) problems.push(`${key}: value too long (${v.length} characters, at most ${MAX_VALUE_CHARS}); ignored`);

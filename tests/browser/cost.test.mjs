@@ -159,3 +159,13 @@ test('a bad N, radix or β gets a message next to its control', { timeout: 120_0
   assert.deepEqual(e2, []);
   await page.close();
 });
+
+test('a cost-view key given twice in a link is reported, the first value used', { timeout: 60_000 }, async () => {
+  // Found by the page fuzz campaign (seed 20261121, link #3883): `view=cost&…&view=NaN`.
+  const { page, errors } = await env.open('?view=cost&n=4096&view=NaN&n=1');
+  await page.waitForFunction(() => /view: given more than once/.test(document.getElementById('notice-text').textContent));
+  assert.match(await page.textContent('#notice-text'), /n: given more than once; the first value is used/);
+  assert.ok(await page.isVisible('#notice'), 'the notice is shown in the cost view');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
