@@ -71,11 +71,17 @@ pub(super) fn reserve(cfg: &SimConfig) -> Result<(Reservation, usize), ConfigErr
         ));
     }
     let history = REWIND_BUDGET_BYTES.min((free - estimate.total) / 2);
-    let bytes = estimate.total + 2 * history;
+    let bytes = reservation(estimate.total, history);
     RESERVED.with(|r| r.set(reserved + bytes));
     PEAK_RESERVED.with(|p| p.set(p.get().max(reserved + bytes)));
     HOLDERS.with(|h| h.set(holders + 1));
     Ok((Reservation { bytes }, history as usize))
+}
+
+/// What a simulation of `estimate` bytes reserves with a rewind history of `history`
+/// bytes: the snapshots, and the copy a rewind makes of one.
+fn reservation(estimate: u64, history: u64) -> u64 {
+    estimate.saturating_add(2 * history)
 }
 
 /// The system allocator, counting the bytes it has handed out (and the most at once).
@@ -156,5 +162,5 @@ pub fn memory_need(config_json: &str) -> f64 {
         .ok()
         .filter(|cfg| cfg.validate().is_ok())
         .and_then(|cfg| memory::estimate_tables(&cfg))
-        .map_or(f64::NAN, |e| e.total.saturating_add(2 * REWIND_BUDGET_BYTES) as f64)
+        .map_or(f64::NAN, |e| reservation(e.total, REWIND_BUDGET_BYTES) as f64)
 }
