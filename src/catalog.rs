@@ -254,7 +254,7 @@ mod tests {
             ("router.global_latency", json!(10), vec![("topology", dragonfly.clone()), ("router.vcs", json!(2))]),
             (
                 "routing.intermediate_group",
-                json!("any"),
+                json!("other"),
                 vec![
                     ("topology", dragonfly.clone()),
                     ("routing.algorithm", json!("val")),

@@ -1,5 +1,6 @@
 //! When a measured point counts as saturated — the one rule `run`, `sweep`, the figures and
-//! the page share — and the saturation throughput of a load–latency curve.
+//! the page share — and the saturation throughput of a load–latency curve
+//! ([`CurveSaturation`]).
 //!
 //! A network is saturated at an offered load when it cannot keep up with it: its backlog
 //! (packets generated and not yet delivered, in source queues and in the network) grows
@@ -161,7 +162,15 @@ pub fn cause(w: &WindowCounts) -> Option<SaturationCause> {
     (growth > tolerance_flits(w)).then_some(SaturationCause::BacklogGrew)
 }
 
-/// The saturation throughput of one load–latency curve.
+/// Where one load–latency curve saturates, and its saturation throughput in the papers'
+/// sense: the load the network carries before its backlog starts to grow (FB paper §3.2,
+/// dragonfly paper §4.1, HyperX paper §4.1 read it where latency goes vertical).
+///
+/// The highest accepted throughput is kept apart, as [`peak_accepted`](Self::peak_accepted):
+/// past the onset it can keep rising while part of the traffic starves — a network whose
+/// bottleneck is uneven (some group pairs tapered) saturates at the bottleneck's bound, but
+/// the unaffected pairs go on accepting more as the load rises — so it is set by where a
+/// sweep stops, not by the network.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CurveSaturation {
     /// The lowest offered load measured saturated (`None`: no point saturated).
@@ -169,9 +178,13 @@ pub struct CurveSaturation {
     /// The highest offered load below `onset_load` (or of the curve) measured unsaturated
     /// (0 if the first point already saturated).
     pub last_unsaturated_load: f64,
-    /// The highest accepted throughput of the curve: its saturation throughput when the
-    /// curve reaches saturation, a lower bound otherwise.
-    pub max_accepted: f64,
+    /// The saturation throughput: the accepted throughput at `last_unsaturated_load` (0 if
+    /// the first point saturated). The network saturates between it and the first saturated
+    /// point's accepted throughput; a lower bound when the curve never saturates.
+    pub throughput: f64,
+    /// The highest accepted throughput at any load, saturated points included — never the
+    /// saturation throughput (see the type's documentation).
+    pub peak_accepted: f64,
 }
 
 impl CurveSaturation {
@@ -180,9 +193,20 @@ impl CurveSaturation {
         let mut points: Vec<(f64, bool, f64)> = points.into_iter().collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         let onset_load = points.iter().find(|p| p.1).map(|p| p.0);
-        let last_unsaturated_load = points.iter().take_while(|p| !p.1).map(|p| p.0).fold(0.0, f64::max);
-        let max_accepted = points.iter().map(|p| p.2).fold(0.0, f64::max);
-        CurveSaturation { onset_load, last_unsaturated_load, max_accepted }
+        let last_unsaturated = points.iter().take_while(|p| !p.1).last();
+        let peak_accepted = points.iter().map(|p| p.2).filter(|a| a.is_finite()).fold(0.0, f64::max);
+        CurveSaturation {
+            onset_load,
+            last_unsaturated_load: last_unsaturated.map_or(0.0, |p| p.0),
+            throughput: last_unsaturated.map_or(0.0, |p| p.2),
+            peak_accepted,
+        }
+    }
+
+    /// Whether the curve reached saturation (otherwise [`throughput`](Self::throughput) is
+    /// only a lower bound).
+    pub fn reached(&self) -> bool {
+        self.onset_load.is_some()
     }
 
     /// "0.45–0.5" (saturation starts between the last unsaturated and the first saturated
@@ -192,6 +216,16 @@ impl CurveSaturation {
             None => format!("> {}", self.last_unsaturated_load),
             Some(on) if self.last_unsaturated_load == 0.0 => format!("≤ {on}"),
             Some(on) => format!("{}–{on}", self.last_unsaturated_load),
+        }
+    }
+
+    /// The saturation throughput to three decimals, "≥ 0.600" when the curve never
+    /// saturated (a lower bound), "< first load" when its first point already did.
+    pub fn throughput_text(&self) -> String {
+        match self.onset_load {
+            None => format!("≥ {:.3}", self.throughput),
+            Some(on) if self.last_unsaturated_load == 0.0 => format!("< {on}"),
+            Some(_) => format!("{:.3}", self.throughput),
         }
     }
 }
@@ -247,11 +281,27 @@ mod tests {
     }
 
     #[test]
-    fn curve_saturation_reads_onset_and_peak() {
+    fn curve_saturation_reads_onset_throughput_and_peak() {
         let c = CurveSaturation::of([(0.3, false, 0.3), (0.1, false, 0.1), (0.5, true, 0.46), (0.7, true, 0.44)]);
-        assert_eq!(c, CurveSaturation { onset_load: Some(0.5), last_unsaturated_load: 0.3, max_accepted: 0.46 });
-        assert_eq!(c.onset_text(), "0.3–0.5");
-        assert_eq!(CurveSaturation::of([(0.2, true, 0.1)]).onset_text(), "≤ 0.2");
+        assert_eq!(
+            c,
+            CurveSaturation { onset_load: Some(0.5), last_unsaturated_load: 0.3, throughput: 0.3, peak_accepted: 0.46 }
+        );
+        assert_eq!((c.onset_text(), c.throughput_text()), ("0.3–0.5".into(), "0.300".into()));
+        let first = CurveSaturation::of([(0.2, true, 0.1)]);
+        assert_eq!(
+            (first.onset_text(), first.throughput_text(), first.throughput),
+            ("≤ 0.2".into(), "< 0.2".into(), 0.0)
+        );
         assert_eq!(CurveSaturation::of([(0.125, false, 0.2), (0.13, true, 0.125)]).onset_text(), "0.125–0.13");
+        // An uneven bottleneck: accepted keeps rising past the onset while part of the
+        // traffic starves; the saturation throughput stays at the onset.
+        let uneven =
+            CurveSaturation::of([(0.5, false, 0.5), (0.55, false, 0.549), (0.6, true, 0.566), (0.9, true, 0.7)]);
+        assert_eq!((uneven.throughput, uneven.peak_accepted), (0.549, 0.7));
+        // A curve that never saturates gives a lower bound, and says so.
+        let never = CurveSaturation::of([(0.3, false, 0.3), (0.6, false, 0.6)]);
+        assert!(!never.reached());
+        assert_eq!((never.onset_text(), never.throughput_text()), ("> 0.6".into(), "≥ 0.600".into()));
     }
 }

@@ -9,11 +9,12 @@
 //! the 1K network: the paper's "slightly under 50 %"); the best possible group-shift
 //! throughput (minimal channel full, the rest non-minimal) is 9/16.
 //!
-//! The comparisons run with `routing.intermediate_group = other` (the default). With
-//! `any`, a non-minimal candidate is the minimal path whenever the draw hits the source or
-//! the destination group: 2 draws in g. At g = 9 that is 22 % of the packets, which on
-//! group shift all crowd onto the one minimal channel per group pair and change the
-//! paper's orderings (docs/faithfulness.md measures both choices on the 1K network).
+//! The comparisons run with `routing.intermediate_group = other` (the default is `any`, the
+//! paper's reading). With `any`, a non-minimal candidate is the minimal path whenever the
+//! draw hits the source or the destination group: 2 draws in g. At g = 9 that is 22 % of
+//! the packets, which on group shift all crowd onto the one minimal channel per group pair;
+//! the bounds below are `other`'s, which hold exactly at this size (docs/faithfulness.md
+//! measures both choices on the 1K network).
 //! `the_intermediate_group_rule_is_what_it_says` checks `any` itself.
 
 use hiradix::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};

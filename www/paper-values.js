@@ -29,7 +29,7 @@
 //     connected untrunked untapered dragonfly groups, the absolute arrangement, no failed
 //     links, terminals at the channels' rate, 1-cycle channels, Bernoulli injection,
 //     single-flit packets, a shift of 1, the engine's own readings of the algorithms'
-//     parameters (UGAL threshold 0, DAL's tests, Th = 4, the intermediate group "other"),
+//     parameters (UGAL threshold 0, DAL's tests, Th = 4, the intermediate group "any"),
 //     and the engine's router (4 VCs × 8 flits, separable allocation, speedup 2, output
 //     queues of 2 × speedup). A paper that says nothing of a feature has not got it.
 //  5. Anything else — a parameter added to the engine after this table — matches nothing.
@@ -149,7 +149,7 @@ export const NEUTRAL = Object.freeze({
   'routing.threshold': 4,
   'routing.crt0': 0,
   'routing.cr_granularity': 1,
-  'routing.intermediate_group': 'other',
+  'routing.intermediate_group': 'any',
   'router.vcs': 4,
   'router.buffer_depth': 8,
   'router.buffer_per_port': null,

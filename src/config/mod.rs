@@ -309,12 +309,14 @@ pub enum AllocatorMode {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IntermediateGroup {
-    /// Any of the `g` groups, uniformly (as BookSim2's and CODES's dragonfly models draw
-    /// it): a packet that draws its own source or destination group travels minimally.
+    /// Any of the `g` groups, uniformly — the dragonfly paper's reading (§4.1: "If Gs ≠ Gi
+    /// …", "If Gi ≠ Gd …" are written for an intermediate group that may be the source or
+    /// the destination group), as BookSim2's and CODES's dragonfly models draw it: a packet
+    /// that draws its own source or destination group travels minimally.
+    #[default]
     Any,
     /// A group other than the source and the destination group: every non-minimal path
     /// crosses two global channels.
-    #[default]
     Other,
 }
 
@@ -358,7 +360,7 @@ impl Default for RoutingConfig {
             threshold: 4,
             crt0: 0,
             cr_granularity: 1,
-            intermediate_group: IntermediateGroup::Other,
+            intermediate_group: IntermediateGroup::Any,
         }
     }
 }

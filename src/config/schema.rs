@@ -219,7 +219,7 @@ pub fn params() -> Vec<Param> {
         int("router.terminal_period", "terminal period", 1.0, 16.0, "cycles per flit on terminal channels (2 = 2DFB paper's half-speed terminals)"),
         int("routing.threshold", "2DFB threshold Th", 0.0, 4096.0, "queue threshold of adaptive 2DFB routing"),
         int("routing.crt0", "CR t_crt0", 0.0, 100000.0, "zero-load credit round trip (0 = derived from latencies)"),
-        choice("routing.intermediate_group", "intermediate group", &["other", "any"], "dragonfly VAL and UGAL's non-minimal paths: a random group other than the source and destination group, or any group (drawing the source or destination group means a minimal path)").when("topology.type", &["dragonfly"]),
+        choice("routing.intermediate_group", "intermediate group", &["any", "other"], "dragonfly VAL and UGAL's non-minimal paths: a random group among all g, as the paper's steps read (drawing the source or destination group means a minimal path), or one other than the source and destination group").when("topology.type", &["dragonfly"]),
         int("routing.cr_granularity", "CR granularity", 1.0, 1024.0, "UGAL-L_CR timestamps one credit in every G"),
         int("router.vcs", "VCs per port", 1.0, 16.0, "virtual channels per port"),
         int("router.buffer_depth", "flits per VC", 1.0, 4096.0, "depth of each VC buffer"),

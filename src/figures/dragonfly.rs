@@ -18,7 +18,7 @@
 
 mod variants;
 
-use super::{csv, csv_field, latency_plot, run_parallel, table, throughput_plot};
+use super::{csv, csv_field, latency_plot, onset_bracket, refine_onset, run_parallel, table, throughput_plot};
 pub use super::{latency_at, saturation, Figure, FigureOptions, FigureSeries};
 use crate::config::{IntermediateGroup, SimConfig, TopologyConfig};
 use crate::experiment::{run, RunResult};
@@ -139,15 +139,23 @@ const SATURATED_POINTS: usize = 2;
 const LOAD_AXIS: &str = "offered load (fraction of capacity)";
 const THROUGHPUT_AXIS: &str = "accepted throughput (flits/cycle/terminal)";
 
+/// What [`execute`] ran: each job's result in job order (`None`: skipped past saturation),
+/// and the points the refinement of a load sweep's onset added ([`refine_onset`]), each
+/// with the index of its series' first job.
+struct Runs {
+    results: Vec<Option<RunResult>>,
+    refined: Vec<(usize, f64, RunResult)>,
+}
+
+/// One series' runs: its jobs' results and its refined points (load, result).
+type SeriesRuns = (Vec<Option<RunResult>>, Vec<(f64, RunResult)>);
+
 /// Runs every job (with the options' overrides), spreading the series (runs of
 /// consecutive jobs with the same panel and series) over the machine's cores; a series
-/// stops after [`SATURATED_POINTS`] saturated loads, its remaining points are `None`.
-/// `progress(done, total)` is called from the calling thread.
-fn execute(
-    jobs: &[Job],
-    opts: &FigureOptions,
-    progress: &dyn Fn(usize, usize),
-) -> Result<Vec<Option<RunResult>>, String> {
+/// stops after [`SATURATED_POINTS`] saturated loads, its remaining points are `None`, and
+/// in a full-size figure it then bisects between its last unsaturated and first saturated
+/// load ([`refine_onset`]). `progress(done, total)` is called from the calling thread.
+fn execute(jobs: &[Job], opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Runs, String> {
     let total = jobs.len();
     let mut units: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, j) in jobs.iter().enumerate() {
@@ -156,11 +164,13 @@ fn execute(
             _ => units.push(i..i + 1),
         }
     }
-    let one = |j: &Job| {
-        run(&opts.apply(&j.cfg)?).map_err(|e| format!("{} / {} at load {}: {e}", j.panel, j.series, j.cfg.traffic.load))
+    let one = |j: &Job, load: f64| {
+        let mut cfg = opts.apply(&j.cfg)?;
+        cfg.traffic.load = load;
+        run(&cfg).map_err(|e| format!("{} / {} at load {load}: {e}", j.panel, j.series))
     };
-    // Runs one series in load order.
-    let series = |u: usize, tick: &dyn Fn(usize)| {
+    // Runs one series in load order, then refines its onset.
+    let series = |u: usize, tick: &dyn Fn(usize)| -> Result<SeriesRuns, String> {
         let mut saturated = 0;
         let mut out = Vec::new();
         for i in units[u].clone() {
@@ -169,28 +179,50 @@ fn execute(
                 tick(1);
                 continue;
             }
-            let r = one(&jobs[i]);
-            if r.as_ref().map_or(true, |r| r.summary.saturated) {
+            let r = one(&jobs[i], jobs[i].cfg.traffic.load)?;
+            if r.summary.saturated {
                 saturated += 1;
             }
             out.push(Some(r));
             tick(1);
         }
-        out
+        let mut refined = Vec::new();
+        let measured = units[u]
+            .clone()
+            .zip(&out)
+            .filter_map(|(i, r)| Some((jobs[i].cfg.traffic.load, r.as_ref()?.summary.saturated)));
+        if let (false, Some((below, above))) = (opts.quick, onset_bracket(measured)) {
+            refined = refine_onset(below, above, |load| {
+                let r = one(&jobs[units[u].start], load)?;
+                Ok::<_, String>((r.summary.saturated, r))
+            })?;
+        }
+        Ok((out, refined))
     };
-    run_parallel(units.len(), total, &series, progress).into_iter().flatten().map(|r| r.transpose()).collect()
+    let mut runs = Runs { results: Vec::with_capacity(total), refined: Vec::new() };
+    for (u, done) in run_parallel(units.len(), total, &series, progress).into_iter().enumerate() {
+        let (results, refined) = done?;
+        runs.results.extend(results);
+        runs.refined.extend(refined.into_iter().map(|(load, r)| (units[u].start, load, r)));
+    }
+    Ok(runs)
 }
 
-/// Groups results into series (in job order); skipped points are left out.
-fn collect(jobs: &[Job], results: &[Option<RunResult>]) -> Vec<FigureSeries> {
+/// Groups results into series (in job order, each in load order, refined points included);
+/// skipped points are left out.
+fn collect(jobs: &[Job], runs: &Runs) -> Vec<FigureSeries> {
     let mut out: Vec<FigureSeries> = Vec::new();
-    for (j, r) in jobs.iter().zip(results) {
-        let Some(r) = r else { continue };
-        let point = (j.cfg.traffic.load, r.summary.clone());
+    let measured = jobs.iter().zip(&runs.results).filter_map(|(j, r)| Some((j, j.cfg.traffic.load, r.as_ref()?)));
+    let refined = runs.refined.iter().map(|(i, load, r)| (&jobs[*i], *load, r));
+    for (j, load, r) in measured.chain(refined) {
+        let point = (load, r.summary.clone());
         match out.iter_mut().find(|s| s.panel == j.panel && s.name == j.series) {
             Some(s) => s.points.push(point),
             None => out.push(FigureSeries { panel: j.panel.clone(), name: j.series.clone(), points: vec![point] }),
         }
+    }
+    for s in &mut out {
+        s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     out
 }
@@ -204,11 +236,11 @@ fn setup_text(quick: bool, name: &str) -> String {
         (_, true) => "72-node dragonfly (p = h = 2, a = 4, g = 9; quick mode)",
         (_, false) => "1K-node dragonfly (p = h = 4, a = 8, g = 33, N = 1056)",
     };
-    // df-slices has one panel, UR, and no series with the `any` reading.
+    // df-slices has one panel, UR, and no series with the `other` reading.
     let wc_and_reading = if name == "df-slices" {
-        " The intermediate group of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`)."
+        " The intermediate group of UGAL's non-minimal candidate is drawn among all g groups (`routing.intermediate_group = any`, the paper's reading; drawing the source or destination group means a minimal path)."
     } else {
-        " WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among the groups other than the source and destination group (`routing.intermediate_group = other`) unless a series says \"any group\" (`any`: among all g groups; drawing the source or destination group means a minimal path)."
+        " WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among all g groups (`routing.intermediate_group = any`, the paper's reading; drawing the source or destination group means a minimal path) unless a series says \"other groups\" (`other`: among the groups other than the source and destination group)."
     };
     format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection.{wc_and_reading} Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
 }
@@ -257,40 +289,41 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
 const PAPER_FIG8: &str = "Paper (Fig. 8): on UR, MIN reaches ≈ 100 % and VAL ≈ 50 %; UGAL-L and UGAL-G approach MIN's throughput with slightly higher latency near saturation. On WC, MIN is limited to 1/(ah) = 1/32 ≈ 3 %, VAL reaches slightly under 50 %, UGAL-G about the same as VAL, while UGAL-L has lower throughput and a high average latency at intermediate load.";
 const PAPER_FIG10: &str = "Paper (Fig. 10): UGAL-L_VC matches UGAL-G's throughput on WC but loses ≈ 30 % of throughput on UR; UGAL-L_VCH keeps the WC throughput and matches UGAL-G's throughput on UR, with ≈ 2× higher latency than UGAL-G near saturation (load 0.8), and still a higher intermediate latency than UGAL-G on WC.";
 
-/// Series name of an algorithm run with `routing.intermediate_group = any`.
-pub fn any_group_label(algorithm: &str) -> String {
-    format!("{} (any group)", label(algorithm))
+/// Series name of an algorithm run with `routing.intermediate_group = other` (the
+/// alternative to the default, `any`).
+pub fn other_groups_label(algorithm: &str) -> String {
+    format!("{} (other groups)", label(algorithm))
 }
 
 /// Figs. 8 and 10: a set of algorithms on UR and WC (with the default intermediate-group
-/// rule, `other`), and `any_too` again with intermediate groups drawn among all groups
-/// (`routing.intermediate_group = any`).
+/// rule, `any`), and `other_too` again with intermediate groups drawn among the groups
+/// other than the source and destination group (`routing.intermediate_group = other`).
 fn fig_compare(
     opts: &FigureOptions,
     progress: &dyn Fn(usize, usize),
     algorithms: &[&str],
-    any_too: &[&str],
+    other_too: &[&str],
     depth: u32,
     paper: &str,
 ) -> Result<Figure, String> {
     let quick = opts.quick;
     let (mut specs, mut other_specs) = (Vec::new(), Vec::new());
-    let other_names: Vec<String> = any_too.iter().map(|a| any_group_label(a)).collect();
+    let other_names: Vec<String> = other_too.iter().map(|a| other_groups_label(a)).collect();
     for (panel, pattern) in [("UR", "uniform"), ("WC", "group_shift")] {
         for &a in algorithms {
             specs.push((panel, label(a), a, pattern, depth));
         }
-        for (&a, name) in any_too.iter().zip(&other_names) {
+        for (&a, name) in other_too.iter().zip(&other_names) {
             other_specs.push((panel, name.as_str(), a, pattern, depth));
         }
     }
     let mut jobs = sweeps(quick, &specs);
     for mut j in sweeps(quick, &other_specs) {
-        j.cfg.routing.intermediate_group = IntermediateGroup::Any;
+        j.cfg.routing.intermediate_group = IntermediateGroup::Other;
         jobs.push(j);
     }
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
+    let runs = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &runs);
     let plots = ur_wc_plots(&series);
     let markdown = format!("{}\n{paper}\n", table(&series, &[0.2, 0.4, 0.8], false));
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: csv(&series, "load"), markdown, series })
@@ -323,8 +356,8 @@ fn fig16(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
         }
     }
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
+    let runs = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &runs);
     let titles =
         ["(a) WC, 16-flit buffers", "(b) WC, 256-flit buffers", "(c) UR, 16-flit buffers", "(d) UR, 256-flit buffers"];
     let plots = panels
@@ -373,7 +406,7 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
     let load = 0.2;
     let jobs: Vec<Job> =
         ["ugal_l", "ugal_g"].iter().map(|a| job("WC", label(a), quick, 16, a, "group_shift", load)).collect();
-    let results = execute(&jobs, opts, progress)?;
+    let runs = execute(&jobs, opts, progress)?;
     let df = dragonfly_of(&jobs[0].cfg)?;
     let mut plot = Plot::new(
         "Global channel utilization, WC at load 0.2",
@@ -382,7 +415,7 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
     );
     let mut markdown = String::from("| algorithm | minimal channel | same-router non-minimal (mean) | other non-minimal (mean) | same-router / other |\n|---|---|---|---|---|\n");
     let mut out = String::from("series,channel,class,utilization\n");
-    for (j, r) in jobs.iter().zip(&results) {
+    for (j, r) in jobs.iter().zip(&runs.results) {
         let r = r.as_ref().expect("single runs are never skipped");
         let u = global_channel_utilization(&df, &r.channel_utilization, j.cfg.traffic.shift);
         plot.series
@@ -402,7 +435,7 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
     }
     plot.y_range = Some((0.0, 1.05));
     markdown += "\nPaper (Fig. 9, load 0.2): with UGAL-G the minimal channel is preferred and the load is spread evenly over all other global channels; with UGAL-L the non-minimal channels on the router of the minimal channel are under-utilized (local queues shared by minimal and non-minimal traffic), which limits its throughput.\n";
-    let series = collect(&jobs, &results);
+    let series = collect(&jobs, &runs);
     Ok(Figure {
         name: String::new(),
         title: String::new(),
@@ -429,8 +462,8 @@ fn fig11(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
         ("16", "UGAL-G", "ugal_g", "group_shift", 16),
     ];
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
+    let runs = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &runs);
     let mut plots = Vec::new();
     let mut markdown = String::from("| buffers | load | average | minimal | non-minimal | non-minimal fraction | UGAL-G average |\n|---|---|---|---|---|---|---|\n");
     let g = series.iter().find(|s| s.name == "UGAL-G").expect("UGAL-G");
@@ -474,11 +507,11 @@ fn fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
         job("16", "16-flit buffers", quick, 16, "ugal_l", "group_shift", load),
         job("256", "256-flit buffers", quick, 256, "ugal_l", "group_shift", load),
     ];
-    let results = execute(&jobs, opts, progress)?;
+    let runs = execute(&jobs, opts, progress)?;
     let mut plots = Vec::new();
     let mut out = String::from("buffers,latency_bin_start,fraction\n");
     let mut markdown = String::from("| buffers | average | p50 | p99 | max | minimal avg | non-minimal avg | non-minimal fraction |\n|---|---|---|---|---|---|---|---|\n");
-    for (j, r) in jobs.iter().zip(&results) {
+    for (j, r) in jobs.iter().zip(&runs.results) {
         let r = r.as_ref().expect("single runs are never skipped");
         let width = if j.cfg.router.buffer_depth > 64 { 20 } else { 5 };
         let bins = histogram_bins(&r.latency_histogram, width);
@@ -504,7 +537,7 @@ fn fig12(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
         );
     }
     markdown += "\nPaper (Fig. 12): two distributions — a large one at low latency (the non-minimal packets) and a smaller one with much higher latency (the minimal packets), which moves further out with 256-flit buffers.\n";
-    let series = collect(&jobs, &results);
+    let series = collect(&jobs, &runs);
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: out, markdown, series })
 }
 
@@ -516,8 +549,8 @@ fn fig14(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure
     let specs: Vec<(&str, &str, &str, &str, u32)> =
         depths.iter().zip(&names).map(|(&d, n)| ("WC", n.as_str(), "ugal_l", "group_shift", d)).collect();
     let jobs = sweeps(quick, &specs);
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
+    let runs = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &runs);
     let plots = vec![(
         "latency".to_string(),
         latency_plot("UGAL-L, WC, by buffer depth", LOAD_AXIS, &series, "WC", Some(300.0)),

@@ -29,8 +29,8 @@
 //! accepted throughput are fractions of the terminal bandwidth.
 
 use super::{
-    csv, csv_field, latency_at, latency_plot as plot_latency, max_accepted, run_parallel, table as summary_table,
-    throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries,
+    csv, csv_field, latency_at, latency_plot as plot_latency, onset_bracket, refine_onset, run_parallel,
+    series_saturation, table as summary_table, throughput_plot as plot_throughput, Figure, FigureOptions, FigureSeries,
 };
 use crate::config::{AllocatorMode, InjectionMode, SimConfig, SwitchAllocator, TopologyConfig};
 use crate::experiment::{run, RunResult};
@@ -113,8 +113,10 @@ fn load_sweep(panel: &str, series: &str, base: &SimConfig, algorithm: &str, patt
 
 /// Runs the sweeps (series in parallel where threads exist) with the options' overrides
 /// (`opts.loads` replaces the x values of load sweeps, `opts.set` applies to every run);
-/// returns every finished (job, result) in sweep order. `progress(done, total)` counts
-/// planned runs; runs skipped past saturation count as done.
+/// returns every finished (job, result) in sweep order, each sweep in load order. A load
+/// sweep of a full-size figure also bisects between its last unsaturated and first
+/// saturated load ([`refine_onset`]). `progress(done, total)` counts planned runs; runs
+/// skipped past saturation count as done.
 fn execute(
     sweeps: &[Sweep],
     opts: &FigureOptions,
@@ -163,6 +165,19 @@ fn execute(
             out.push((j.clone(), r));
             tick(1);
         }
+        if s.loads && !opts.quick {
+            if let Some((below, above)) = onset_bracket(out.iter().map(|(j, r)| (j.x, r.summary.saturated))) {
+                let template = out[0].0.clone();
+                let extra = refine_onset(below, above, |load| {
+                    let mut j = template.clone();
+                    (j.x, j.cfg.traffic.load) = (load, load);
+                    let r = run(&j.cfg).map_err(|e| format!("{} / {} at {load}: {e}", j.panel, j.series))?;
+                    Ok::<_, String>((r.summary.saturated, (j, r)))
+                })?;
+                out.extend(extra.into_iter().map(|(_, p)| p));
+                out.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+            }
+        }
         Ok(out)
     };
     let results = run_parallel(sweeps.len(), total, &one_sweep, progress);
@@ -192,8 +207,8 @@ fn throughput_plot(title: &str, series: &[FigureSeries], panel: &str) -> Plot {
     plot_throughput(title, "accepted throughput (fraction of terminal bandwidth)", series, panel)
 }
 
-/// Markdown table: per series the highest unsaturated load, the highest accepted
-/// throughput, the hop count at the lowest load and latencies at chosen loads.
+/// Markdown table: per series where saturation starts, the saturation throughput, the peak
+/// accepted throughput, the hop count at the lowest load and latencies at chosen loads.
 fn table(series: &[FigureSeries], at: &[f64]) -> String {
     summary_table(series, at, true)
 }
@@ -284,7 +299,7 @@ fn fb_fig4(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         k * k
     );
     md += &table(&series, &[0.2, 0.4, 0.45, 0.8]);
-    let get = |p: &str, a: &str| max_accepted(&series, p, label(a));
+    let get = |p: &str, a: &str| series_saturation(&series, p, label(a)).throughput;
     let lat = |a: &str, l: f64| {
         series.iter().find(|s| s.panel == "WC" && s.name == label(a)).map_or(f64::NAN, |s| latency_at(s, l))
     };
@@ -517,7 +532,7 @@ fn hx_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         0.5
     );
     md += &table(&series, &[0.1, 0.3, 0.5]);
-    md += "\nSaturation throughput (highest accepted):\n\n| pattern |";
+    md += "\nSaturation throughput (accepted at the highest unsaturated load; ≥ where the network never saturated):\n\n| pattern |";
     for a in algorithms {
         let _ = write!(md, " {} |", label(a));
     }
@@ -527,7 +542,7 @@ fn hx_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     for (panel, _) in HX_PATTERNS {
         let _ = write!(md, "| {panel} |");
         for a in algorithms {
-            let _ = write!(md, " {:.3} |", max_accepted(&series, panel, label(a)));
+            let _ = write!(md, " {} |", series_saturation(&series, panel, label(a)).throughput_text());
         }
         md += "\n";
     }
@@ -595,7 +610,7 @@ fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
         "N = 4096: HyperX 8×8×8, T = 8, K = 1 (β = 0.5, the Fig. 6 network) and HyperX S = (4, 8, 8), K = (2, 1, 1), T = 16 (β = min K·S/2T = 0.25, radix 36) with DAL; folded Clos `down = [16, 16, 16]` with `up = [8, 16]` (β = 0.5: 256 + 128 + 128 radix-≤32 switches) or `up = [4, 16]` (β = 0.25) with adaptive up-routing; Swap2 on the Clos is the permutation Swap2 defines on the 16-ary 3-flat with the same leaves. The paper's β = 0.25 HyperX is T = 14, S = 7, K = 1 with 4096 of its 4802 terminal ports used and its folded Clos packs 205/130/80 switches; the simulator needs every terminal port populated and the bit permutations need N = 2^m, hence the regular equivalents above. Same router as Fig. 6.\n\n"
     });
     md += &table(&series, &[0.1, 0.2]);
-    md += "\nSaturation throughput (highest accepted):\n\n| pattern |";
+    md += "\nSaturation throughput (accepted at the highest unsaturated load; ≥ where the network never saturated):\n\n| pattern |";
     for (name, _, _) in &nets {
         let _ = write!(md, " {name} |");
     }
@@ -605,7 +620,7 @@ fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     for (panel, _) in HX_PATTERNS {
         let _ = write!(md, "| {panel} |");
         for (name, _, _) in &nets {
-            let _ = write!(md, " {:.3} |", max_accepted(&series, panel, name));
+            let _ = write!(md, " {} |", series_saturation(&series, panel, name).throughput_text());
         }
         md += "\n";
     }
@@ -628,9 +643,11 @@ fn connected_fault_seeds(cfg: &SimConfig, fraction: f64, samples: usize) -> Resu
     Ok(seeds)
 }
 
-/// HyperX §6 (no figure in the paper): saturation throughput (highest accepted over a load
-/// sweep) against the fraction of failed links, averaged over fault samples, with the
-/// fraction of packets lost as unroutable at the lowest load.
+/// HyperX §6 (no figure in the paper): saturation throughput (accepted at the highest
+/// unsaturated load of a load sweep) against the fraction of failed links, averaged over
+/// fault samples, with the fraction of packets lost as unroutable at the lowest load and
+/// the highest at any load up to saturation (losses grow with the load where the
+/// algorithm's detours run out).
 fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     let nets: Vec<(&str, TopologyConfig)> = if quick {
@@ -678,15 +695,26 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
     }
     let series = collect(&execute(&sweeps, opts, progress)?);
     let find = |panel: &str, name: &str| series.iter().find(|s| s.panel == panel && s.name == name);
-    // Per (pattern, algorithm, fraction): mean saturation throughput and unroutable share.
-    let mut summary: Vec<(&str, &str, f64, f64, f64)> = Vec::new();
+    // Per (pattern, algorithm, fraction): the samples' means.
+    let mut summary: Vec<FaultPoint> = Vec::new();
     for (panel, algo, f, names) in &points {
         let found: Vec<&FigureSeries> = names.iter().filter_map(|n| find(panel, n)).collect();
-        let n = found.len().max(1) as f64;
-        let throughput = found.iter().map(|s| super::saturation(&s.points).max_accepted).sum::<f64>() / n;
-        let unroutable =
-            found.iter().map(|s| s.points.first().map_or(0.0, |p| p.1.unroutable_fraction)).sum::<f64>() / n;
-        summary.push((panel, algo, *f, throughput, unroutable));
+        let mean = |value: &dyn Fn(&FigureSeries) -> f64| {
+            found.iter().map(|s| value(s)).sum::<f64>() / found.len().max(1) as f64
+        };
+        summary.push(FaultPoint {
+            panel,
+            algorithm: algo,
+            fraction: *f,
+            throughput: mean(&|s| super::saturation(&s.points).throughput),
+            peak_accepted: mean(&|s| super::saturation(&s.points).peak_accepted),
+            unroutable_lowest: mean(&|s| s.points.first().map_or(0.0, |p| p.1.unroutable_fraction)),
+            unroutable_most: mean(&|s| {
+                // Every load up to and including the first saturated one.
+                let upto = s.points.iter().position(|p| p.1.saturated).map_or(s.points.len(), |i| i + 1);
+                s.points[..upto].iter().map(|p| p.1.unroutable_fraction).fold(0.0, f64::max)
+            }),
+        });
     }
     let plots = patterns
         .iter()
@@ -698,7 +726,11 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
                 "saturation throughput (fraction of terminal bandwidth)",
             );
             for (net, algo) in algorithms {
-                let pts = summary.iter().filter(|r| r.0 == *panel && r.1 == algo).map(|r| (r.2, r.3)).collect();
+                let pts = summary
+                    .iter()
+                    .filter(|r| r.panel == *panel && r.algorithm == algo)
+                    .map(|r| (r.fraction, r.throughput))
+                    .collect();
                 p.series.push(Series::new(format!("{} ({net})", label(algo)), pts));
             }
             p.y_range = Some((0.0, 1.0));
@@ -706,7 +738,7 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
         })
         .collect();
     let mut md = format!(
-        "{}, the HyperX paper's router (Fig. 6). For each fraction f, f of the router-to-router links fail at random (`faults.random_fraction`, {} fault sample{} per point: the first seeds from 1 whose failures leave the network connected); each point is the highest accepted throughput of a load sweep 0.1–1.0, averaged over the samples. Packets that an algorithm routes onto a failed link are dropped and counted as unroutable (HyperX §6: oblivious routing \"will block at any failed link\").\n\n",
+        "{}, the HyperX paper's router (Fig. 6). For each fraction f, f of the router-to-router links fail at random (`faults.random_fraction`, {} fault sample{} per point: the first seeds from 1 whose failures leave the network connected); each point is the saturation throughput of a load sweep 0.1–1.0 (the accepted throughput at its highest unsaturated load), averaged over the samples; the share of packets lost is given at the lowest load and at its worst over the loads up to saturation. Packets that an algorithm routes onto a failed link are dropped and counted as unroutable (HyperX §6: oblivious routing \"will block at any failed link\").\n\n",
         if quick {
             "Quick: HyperX 4×4, T = 4 (N = 64) and folded Clos `down = [4, 4, 4], up = [2, 4]` (N = 64)"
         } else {
@@ -716,8 +748,10 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
         if samples == 1 { "" } else { "s" }
     );
     for (panel, _) in patterns {
-        let _ =
-            write!(md, "**{panel}**: saturation throughput (unroutable share of packets at load 0.1)\n\n| algorithm |");
+        let _ = write!(
+            md,
+            "**{panel}**: saturation throughput (share of packets lost as unroutable: at load 0.1 / at worst up to saturation)\n\n| algorithm |"
+        );
         for f in &fractions {
             let _ = write!(md, " f = {f} |");
         }
@@ -726,11 +760,12 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
         md += "\n";
         for (net, algo) in algorithms {
             let _ = write!(md, "| {} ({net}) |", label(algo));
-            for r in summary.iter().filter(|r| r.0 == panel && r.1 == algo) {
-                if r.4 > 0.0 {
-                    let _ = write!(md, " {:.3} ({:.1} %) |", r.3, 100.0 * r.4);
+            for r in summary.iter().filter(|r| r.panel == panel && r.algorithm == algo) {
+                if r.unroutable_most > 0.0 {
+                    let (low, most) = (100.0 * r.unroutable_lowest, 100.0 * r.unroutable_most);
+                    let _ = write!(md, " {:.3} ({low:.1} % / {most:.1} %) |", r.throughput);
                 } else {
-                    let _ = write!(md, " {:.3} |", r.3);
+                    let _ = write!(md, " {:.3} |", r.throughput);
                 }
             }
             md += "\n";
@@ -741,11 +776,38 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
     Ok(Figure { name: String::new(), title: String::new(), plots, csv: faults_csv(&summary), markdown: md, series })
 }
 
-/// The hx-faults points: one row per (pattern, algorithm, fraction).
-fn faults_csv(summary: &[(&str, &str, f64, f64, f64)]) -> String {
-    let mut out = String::from("panel,series,failed_fraction,saturation_throughput,unroutable_fraction\n");
-    for (panel, algo, f, throughput, unroutable) in summary {
-        let _ = writeln!(out, "{},{},{f},{throughput:.5},{unroutable:.5}", csv_field(panel), csv_field(label(algo)));
+/// One point of hx-faults: a pattern, an algorithm and a fraction of failed links, as the
+/// means over the fault samples.
+struct FaultPoint<'a> {
+    panel: &'a str,
+    algorithm: &'a str,
+    fraction: f64,
+    /// Saturation throughput (accepted at the highest unsaturated load).
+    throughput: f64,
+    /// Peak accepted throughput at any load (not a saturation throughput).
+    peak_accepted: f64,
+    /// Share of packets lost as unroutable at the lowest load.
+    unroutable_lowest: f64,
+    /// The highest share lost at any load up to the first saturated one.
+    unroutable_most: f64,
+}
+
+/// The hx-faults points: one row per (pattern, algorithm, fraction); `unroutable_fraction`
+/// is the highest share lost at any load up to saturation.
+fn faults_csv(summary: &[FaultPoint]) -> String {
+    let mut out = String::from("panel,series,failed_fraction,saturation_throughput,peak_accepted,unroutable_fraction,unroutable_at_lowest_load\n");
+    for r in summary {
+        let _ = writeln!(
+            out,
+            "{},{},{},{:.5},{:.5},{:.5},{:.5}",
+            csv_field(r.panel),
+            csv_field(label(r.algorithm)),
+            r.fraction,
+            r.throughput,
+            r.peak_accepted,
+            r.unroutable_most,
+            r.unroutable_lowest
+        );
     }
     out
 }

@@ -152,10 +152,54 @@ pub(crate) fn run_parallel<R: Send>(
     results.into_iter().map(|r| r.expect("every unit ran")).collect()
 }
 
-/// The saturation of a series' curve ([`CurveSaturation`]: onset load and highest
-/// accepted throughput).
+/// The saturation of a series' curve ([`CurveSaturation`]: onset load, saturation
+/// throughput and, apart, the peak accepted throughput).
 pub fn saturation(points: &[(f64, Summary)]) -> CurveSaturation {
     CurveSaturation::of(points.iter().map(|(l, s)| (*l, s.saturated, s.accepted)))
+}
+
+/// Bisection steps [`refine_onset`] takes between a load sweep's last unsaturated and first
+/// saturated load (full-size figures only): the saturation throughput is then resolved to
+/// an eighth of the sweep's load step.
+pub(crate) const REFINE_STEPS: u32 = 3;
+
+/// Refines where a load sweep saturates: between `below` (the last load measured
+/// unsaturated) and `above` (the first measured saturated), runs the midpoint (`run(load)`
+/// says whether it saturated) and keeps the half in which saturation starts,
+/// [`REFINE_STEPS`] times. Returns the points it ran, for the series to include.
+pub(crate) fn refine_onset<T, E>(
+    mut below: f64,
+    mut above: f64,
+    mut run: impl FnMut(f64) -> Result<(bool, T), E>,
+) -> Result<Vec<(f64, T)>, E> {
+    let mut out = Vec::new();
+    for _ in 0..REFINE_STEPS {
+        let mid = ((below + above) / 2.0 * 1e5).round() / 1e5;
+        if mid <= below || mid >= above {
+            break;
+        }
+        let (saturated, point) = run(mid)?;
+        out.push((mid, point));
+        if saturated {
+            above = mid;
+        } else {
+            below = mid;
+        }
+    }
+    Ok(out)
+}
+
+/// The last unsaturated and the first saturated load of a sweep's points (in load order),
+/// if it has both: the bracket [`refine_onset`] bisects.
+pub(crate) fn onset_bracket(points: impl IntoIterator<Item = (f64, bool)>) -> Option<(f64, f64)> {
+    let mut below = None;
+    for (load, saturated) in points {
+        if saturated {
+            return below.map(|b| (b, load));
+        }
+        below = Some(load);
+    }
+    None
 }
 
 /// Average latency at an offered load (NaN if not measured or saturated).
@@ -163,9 +207,12 @@ pub fn latency_at(series: &FigureSeries, load: f64) -> f64 {
     series.points.iter().find(|(l, s)| (l - load).abs() < 1e-9 && !s.saturated).map_or(f64::NAN, |(_, s)| s.avg_latency)
 }
 
-/// Highest accepted throughput of a series (the saturation throughput estimate).
-pub fn max_accepted(series: &[FigureSeries], panel: &str, name: &str) -> f64 {
-    series.iter().find(|s| s.panel == panel && s.name == name).map_or(f64::NAN, |s| saturation(&s.points).max_accepted)
+/// The saturation of one series of a figure (NaN throughputs if there is no such series).
+pub fn series_saturation(series: &[FigureSeries], panel: &str, name: &str) -> CurveSaturation {
+    series.iter().find(|s| s.panel == panel && s.name == name).map_or(
+        CurveSaturation { onset_load: None, last_unsaturated_load: 0.0, throughput: f64::NAN, peak_accepted: f64::NAN },
+        |s| saturation(&s.points),
+    )
 }
 
 /// A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break, as
@@ -247,17 +294,18 @@ pub(crate) fn throughput_plot(title: &str, y_label: &str, series: &[FigureSeries
 }
 
 /// Markdown table: one row per series with where saturation starts (between the last
-/// unsaturated and the first saturated load), the highest accepted throughput, optionally the hop count at the lowest load, and the latencies at
-/// chosen loads.
+/// unsaturated and the first saturated load), the saturation throughput, the peak accepted
+/// throughput at any load, optionally the hop count at the lowest load, and the latencies
+/// at chosen loads.
 pub(crate) fn table(series: &[FigureSeries], at: &[f64], hops: bool) -> String {
-    let mut out = String::from("| panel | series | saturation onset (load) | max accepted |");
+    let mut out = String::from("| panel | series | saturation onset (load) | saturation throughput | peak accepted |");
     if hops {
         out += " hops (lowest load) |";
     }
     for l in at {
         let _ = write!(out, " latency @{l} |");
     }
-    out += "\n|---|---|---|---|";
+    out += "\n|---|---|---|---|---|";
     if hops {
         out += "---|";
     }
@@ -265,7 +313,15 @@ pub(crate) fn table(series: &[FigureSeries], at: &[f64], hops: bool) -> String {
     out += "\n";
     for s in series {
         let sat = saturation(&s.points);
-        let _ = write!(out, "| {} | {} | {} | {:.3} |", s.panel, s.name, sat.onset_text(), sat.max_accepted);
+        let _ = write!(
+            out,
+            "| {} | {} | {} | {} | {:.3} |",
+            s.panel,
+            s.name,
+            sat.onset_text(),
+            sat.throughput_text(),
+            sat.peak_accepted
+        );
         if hops {
             let h = s.points.first().map_or(f64::NAN, |p| p.1.avg_hops);
             let _ = write!(out, " {h:.2} |");
@@ -286,6 +342,16 @@ pub(crate) fn table(series: &[FigureSeries], at: &[f64], hops: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refinement_bisects_towards_the_onset() {
+        // A network that saturates from 0.43: between 0.4 and 0.5, three halvings.
+        let ran = refine_onset(0.4, 0.5, |l| Ok::<_, ()>((l >= 0.43, ()))).unwrap();
+        assert_eq!(ran.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0.45, 0.425, 0.4375]);
+        assert_eq!(onset_bracket([(0.1, false), (0.2, false), (0.3, true), (0.4, true)]), Some((0.2, 0.3)));
+        assert_eq!(onset_bracket([(0.1, true)]), None);
+        assert_eq!(onset_bracket([(0.1, false)]), None);
+    }
 
     #[test]
     fn overrides_apply_to_every_run_and_are_named() {

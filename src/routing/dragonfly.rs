@@ -6,13 +6,14 @@
 //! global hop, (3) a local hop to the destination router. A non-minimal (Valiant) packet
 //! does the same towards a random *intermediate group* first, then minimally to its
 //! destination (steps 1–5, at most two global channels). The intermediate group is drawn
-//! at the source router per `routing.intermediate_group`: among the groups other than the
-//! source and the destination group (`other`, the default: every non-minimal path crosses
-//! two global channels, exactly the 2-global-hop load balancer of footnote 7's 50 % bound;
-//! the paper's figures are reproduced under this reading), or uniformly among all `g`
-//! groups (`any`: a packet that draws its own source or destination group travels
-//! minimally; on group shift that crowds 2 in `g` of UGAL's packets onto the minimal
-//! channel, docs/faithfulness.md). UGAL's
+//! at the source router per `routing.intermediate_group`: uniformly among all `g` groups
+//! (`any`, the default and the paper's reading: its steps "If Gs ≠ Gi …" and "If Gi ≠ Gd
+//! …" are written for an intermediate group that may be the source or the destination
+//! group, whose packet then travels minimally; on group shift that crowds 2 in `g` of
+//! UGAL's packets onto the minimal channel), or among the groups other than the source and
+//! the destination group (`other`: every non-minimal path crosses two global channels,
+//! the 2-global-hop load balancer of footnote 7's 50 % bound). docs/faithfulness.md gives
+//! what each choice measures. UGAL's
 //! non-minimal candidate is drawn by the same rule; a candidate that coincides with the
 //! minimal path is taken without a comparison. Packets whose source and destination share
 //! a group also travel through an intermediate group under VAL. When
@@ -334,7 +335,7 @@ impl DragonflyRouting {
             alg,
             threshold,
             cr,
-            intermediate: IntermediateGroup::Other,
+            intermediate: IntermediateGroup::default(),
             classes,
             table: ExitTable::new(df),
             trunked: df.is_trunked(),
@@ -358,23 +359,27 @@ impl DragonflyRouting {
                 let gi = rng.below(g);
                 (gi != gs && gi != gd).then_some(gi)
             }
-            IntermediateGroup::Other => {
-                let candidates = g - if gs == gd { 1 } else { 2 };
-                if candidates == 0 {
-                    return None;
-                }
-                // Uniform among the groups other than gs and gd.
-                let (lo, hi) = (gs.min(gd), gs.max(gd));
-                let mut gi = rng.below(candidates);
-                if gi >= lo {
-                    gi += 1;
-                }
-                if gs != gd && gi >= hi {
-                    gi += 1;
-                }
-                Some(gi)
-            }
+            IntermediateGroup::Other => self.draw_other_group(gs, gd, rng),
         }
+    }
+
+    /// Draws a group uniformly among those other than `gs` and `gd` (`None` if there is
+    /// none, `g = 2`).
+    #[inline]
+    fn draw_other_group(&self, gs: u32, gd: u32, rng: &mut SimRng) -> Option<u32> {
+        let candidates = self.df.g - if gs == gd { 1 } else { 2 };
+        if candidates == 0 {
+            return None;
+        }
+        let (lo, hi) = (gs.min(gd), gs.max(gd));
+        let mut gi = rng.below(candidates);
+        if gi >= lo {
+            gi += 1;
+        }
+        if gs != gd && gi >= hi {
+            gi += 1;
+        }
+        Some(gi)
     }
 
     /// The exit of `router` towards group `target ≠ group(router)`.
@@ -567,14 +572,20 @@ impl DragonflyRouting {
     /// landing router).
     #[cold]
     fn paths_work(&self, q: &QueueView, here: u32, dst: u32, min: &Hop, nm: &Hop) -> (bool, bool) {
-        let df = &self.df;
-        let (gs, gd) = (df.group(here), df.group(dst));
-        let min_works =
-            if gs == gd { self.local_works(q, here, dst) } else { self.via_works(q, here, min.channel, dst) };
         let nm_works = self.local_works(q, here, nm.channel.gateway)
             && q.alive_at(nm.channel.id)
             && self.onward_works(q, nm.channel.landing, dst);
-        (min_works, nm_works)
+        (self.min_works(q, here, dst, min), nm_works)
+    }
+
+    /// Whether the minimal path `min` from `here` to `dst` works end to end.
+    fn min_works(&self, q: &QueueView, here: u32, dst: u32, min: &Hop) -> bool {
+        let df = &self.df;
+        if df.group(here) == df.group(dst) {
+            self.local_works(q, here, dst)
+        } else {
+            self.via_works(q, here, min.channel, dst)
+        }
     }
 
     /// Whether a packet that reached router `from` over a global channel can go on to `dst`
@@ -649,21 +660,29 @@ impl DragonflyRouting {
         if self.alg == DfAlgorithm::Min {
             return (min.port, min_class);
         }
-        let Some(mut gi) = self.draw_intermediate(gs, gd, rng) else {
-            return (min.port, min_class);
-        };
-        let mut nm = self.toward_group(ctx, gi, None, rng);
         // With failed links (HyperX §6), UGAL takes only a path that works end to end: a
         // few draws for a working non-minimal one, and no comparison when one of the two
         // is broken.
+        let checks_paths = q.any_failed() && self.alg != DfAlgorithm::Val;
+        let drawn = self.draw_intermediate(gs, gd, rng).or_else(|| {
+            // `any` drew the source or destination group, which makes the path minimal:
+            // UGAL takes it unless a failed link breaks it, and then needs a path through
+            // another group.
+            let broken = checks_paths && !self.min_works(q, here, dst, &min);
+            broken.then(|| self.draw_other_group(gs, gd, rng)).flatten()
+        });
+        let Some(mut gi) = drawn else {
+            return (min.port, min_class);
+        };
+        let mut nm = self.toward_group(ctx, gi, None, rng);
         let mut broken = None;
-        if q.any_failed() && self.alg != DfAlgorithm::Val {
+        if checks_paths {
             let (mut min_works, mut nm_works) = self.paths_work(q, here, dst, &min, &nm);
             for _ in 0..MAX_REDRAWS {
                 if nm_works {
                     break;
                 }
-                let Some(again) = self.draw_intermediate(gs, gd, rng) else { break };
+                let Some(again) = self.draw_intermediate(gs, gd, rng) else { continue };
                 (gi, nm) = (again, self.toward_group(ctx, again, None, rng));
                 (min_works, nm_works) = self.paths_work(q, here, dst, &min, &nm);
             }

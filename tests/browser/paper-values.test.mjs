@@ -224,7 +224,7 @@ test('matching is exact on what the paper fixes, open where its words leave a se
     ['router.output_queue', 48],
     ['router.switch_allocator', 'islip'],
     ['routing.allocator', 'sequential'],
-    ['routing.intermediate_group', 'any'],
+    ['routing.intermediate_group', 'other'],
     ['topology.slice_policy', 'random'],
     ['seed', 7],
     ['measurement.warmup', 500],

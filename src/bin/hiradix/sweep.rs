@@ -245,18 +245,21 @@ pub fn points_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
     csv
 }
 
-/// One row per series: where saturation starts and the saturation throughput (the
-/// `<stem>-saturation.csv` file). An empty `onset_load` means no point saturated.
+/// One row per series: where saturation starts, the saturation throughput (accepted at
+/// the last unsaturated load) and, apart, the peak accepted throughput at any load (the
+/// `<stem>-saturation.csv` file). An empty `onset_load` means no point saturated, and the
+/// saturation throughput is then a lower bound.
 pub fn saturation_csv(series: &[SeriesSpec], results: &[Vec<Summary>]) -> String {
-    let mut csv = String::from("series,last_unsaturated_load,onset_load,max_accepted\n");
+    let mut csv = String::from("series,last_unsaturated_load,onset_load,saturation_throughput,peak_accepted\n");
     for (spec, rows) in series.iter().zip(results) {
         let c = curve_saturation(rows);
         csv += &format!(
-            "{},{},{},{:.5}\n",
+            "{},{},{},{:.5},{:.5}\n",
             csv_field(&spec.label),
             c.last_unsaturated_load,
             c.onset_load.map_or(String::new(), |l| l.to_string()),
-            c.max_accepted
+            c.throughput,
+            c.peak_accepted
         );
     }
     csv
@@ -307,11 +310,7 @@ pub fn report(series: &[SeriesSpec], results: &[Vec<Summary>], out: &Outputs) ->
             println!("{}", table_row(s));
         }
         let c = curve_saturation(rows);
-        println!(
-            "saturation: starts at offered load {}, saturation throughput {:.4} (highest accepted)",
-            c.onset_text(),
-            c.max_accepted
-        );
+        println!("{}", saturation_line(&c));
     }
     let write = |path: &PathBuf, text: String| crate::files::write(path, &text);
     if let Some(p) = &out.csv {
@@ -329,6 +328,23 @@ pub fn report(series: &[SeriesSpec], results: &[Vec<Summary>], out: &Outputs) ->
         write(&thr_path, thr.to_svg())?;
     }
     Ok(())
+}
+
+/// The sentence under a series' table: where it saturates, its saturation throughput, and
+/// the peak accepted throughput named apart.
+pub fn saturation_line(c: &CurveSaturation) -> String {
+    let peak = format!("peak accepted {:.4} (not a saturation throughput past the onset)", c.peak_accepted);
+    match c.onset_load {
+        Some(on) if c.last_unsaturated_load > 0.0 => format!(
+            "saturation: starts between offered loads {} and {on}; saturation throughput {:.4} (accepted at {}); {peak}",
+            c.last_unsaturated_load, c.throughput, c.last_unsaturated_load
+        ),
+        Some(on) => format!("saturation: already saturated at the lowest offered load {on}; {peak}"),
+        None => format!(
+            "saturation: not reached up to offered load {}; saturation throughput at least {:.4}; {peak}",
+            c.last_unsaturated_load, c.throughput
+        ),
+    }
 }
 
 /// The per-series saturation CSV written next to `--csv PATH`: `<stem>-saturation.csv`.
@@ -358,7 +374,7 @@ pub fn plots(series: &[SeriesSpec], results: &[Vec<Summary>]) -> (Plot, Plot) {
             _ => spec.label.clone(),
         };
         let c = curve_saturation(rows);
-        let name = format!("{name} (sat. {:.3} from {})", c.max_accepted, c.onset_text());
+        let name = format!("{name} (sat. {}, onset {})", c.throughput_text(), c.onset_text());
         lat.series.push(Series::new(
             &name,
             rows.iter().filter(|s| !s.saturated).map(|s| (s.offered_load, s.avg_latency)).collect(),

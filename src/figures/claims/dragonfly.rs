@@ -1,63 +1,67 @@
 //! The dragonfly paper's claims (§4, Figs. 8–16), checked on the 1K-node network's data in
 //! docs/dragonfly/.
 
-use super::{cycles, Claim, Figures, Mark, Verdict};
+use super::{cycles, Claim, Figures, Judgement, Mark, Verdict};
 
-const ANY: &str = " (any group)";
+/// The suffix of a series run with `routing.intermediate_group = other` (the default,
+/// `any`, has none).
+const OTHER: &str = " (other groups)";
 
 fn fig8_val_ur(d: &Figures) -> Verdict {
-    let (other, any) =
-        (d.max_accepted("df-fig8", "UR", "VAL")?, d.max_accepted("df-fig8", "UR", &format!("VAL{ANY}"))?);
+    let (any, other) = (d.throughput("df-fig8", "UR", "VAL")?, d.throughput("df-fig8", "UR", &format!("VAL{OTHER}"))?);
     Ok((
-        format!("{other:.3} (intermediate group other than source and destination); {any:.3} (any group)"),
-        Mark::reaches(other, 0.5),
+        format!("{any:.3} (any group, the default); {other:.3} (groups other than source and destination)"),
+        Judgement::reaches(any, 0.5),
     ))
 }
 
 fn fig8_val_wc(d: &Figures) -> Verdict {
-    let (other, any) =
-        (d.max_accepted("df-fig8", "WC", "VAL")?, d.max_accepted("df-fig8", "WC", &format!("VAL{ANY}"))?);
+    let (any, other) = (d.throughput("df-fig8", "WC", "VAL")?, d.throughput("df-fig8", "WC", &format!("VAL{OTHER}"))?);
     // "Slightly under 50 %": at most 0.5, and reaching 95 % of it.
-    let mark = if other <= 0.5 { Mark::reaches(other, 0.5) } else { Mark::Partly };
-    Ok((format!("{other:.3} (other groups; bound 31/64 = 0.484); {any:.3} (any group; bound 33/64)"), mark))
+    let under =
+        Judgement::new(if any <= 0.5 { Mark::Holds } else { Mark::Partly }, "under 0.5 (✓), above it at most ≈");
+    Ok((
+        format!("{any:.3} (any group; bound 33/64 = 0.516); {other:.3} (other groups; bound 31/64 = 0.484)"),
+        Judgement::reaches(any, 0.5).and(under),
+    ))
 }
 
 fn fig8_min_ur(d: &Figures) -> Verdict {
-    let m = d.max_accepted("df-fig8", "UR", "MIN")?;
-    Ok((format!("{m:.3}"), Mark::reaches(m, 1.0)))
+    let m = d.throughput("df-fig8", "UR", "MIN")?;
+    Ok((format!("{m:.3}"), Judgement::reaches(m, 1.0)))
 }
 
 fn fig8_ugal_ur(d: &Figures) -> Verdict {
     let (l, g, m) = (
-        d.max_accepted("df-fig8", "UR", "UGAL-L")?,
-        d.max_accepted("df-fig8", "UR", "UGAL-G")?,
-        d.max_accepted("df-fig8", "UR", "MIN")?,
+        d.throughput("df-fig8", "UR", "UGAL-L")?,
+        d.throughput("df-fig8", "UR", "UGAL-G")?,
+        d.throughput("df-fig8", "UR", "MIN")?,
     );
-    Ok((format!("UGAL-L {l:.3}, UGAL-G {g:.3}, MIN {m:.3}"), Mark::reaches(l.min(g), m)))
+    Ok((format!("UGAL-L {l:.3}, UGAL-G {g:.3}, MIN {m:.3}"), Judgement::reaches(l.min(g), m)))
 }
 
 fn fig8_min_wc(d: &Figures) -> Verdict {
-    let m = d.max_accepted("df-fig8", "WC", "MIN")?;
-    Ok((format!("{m:.3}"), Mark::near(m, 1.0 / 32.0)))
+    let s = d.saturation("df-fig8", "WC", "MIN")?;
+    Ok((format!("{} (onset {})", s.throughput_text(), s.onset_text()), Judgement::near_saturation(&s, 1.0 / 32.0)))
 }
 
 fn fig8_ugal_g_wc(d: &Figures) -> Verdict {
-    let (g, v) = (d.max_accepted("df-fig8", "WC", "UGAL-G")?, d.max_accepted("df-fig8", "WC", "VAL")?);
-    let (ga, va) = (
-        d.max_accepted("df-fig8", "WC", &format!("UGAL-G{ANY}"))?,
-        d.max_accepted("df-fig8", "WC", &format!("VAL{ANY}"))?,
+    let (g, v) = (d.throughput("df-fig8", "WC", "UGAL-G")?, d.throughput("df-fig8", "WC", "VAL")?);
+    let (go, vo) = (
+        d.throughput("df-fig8", "WC", &format!("UGAL-G{OTHER}"))?,
+        d.throughput("df-fig8", "WC", &format!("VAL{OTHER}"))?,
     );
-    Ok((format!("UGAL-G {g:.3} vs VAL {v:.3} (any group: {ga:.3} vs {va:.3})"), Mark::near(g, v)))
+    Ok((format!("UGAL-G {g:.3} vs VAL {v:.3} (other groups: {go:.3} vs {vo:.3})"), Judgement::near(g, v)))
 }
 
 fn fig8_ugal_l_wc(d: &Figures) -> Verdict {
-    let (l, g) = (d.max_accepted("df-fig8", "WC", "UGAL-L")?, d.max_accepted("df-fig8", "WC", "UGAL-G")?);
+    let (l, g) = (d.throughput("df-fig8", "WC", "UGAL-L")?, d.throughput("df-fig8", "WC", "UGAL-G")?);
     let (ll, lg) = (d.latency("df-fig8", "WC", "UGAL-L", 0.2)?, d.latency("df-fig8", "WC", "UGAL-G", 0.2)?);
     let higher_latency = ll.is_none_or(|l| lg.is_some_and(|g| l > g));
     let held = (l < g) as usize + higher_latency as usize;
     Ok((
         format!("throughput {l:.3} vs UGAL-G {g:.3}; latency @0.2 {} vs {}", cycles(ll), cycles(lg)),
-        Mark::share(held, 2),
+        Judgement::share(held, 2, "UGAL-L below UGAL-G in throughput, above it in latency at 0.2"),
     ))
 }
 
@@ -78,12 +82,16 @@ fn fig9_skew(d: &Figures) -> Verdict {
     }
     Ok((
         format!("same-router / other non-minimal channels: UGAL-L {l:.2}, UGAL-G {g:.2}"),
-        Mark::share((l < 0.75) as usize + ((g - 1.0).abs() <= 0.1) as usize, 2),
+        Judgement::share(
+            (l < 0.75) as usize + ((g - 1.0).abs() <= 0.1) as usize,
+            2,
+            "UGAL-L's ratio below 0.75, UGAL-G's within 0.1 of 1",
+        ),
     ))
 }
 
 fn fig10_vc_ur(d: &Figures) -> Verdict {
-    let (vc, g) = (d.max_accepted("df-fig10", "UR", "UGAL-L_VC")?, d.max_accepted("df-fig10", "UR", "UGAL-G")?);
+    let (vc, g) = (d.throughput("df-fig10", "UR", "UGAL-L_VC")?, d.throughput("df-fig10", "UR", "UGAL-G")?);
     let loss = 1.0 - vc / g;
     let mark = if (0.2..=0.4).contains(&loss) {
         Mark::Holds
@@ -92,49 +100,52 @@ fn fig10_vc_ur(d: &Figures) -> Verdict {
     } else {
         Mark::Fails
     };
-    Ok((format!("{vc:.3} vs UGAL-G {g:.3} ({:.0} % lower)", 100.0 * loss), mark))
+    Ok((
+        format!("{vc:.3} vs UGAL-G {g:.3} ({:.0} % lower)", 100.0 * loss),
+        Judgement::new(mark, "✓ 20–40 % lower, ≈ more than 5 % lower"),
+    ))
 }
 
 fn fig10_vch_ur(d: &Figures) -> Verdict {
-    let (vch, g) = (d.max_accepted("df-fig10", "UR", "UGAL-L_VCH")?, d.max_accepted("df-fig10", "UR", "UGAL-G")?);
-    Ok((format!("{vch:.3} vs UGAL-G {g:.3}"), Mark::reaches(vch, g)))
+    let (vch, g) = (d.throughput("df-fig10", "UR", "UGAL-L_VCH")?, d.throughput("df-fig10", "UR", "UGAL-G")?);
+    Ok((format!("{vch:.3} vs UGAL-G {g:.3}"), Judgement::reaches(vch, g)))
 }
 
 fn fig10_wc(d: &Figures) -> Verdict {
     let (vc, vch, g) = (
-        d.max_accepted("df-fig10", "WC", "UGAL-L_VC")?,
-        d.max_accepted("df-fig10", "WC", "UGAL-L_VCH")?,
-        d.max_accepted("df-fig10", "WC", "UGAL-G")?,
+        d.throughput("df-fig10", "WC", "UGAL-L_VC")?,
+        d.throughput("df-fig10", "WC", "UGAL-L_VCH")?,
+        d.throughput("df-fig10", "WC", "UGAL-G")?,
     );
-    Ok((format!("UGAL-L_VC {vc:.3}, UGAL-L_VCH {vch:.3}, UGAL-G {g:.3}"), Mark::reaches(vc.min(vch), g)))
+    Ok((format!("UGAL-L_VC {vc:.3}, UGAL-L_VCH {vch:.3}, UGAL-G {g:.3}"), Judgement::reaches(vc.min(vch), g)))
 }
+
+const VCH_LATENCY_RULE: &str = "ratio ✓ 1.5–2.5×, ≈ above 1.2×";
 
 fn fig10_vch_latency(d: &Figures) -> Verdict {
     let (vch, g) = (d.latency("df-fig10", "UR", "UGAL-L_VCH", 0.8)?, d.latency("df-fig10", "UR", "UGAL-G", 0.8)?);
     match (vch, g) {
         (Some(v), Some(g)) => {
             let r = v / g;
-            Ok((
-                format!("{v:.1} vs {g:.1} cycles ({r:.1}×)"),
-                if (1.5..=2.5).contains(&r) {
-                    Mark::Holds
-                } else if r > 1.2 {
-                    Mark::Partly
-                } else {
-                    Mark::Fails
-                },
-            ))
+            let mark = if (1.5..=2.5).contains(&r) {
+                Mark::Holds
+            } else if r > 1.2 {
+                Mark::Partly
+            } else {
+                Mark::Fails
+            };
+            Ok((format!("{v:.1} vs {g:.1} cycles ({r:.1}×)"), Judgement::new(mark, VCH_LATENCY_RULE)))
         }
         _ => {
             let s = d.saturation("df-fig10", "UR", "UGAL-L_VCH")?;
             Ok((
                 format!(
-                    "UGAL-L_VCH saturated at 0.8 (onset {}, max accepted {:.3}); UGAL-G {} cycles",
+                    "UGAL-L_VCH saturated at 0.8 (onset {}, saturation throughput {}); UGAL-G {} cycles",
                     s.onset_text(),
-                    s.max_accepted,
+                    s.throughput_text(),
                     cycles(g)
                 ),
-                Mark::Fails,
+                Judgement::new(Mark::Fails, format!("{VCH_LATENCY_RULE}; ✗ if saturated at 0.8")),
             ))
         }
     }
@@ -144,7 +155,7 @@ fn fig10_vch_wc_latency(d: &Figures) -> Verdict {
     let (vch, g) = (d.latency("df-fig10", "WC", "UGAL-L_VCH", 0.2)?, d.latency("df-fig10", "WC", "UGAL-G", 0.2)?);
     Ok((
         format!("@0.2: {} vs {} cycles", cycles(vch), cycles(g)),
-        Mark::iff(vch.is_none_or(|v| g.is_some_and(|g| v > g))),
+        Judgement::iff(vch.is_none_or(|v| g.is_some_and(|g| v > g)), "UGAL-L_VCH's latency is above UGAL-G's"),
     ))
 }
 
@@ -157,7 +168,7 @@ fn fig11(d: &Figures) -> Verdict {
             "WC 0.2, minimal / non-minimal: {:.0} / {:.0} cycles (16 flits), {:.0} / {:.0} (256 flits)",
             a.latency_minimal, a.latency_nonminimal, b.latency_minimal, b.latency_nonminimal
         ),
-        Mark::share(held, 2),
+        Judgement::share(held, 2, "minimal above twice non-minimal at 16 flits, the ratio higher at 256"),
     ))
 }
 
@@ -168,7 +179,7 @@ fn fig14(d: &Figures) -> Verdict {
     for depth in depths {
         let name = format!("{depth} flits");
         lat.push(d.latency("df-fig14", "WC", &name, 0.1)?.unwrap_or(f64::INFINITY));
-        thr.push(d.max_accepted("df-fig14", "WC", &name)?);
+        thr.push(d.throughput("df-fig14", "WC", &name)?);
     }
     if lat.iter().any(|l| !l.is_finite()) {
         return Err("df-fig14: a buffer depth saturated at load 0.1".into());
@@ -177,7 +188,10 @@ fn fig14(d: &Figures) -> Verdict {
     let held = rising as usize + (thr[0] < thr[depths.len() - 1]) as usize;
     let text: Vec<String> =
         depths.iter().zip(lat.iter().zip(&thr)).map(|(d, (l, t))| format!("{d}: {l:.0}, {t:.2}")).collect();
-    Ok((format!("flits: latency @0.1, max accepted — {}", text.join("; ")), Mark::share(held, 2)))
+    Ok((
+        format!("flits: latency @0.1, saturation throughput — {}", text.join("; ")),
+        Judgement::share(held, 2, "latency rising with depth at every step; 4 flits' throughput below 256 flits'"),
+    ))
 }
 
 /// The largest latency reduction of `a` against `b` (1 − a/b) over the loads where neither
@@ -196,13 +210,13 @@ fn best_reduction(d: &Figures, figure: &str, panel: &str, a: &str, b: &str) -> R
 
 fn fig16_wc16(d: &Figures) -> Verdict {
     let (r, at) = best_reduction(d, "df-fig16", "WC-16", "UGAL-L_CR", "UGAL-L")?;
-    Ok((format!("up to {:.0} % lower (load {at})", 100.0 * r), Mark::near(r, 0.35)))
+    Ok((format!("up to {:.0} % lower (load {at})", 100.0 * r), Judgement::near(r, 0.35)))
 }
 
 fn fig16_wc256(d: &Figures) -> Verdict {
     let (r, at) = best_reduction(d, "df-fig16", "WC-256", "UGAL-L_CR", "UGAL-L")?;
     let factor = 1.0 / (1.0 - r);
-    Ok((format!("up to {factor:.1}× lower (load {at})"), Mark::graded(factor, 20.0, 3.0)))
+    Ok((format!("up to {factor:.1}× lower (load {at})"), Judgement::graded(factor, 20.0, 3.0, "factor")))
 }
 
 fn fig16_independent(d: &Figures) -> Verdict {
@@ -215,7 +229,7 @@ fn fig16_independent(d: &Figures) -> Verdict {
     let held = ((a2 - b2).abs() <= 0.1 * a2) as usize + (a2.max(b2) <= 1.25 * g2) as usize;
     Ok((
         format!("WC 0.2: {} (16 flits) / {} (256) vs UGAL-G {}", cycles(a), cycles(b), cycles(g)),
-        Mark::share(held, 2),
+        Judgement::share(held, 2, "16 and 256 flits within 10 % of each other; both within 1.25× UGAL-G"),
     ))
 }
 
@@ -231,9 +245,10 @@ fn fig16_ur(d: &Figures) -> Verdict {
             vch.onset_text(),
             cr.onset_text()
         ));
-        marks.push(Mark::near(r, 0.5));
+        marks.push(Judgement::near(r, 0.5));
     }
-    Ok((parts.join("; "), marks.into_iter().min().unwrap_or(Mark::Fails)))
+    let judged = marks.into_iter().reduce(Judgement::and).expect("two panels");
+    Ok((parts.join("; "), judged))
 }
 
 fn fig16_below_g(d: &Figures) -> Verdict {
@@ -241,25 +256,25 @@ fn fig16_below_g(d: &Figures) -> Verdict {
     let mut held = 0;
     for panel in ["UR-16", "UR-256"] {
         let (cr, vch, g) = (
-            d.max_accepted("df-fig16", panel, "UGAL-L_CR")?,
-            d.max_accepted("df-fig16", panel, "UGAL-L_VCH")?,
-            d.max_accepted("df-fig16", panel, "UGAL-G")?,
+            d.throughput("df-fig16", panel, "UGAL-L_CR")?,
+            d.throughput("df-fig16", panel, "UGAL-L_VCH")?,
+            d.throughput("df-fig16", panel, "UGAL-G")?,
         );
         parts.push(format!("{panel}: CR {cr:.3}, VCH {vch:.3}, UGAL-G {g:.3}"));
         held += (cr < g) as usize + (vch < g) as usize;
     }
-    Ok((parts.join("; "), Mark::share(held, 4)))
+    Ok((parts.join("; "), Judgement::share(held, 4, "below UGAL-G, each of CR and VCH on each buffer depth")))
 }
 
 /// §3.2: two networks in parallel carry twice the flits per node of one (their accepted
 /// fraction of the node's two channels against one network's of its one channel).
 fn slices_add_capacity(d: &Figures) -> Verdict {
-    let one = d.max_accepted("df-slices", "UR", "UGAL-L, one network")?;
-    let two = d.max_accepted("df-slices", "UR", "UGAL-L, 2 slices")?;
+    let one = d.throughput("df-slices", "UR", "UGAL-L, one network")?;
+    let two = d.throughput("df-slices", "UR", "UGAL-L, 2 slices")?;
     let ratio = 2.0 * two / one;
     Ok((
         format!("{ratio:.2}× (one network {one:.3}, two slices {two:.3} of twice the bandwidth)"),
-        Mark::near(ratio, 2.0),
+        Judgement::near(ratio, 2.0),
     ))
 }
 

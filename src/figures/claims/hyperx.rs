@@ -1,51 +1,45 @@
 //! The claims of the flattened butterfly (FB), HyperX and 2DFB papers, checked on the data
 //! in docs/hyperx/.
 
-use super::{cycles, Claim, Figures, Mark, Verdict};
+use super::{cycles, Claim, Figures, Judgement, Mark, Verdict};
 
-/// Max accepted of several series of one panel, as "A 0.90, B 0.88" and their minimum.
+/// Saturation throughputs of several series of one panel, as "A 0.90, B ≥ 0.95" and their
+/// minimum.
 fn maxima(d: &Figures, figure: &str, panel: &str, series: &[&str]) -> Result<(String, f64), String> {
     let mut text = Vec::new();
     let mut min = f64::INFINITY;
     for s in series {
-        let m = d.max_accepted(figure, panel, s)?;
-        text.push(format!("{s} {m:.3}"));
-        min = min.min(m);
+        let m = d.saturation(figure, panel, s)?;
+        text.push(format!("{s} {}", m.throughput_text()));
+        min = min.min(m.throughput);
     }
     Ok((text.join(", "), min))
 }
 
 fn fb4_ur(d: &Figures) -> Verdict {
     let (t, min) = maxima(d, "fb-fig4", "UR", &["MIN AD", "UGAL", "UGAL-S", "CLOS AD"])?;
-    Ok((t, Mark::reaches(min, 1.0)))
+    Ok((t, Judgement::reaches(min, 1.0)))
 }
 
 fn fb4_val_ur(d: &Figures) -> Verdict {
-    let m = d.max_accepted("fb-fig4", "UR", "VAL")?;
-    Ok((format!("{m:.3}"), Mark::reaches(m, 0.5)))
+    let m = d.throughput("fb-fig4", "UR", "VAL")?;
+    Ok((format!("{m:.3}"), Judgement::reaches(m, 0.5)))
 }
 
 fn fb4_min_wc(d: &Figures) -> Verdict {
-    let m = d.max_accepted("fb-fig4", "WC", "MIN AD")?;
-    Ok((format!("MIN AD {m:.3}"), Mark::near(m, 1.0 / 32.0)))
+    let s = d.saturation("fb-fig4", "WC", "MIN AD")?;
+    Ok((format!("MIN AD {}", s.throughput_text()), Judgement::near_saturation(&s, 1.0 / 32.0)))
 }
 
 fn fb4_nonmin_wc(d: &Figures) -> Verdict {
     let (t, min) = maxima(d, "fb-fig4", "WC", &["VAL", "UGAL", "UGAL-S", "CLOS AD"])?;
-    Ok((t, Mark::reaches(min, 0.5)))
+    Ok((t, Judgement::reaches(min, 0.5)))
 }
 
 fn fb4_clos_latency(d: &Figures) -> Verdict {
     let (c, s) = (d.latency("fb-fig4", "WC", "CLOS AD", 0.45)?, d.latency("fb-fig4", "WC", "UGAL-S", 0.45)?);
     let r = c.unwrap_or(f64::INFINITY) / s.unwrap_or(f64::INFINITY);
-    let mark = if r <= 0.6 {
-        Mark::Holds
-    } else if r < 1.0 {
-        Mark::Partly
-    } else {
-        Mark::Fails
-    };
-    Ok((format!("{} vs {} cycles ({r:.2}×)", cycles(c), cycles(s)), mark))
+    Ok((format!("{} vs {} cycles ({r:.2}×)", cycles(c), cycles(s)), Judgement::near(r, 0.5)))
 }
 
 /// Batch-normalized latency of one algorithm at one batch size (FB Fig. 5).
@@ -64,7 +58,10 @@ fn fb5_large(d: &Figures) -> Verdict {
     let v: Vec<f64> = BATCH_ALGORITHMS.iter().map(|a| batch(d, a, 1000)).collect::<Result<_, _>>()?;
     let worst = v.iter().cloned().fold(0.0, f64::max);
     let text: Vec<String> = BATCH_ALGORITHMS.iter().zip(&v).map(|(a, x)| format!("{a} {x:.2}")).collect();
-    Ok((format!("batch 1000: {}", text.join(", ")), Mark::graded(2.0 / worst, 0.75, 0.5)))
+    Ok((format!("batch 1000: {}", text.join(", ")), {
+        let j = Judgement::near(worst, 2.0);
+        Judgement::new(j.mark, format!("the slowest: {}", j.rule))
+    }))
 }
 
 fn fb5_greedy(d: &Figures) -> Verdict {
@@ -73,7 +70,7 @@ fn fb5_greedy(d: &Figures) -> Verdict {
     let worst_other = others.iter().cloned().fold(0.0, f64::max);
     Ok((
         format!("batch 1: UGAL {u:.1} vs VAL {:.1}, UGAL-S {:.1}, CLOS AD {:.1}", others[0], others[1], others[2]),
-        Mark::iff(u > worst_other),
+        Judgement::iff(u > worst_other, "UGAL's is the highest"),
     ))
 }
 
@@ -85,7 +82,10 @@ fn fb5_ugal_s(d: &Figures) -> Verdict {
         text.push(format!("{size}: {s:.2} vs {v:.2}"));
         held += ((s / v - 1.0).abs() <= 0.25) as usize;
     }
-    Ok((format!("batch, UGAL-S vs VAL — {}", text.join("; ")), Mark::share(held, 3)))
+    Ok((
+        format!("batch, UGAL-S vs VAL — {}", text.join("; ")),
+        Judgement::share(held, 3, "UGAL-S within 25 % of VAL at batch 1, 4, 16"),
+    ))
 }
 
 fn fb5_clos(d: &Figures) -> Verdict {
@@ -102,7 +102,10 @@ fn fb5_clos(d: &Figures) -> Verdict {
             .fold(f64::INFINITY, f64::min);
         held += (c <= best_other + 1e-9) as usize;
     }
-    Ok((format!("lowest at {held} of {} batch sizes", sizes.len()), Mark::share(held, sizes.len())))
+    Ok((
+        format!("lowest at {held} of {} batch sizes", sizes.len()),
+        Judgement::share(held, sizes.len(), "CLOS AD's the lowest at a batch size"),
+    ))
 }
 
 const FB: &str = "flattened butterfly (CLOS AD)";
@@ -112,16 +115,16 @@ const CUBE: &str = "hypercube (e-cube)";
 
 fn fb6_ur(d: &Figures) -> Verdict {
     let (t, min) = maxima(d, "fb-fig6", "UR", &[FB, BFLY, CUBE])?;
-    Ok((t, Mark::reaches(min, 1.0)))
+    Ok((t, Judgement::reaches(min, 1.0)))
 }
 
 fn fb6_clos(d: &Figures) -> Verdict {
-    let m = d.max_accepted("fb-fig6", "UR", CLOS)?;
+    let s = d.saturation("fb-fig6", "UR", CLOS)?;
     let (c, f) = (d.latency("fb-fig6", "UR", CLOS, 0.1)?, d.latency("fb-fig6", "UR", FB, 0.1)?);
-    let held = (Mark::near(m, 0.5) != Mark::Fails) as usize + c.zip(f).is_some_and(|(c, f)| c > f) as usize;
     Ok((
-        format!("{m:.3}; latency @0.1 {} vs FB {}", cycles(c), cycles(f)),
-        Mark::share(held, 2).min(Mark::near(m, 0.5).max(Mark::Partly)),
+        format!("{}; latency @0.1 {} vs FB {}", s.throughput_text(), cycles(c), cycles(f)),
+        Judgement::near_saturation(&s, 0.5)
+            .and(Judgement::iff(c.zip(f).is_some_and(|(c, f)| c > f), "its latency is above the FB's")),
     ))
 }
 
@@ -129,18 +132,18 @@ fn fb6_cube(d: &Figures) -> Verdict {
     let (h, f) = (d.point("fb-fig6", "UR", CUBE, 0.1)?, d.point("fb-fig6", "UR", FB, 0.1)?);
     Ok((
         format!("@0.1: {:.1} cycles ({:.1} hops) vs FB {:.1}", h.latency, h.hops, f.latency),
-        Mark::graded(h.latency / f.latency, 1.5, 1.1),
+        Judgement::graded(h.latency / f.latency, 1.5, 1.1, "latency ratio"),
     ))
 }
 
 fn fb6_bfly_wc(d: &Figures) -> Verdict {
-    let m = d.max_accepted("fb-fig6", "WC", BFLY)?;
-    Ok((format!("{m:.3}"), Mark::near(m, 1.0 / 32.0)))
+    let s = d.saturation("fb-fig6", "WC", BFLY)?;
+    Ok((s.throughput_text(), Judgement::near_saturation(&s, 1.0 / 32.0)))
 }
 
 fn fb6_wc(d: &Figures) -> Verdict {
     let (t, min) = maxima(d, "fb-fig6", "WC", &[FB, CLOS, CUBE])?;
-    Ok((t, Mark::reaches(min, 0.5)))
+    Ok((t, Judgement::reaches(min, 0.5)))
 }
 
 /// fb-fig12 series name of the network with `n'` dimensions (N = 4K); the panel is the
@@ -169,21 +172,24 @@ fn fb12_latency(d: &Figures) -> Verdict {
         held += lat.windows(2).all(|w| w[1] > w[0]) as usize;
         text.push(format!("{a} {:.1} → {:.1}", lat[0], lat[N_PRIMES.len() - 1]));
     }
-    Ok((format!("@0.1, n' = 1 → 11: {}", text.join(", ")), Mark::share(held, 2)))
+    Ok((
+        format!("@0.1, n' = 1 → 11: {}", text.join(", ")),
+        Judgement::share(held, 2, "latency rising with n' at every step, for VAL and MIN AD"),
+    ))
 }
 
 fn fb12_val(d: &Figures) -> Verdict {
     let mut v = Vec::new();
     for n in N_PRIMES {
-        v.push(d.max_accepted("fb-fig12", "VAL", &flat(n))?);
+        v.push(d.throughput("fb-fig12", "VAL", &flat(n))?);
     }
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
-    Ok((v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", "), Mark::reaches(min, 0.5)))
+    Ok((v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", "), Judgement::reaches(min, 0.5)))
 }
 
 fn fb12_min_ad(d: &Figures) -> Verdict {
     let (a, b) = (d.saturation("fb-fig12", "MIN AD", &flat(1))?, d.saturation("fb-fig12", "MIN AD", &flat(5))?);
-    let drop = 1.0 - b.max_accepted / a.max_accepted;
+    let drop = 1.0 - b.throughput / a.throughput;
     let mark = if (0.1..=0.3).contains(&drop) {
         Mark::Holds
     } else if drop > 0.05 {
@@ -193,14 +199,14 @@ fn fb12_min_ad(d: &Figures) -> Verdict {
     };
     Ok((
         format!(
-            "n' = 1: {:.3} (onset {}); n' = 5: {:.3} (onset {}): {:.0} % lower",
-            a.max_accepted,
+            "n' = 1: {} (onset {}); n' = 5: {} (onset {}): {:.0} % lower",
+            a.throughput_text(),
             a.onset_text(),
-            b.max_accepted,
+            b.throughput_text(),
             b.onset_text(),
             100.0 * drop
         ),
-        mark,
+        Judgement::new(mark, "✓ 10–30 % lower, ≈ more than 5 % lower"),
     ))
 }
 
@@ -208,20 +214,20 @@ const PATTERNS: [&str; 4] = ["bit complement", "bit rotate", "transpose", "Swap2
 const CLOS_HX: &str = "Clos-AD (HyperX §3.3)";
 
 fn hx6_val(d: &Figures) -> Verdict {
-    let v: Vec<f64> = PATTERNS.iter().map(|p| d.max_accepted("hx-fig6", p, "VAL")).collect::<Result<_, _>>()?;
+    let v: Vec<f64> = PATTERNS.iter().map(|p| d.throughput("hx-fig6", p, "VAL")).collect::<Result<_, _>>()?;
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
     Ok((
         format!(
             "{} (bit complement, bit rotate, transpose, Swap2)",
             v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")
         ),
-        Mark::reaches(min, 0.5),
+        Judgement::reaches(min, 0.5),
     ))
 }
 
 fn hx6_min_ad(d: &Figures) -> Verdict {
-    let m = d.max_accepted("hx-fig6", "bit complement", "MIN AD")?;
-    Ok((format!("{m:.3}"), Mark::near(m, 0.125)))
+    let s = d.saturation("hx-fig6", "bit complement", "MIN AD")?;
+    Ok((s.throughput_text(), Judgement::near_saturation(&s, 0.125)))
 }
 
 fn lowest_hops(d: &Figures, figure: &str, panel: &str, series: &str) -> Result<f64, String> {
@@ -236,7 +242,10 @@ fn hx6_dal_minimal(d: &Figures) -> Verdict {
         text.push(format!("{dal:.2} vs {min:.2}"));
         held += (dal <= 1.05 * min) as usize;
     }
-    Ok((format!("hops at the lowest load, DAL vs Min-AD: {}", text.join(" / ")), Mark::share(held, 4)))
+    Ok((
+        format!("hops at the lowest load, DAL vs Min-AD: {}", text.join(" / ")),
+        Judgement::share(held, 4, "DAL's hops within 5 % of Min-AD's on a pattern"),
+    ))
 }
 
 fn hx6_clos_hops(d: &Figures) -> Verdict {
@@ -251,7 +260,10 @@ fn hx6_clos_hops(d: &Figures) -> Verdict {
         text.push(format!("{hx:.2} / {fb:.2} vs {dal:.2}"));
         held += (hx > dal && fb > dal) as usize;
     }
-    Ok((format!("lowest load, Clos-AD (HyperX form / FB form) vs DAL: {}", text.join("; ")), Mark::share(held, 4)))
+    Ok((
+        format!("lowest load, Clos-AD (HyperX form / FB form) vs DAL: {}", text.join("; ")),
+        Judgement::share(held, 4, "both Clos-AD forms above DAL's hops on a pattern"),
+    ))
 }
 
 fn hx6_clos_latency(d: &Figures) -> Verdict {
@@ -265,7 +277,10 @@ fn hx6_clos_latency(d: &Figures) -> Verdict {
         text.push(format!("@{load}: {} vs DAL {}", cycles(c), cycles(dal)));
         held += c.is_some_and(|c| dal.is_none_or(|dal| c < dal)) as usize;
     }
-    Ok((format!("Clos-AD (HyperX form) {}", text.join("; ")), Mark::share(held, 2)))
+    Ok((
+        format!("Clos-AD (HyperX form) {}", text.join("; ")),
+        Judgement::share(held, 2, "Clos-AD's latency below DAL's at 0.1 and 0.3"),
+    ))
 }
 
 fn hx6_dal_highest(d: &Figures) -> Verdict {
@@ -278,11 +293,11 @@ fn hx6_dal_highest(d: &Figures) -> Verdict {
             others.push((s, d.saturation("hx-fig6", p, s)?));
         }
         let (best_name, best) =
-            others.iter().fold(("", 0.0), |a, (n, c)| if c.max_accepted > a.1 { (n, c.max_accepted) } else { a });
-        // Highest by peak accepted throughput; failing that, still unsaturated where every
+            others.iter().fold(("", 0.0), |a, (n, c)| if c.throughput > a.1 { (n, c.throughput) } else { a });
+        // Highest by saturation throughput; failing that, still unsaturated where every
         // other algorithm has saturated (counted as holding in part).
         let by_onset = others.iter().all(|(_, c)| c.onset_load.is_some_and(|on| dal.last_unsaturated_load >= on));
-        let verdict = if dal.max_accepted >= best {
+        let verdict = if dal.throughput >= best {
             highest += 1;
             "highest"
         } else if by_onset {
@@ -292,8 +307,9 @@ fn hx6_dal_highest(d: &Figures) -> Verdict {
             "not highest"
         };
         text.push(format!(
-            "{p}: DAL {:.3} (unsaturated to {}) vs {best_name} {best:.3}, {verdict}",
-            dal.max_accepted, dal.last_unsaturated_load
+            "{p}: DAL {} (unsaturated to {}) vs {best_name} {best:.3}, {verdict}",
+            dal.throughput_text(),
+            dal.last_unsaturated_load
         ));
     }
     let mark = if highest == 4 {
@@ -303,13 +319,14 @@ fn hx6_dal_highest(d: &Figures) -> Verdict {
     } else {
         Mark::Fails
     };
-    Ok((text.join("; "), mark))
+    let rule = "✓ DAL's saturation throughput the highest on all 4 patterns; ≈ on some, or unsaturated where every other has saturated";
+    Ok((text.join("; "), Judgement::new(mark, rule)))
 }
 
 /// What DAL's bit-complement throughput depends on (scripts/dal-bit-complement.sh): each
-/// DAL setting against Valiant on the Fig. 6 network. A curve's saturation throughput is
-/// read two ways: the highest load it carries unsaturated, and its highest accepted
-/// throughput (past saturation DAL's accepted throughput falls, Valiant's does not).
+/// DAL setting against Valiant on the Fig. 6 network, by the highest load each carries
+/// unsaturated (past saturation DAL's accepted throughput falls, Valiant's does not, so
+/// the peak accepted is given apart).
 fn dal_bc_settings(d: &Figures) -> Verdict {
     let rows = d.rows("dal-bc")?;
     let num = |r: &std::collections::BTreeMap<&str, &str>, c: &str| r.get(c).and_then(|v| v.parse::<f64>().ok());
@@ -341,32 +358,39 @@ fn dal_bc_settings(d: &Figures) -> Verdict {
     } else {
         Mark::Fails
     };
+    let rule = "✓ default DAL unsaturated up to Valiant's onset; ≈ some other DAL setting is";
     Ok((
         format!(
             "highest unsaturated load (loads 0.05 apart): default DAL {} (peak accepted {:.3}), Valiant saturates from {} (peak {:.3}); DAL with {}",
             num(dal, "last_unsaturated_load").unwrap_or(0.0),
-            num(dal, "max_accepted").unwrap_or(f64::NAN),
+            num(dal, "peak_accepted").or(num(dal, "max_accepted")).unwrap_or(f64::NAN),
             val_onset,
-            num(val, "max_accepted").unwrap_or(f64::NAN),
+            num(val, "peak_accepted").or(num(val, "max_accepted")).unwrap_or(f64::NAN),
             settings.join("; ")
         ),
-        mark,
+        Judgement::new(mark, rule),
     ))
 }
 
 fn hx6_swap2(d: &Figures) -> Verdict {
     let s = d.saturation("hx-fig6", "Swap2", "DAL")?;
-    Ok((format!("{:.3} (saturation onset {})", s.max_accepted, s.onset_text()), Mark::reaches(s.max_accepted, 1.0)))
+    Ok((
+        format!("{} (saturation onset {})", s.throughput_text(), s.onset_text()),
+        Judgement::reaches(s.throughput, 1.0),
+    ))
 }
 
 fn hx6_clos_swap2(d: &Figures) -> Verdict {
     let (c, f, dal) = (
-        d.max_accepted("hx-fig6", "Swap2", CLOS_HX)?,
-        d.max_accepted("hx-fig6", "Swap2", "CLOS AD")?,
-        d.max_accepted("hx-fig6", "Swap2", "DAL")?,
+        d.throughput("hx-fig6", "Swap2", CLOS_HX)?,
+        d.throughput("hx-fig6", "Swap2", "CLOS AD")?,
+        d.throughput("hx-fig6", "Swap2", "DAL")?,
     );
     let held = (c < 0.9 * dal) as usize + (f < 0.9 * dal) as usize;
-    Ok((format!("HyperX form {c:.3}, FB form {f:.3} vs DAL {dal:.3}"), Mark::share(held, 2)))
+    Ok((
+        format!("HyperX form {c:.3}, FB form {f:.3} vs DAL {dal:.3}"),
+        Judgement::share(held, 2, "a Clos-AD form below 90 % of DAL's"),
+    ))
 }
 
 const CLOS_05: &str = "folded Clos β = 0.5";
@@ -376,13 +400,16 @@ const DAL_025: &str = "HyperX β = 0.25 (DAL)";
 
 fn hx7_clos(d: &Figures) -> Verdict {
     let mut text = Vec::new();
-    let mut worst = Mark::Holds;
+    let mut worst = None;
     for (series, beta) in [(CLOS_05, 0.5), (CLOS_025, 0.25)] {
-        let v: Vec<f64> = PATTERNS.iter().map(|p| d.max_accepted("hx-fig7", p, series)).collect::<Result<_, _>>()?;
-        worst = v.iter().fold(worst, |m, &x| m.min(Mark::near(x, beta)));
-        text.push(format!("β = {beta}: {}", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")));
+        let v: Vec<_> = PATTERNS.iter().map(|p| d.saturation("hx-fig7", p, series)).collect::<Result<_, _>>()?;
+        for s in &v {
+            let j = Judgement::near_saturation(s, beta);
+            worst = Some(worst.map_or(j.clone(), |w: Judgement| w.and(j)));
+        }
+        text.push(format!("β = {beta}: {}", v.iter().map(|s| s.throughput_text()).collect::<Vec<_>>().join(", ")));
     }
-    Ok((format!("{} (bit complement, bit rotate, transpose, Swap2)", text.join("; ")), worst))
+    Ok((format!("{} (bit complement, bit rotate, transpose, Swap2)", text.join("; ")), worst.expect("two networks")))
 }
 
 fn hx7_hops(d: &Figures) -> Verdict {
@@ -393,34 +420,39 @@ fn hx7_hops(d: &Figures) -> Verdict {
         text.push(format!("{c:.2} vs {dal:.2}"));
         held += (c > dal) as usize;
     }
-    Ok((format!("lowest load, Clos vs DAL (β = 0.5): {}", text.join(" / ")), Mark::share(held, 4)))
+    Ok((
+        format!("lowest load, Clos vs DAL (β = 0.5): {}", text.join(" / ")),
+        Judgement::share(held, 4, "the Clos's hops above DAL's on a pattern"),
+    ))
 }
 
 fn hx7_swap2(d: &Figures) -> Verdict {
     let (a, b) = (d.saturation("hx-fig7", "Swap2", DAL_05)?, d.saturation("hx-fig7", "Swap2", DAL_025)?);
-    let mark = Mark::reaches(a.max_accepted, 1.0).min(Mark::reaches(b.max_accepted, 0.5));
+    let judged = Judgement::reaches(a.throughput, 1.0).and(Judgement::reaches(b.throughput, 0.5));
     Ok((
         format!(
-            "β = 0.5: {:.3} (onset {}); β = 0.25: {:.3} (onset {})",
-            a.max_accepted,
+            "β = 0.5: {} (onset {}); β = 0.25: {} (onset {})",
+            a.throughput_text(),
             a.onset_text(),
-            b.max_accepted,
+            b.throughput_text(),
             b.onset_text()
         ),
-        mark,
+        judged,
     ))
 }
 
 fn hx7_keeps_beta(d: &Figures) -> Verdict {
     let mut text = Vec::new();
-    let mut worst = Mark::Holds;
+    let mut worst: Option<Judgement> = None;
     for (series, beta) in [(DAL_05, 0.5), (DAL_025, 0.25)] {
-        let v: Vec<f64> =
-            PATTERNS[..3].iter().map(|p| d.max_accepted("hx-fig7", p, series)).collect::<Result<_, _>>()?;
-        worst = v.iter().fold(worst, |m, &x| m.min(Mark::reaches(x, beta)));
+        let v: Vec<f64> = PATTERNS[..3].iter().map(|p| d.throughput("hx-fig7", p, series)).collect::<Result<_, _>>()?;
+        for &x in &v {
+            let j = Judgement::reaches(x, beta);
+            worst = Some(worst.map_or(j.clone(), |w| w.and(j)));
+        }
         text.push(format!("β = {beta}: {}", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")));
     }
-    Ok((format!("{} (bit complement, bit rotate, transpose)", text.join("; ")), worst))
+    Ok((format!("{} (bit complement, bit rotate, transpose)", text.join("; ")), worst.expect("two networks")))
 }
 
 const DFB_PATTERNS: [&str; 3] = ["benign", "adversarial", "random"];
@@ -429,11 +461,11 @@ const ACLOS: &str = "Adaptive Clos (folded Clos)";
 const MINIMAL: &str = "Minimal (2DFB)";
 
 fn dfb_all(d: &Figures, figure: &str, series: &str) -> Verdict {
-    let v: Vec<f64> = DFB_PATTERNS.iter().map(|p| d.max_accepted(figure, p, series)).collect::<Result<_, _>>()?;
+    let v: Vec<f64> = DFB_PATTERNS.iter().map(|p| d.throughput(figure, p, series)).collect::<Result<_, _>>()?;
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
     Ok((
         format!("{} (benign, adversarial, random)", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")),
-        Mark::reaches(min, 1.0),
+        Judgement::reaches(min, 1.0),
     ))
 }
 
@@ -446,21 +478,24 @@ fn dfb4_clos(d: &Figures) -> Verdict {
 }
 
 fn dfb4_minimal(d: &Figures) -> Verdict {
-    let (b, a) = (d.max_accepted("dfb-fig4", "benign", MINIMAL)?, d.max_accepted("dfb-fig4", "adversarial", MINIMAL)?);
-    Ok((format!("{b:.3} / {a:.3}"), Mark::reaches(b, 1.0).min(Mark::near(a, 0.5))))
+    let (b, a) = (d.throughput("dfb-fig4", "benign", MINIMAL)?, d.saturation("dfb-fig4", "adversarial", MINIMAL)?);
+    Ok((
+        format!("{b:.3} / {}", a.throughput_text()),
+        Judgement::reaches(b, 1.0).and(Judgement::near_saturation(&a, 0.5)),
+    ))
 }
 
 fn dfb4_minimal_random(d: &Figures) -> Verdict {
-    let r = d.max_accepted("dfb-fig4", "random", MINIMAL)?;
-    Ok((format!("random {r:.3}"), Mark::iff(r < 0.95)))
+    let r = d.throughput("dfb-fig4", "random", MINIMAL)?;
+    Ok((format!("random {r:.3}"), Judgement::iff(r < 0.95, "below 0.95")))
 }
 
 fn dfb5(d: &Figures) -> Verdict {
     let (a, ma) = (dfb_all(d, "dfb-fig5", A2DFB)?, dfb_all(d, "dfb-fig5", ACLOS)?);
-    let adv = d.max_accepted("dfb-fig5", "adversarial", MINIMAL)?;
+    let adv = d.saturation("dfb-fig5", "adversarial", MINIMAL)?;
     Ok((
-        format!("adaptive 2DFB {}; adaptive Clos {}; Minimal adversarial {adv:.3}", a.0, ma.0),
-        a.1.min(ma.1).min(Mark::near(adv, 0.5)),
+        format!("adaptive 2DFB {}; adaptive Clos {}; Minimal adversarial {}", a.0, ma.0, adv.throughput_text()),
+        a.1.and(ma.1).and(Judgement::near_saturation(&adv, 0.5)),
     ))
 }
 
@@ -491,7 +526,10 @@ fn dfb_latency(d: &Figures, figure: &str) -> Verdict {
         of += o;
         text.push(t);
     }
-    Ok((text.join("; "), Mark::share(held, of)))
+    Ok((
+        text.join("; "),
+        Judgement::share(held, of, "adaptive 2DFB's latency below adaptive Clos's at a load both carry"),
+    ))
 }
 
 fn dfb6_latency(d: &Figures) -> Verdict {
@@ -505,7 +543,10 @@ fn dfb7_latency(d: &Figures) -> Verdict {
 fn dfb6_minimal_adversarial(d: &Figures) -> Verdict {
     let s = d.saturation("dfb-fig6", "adversarial", MINIMAL)?;
     let onset = s.onset_load.unwrap_or(f64::INFINITY);
-    Ok((format!("saturation onset {} (max accepted {:.3})", s.onset_text(), s.max_accepted), Mark::iff(onset <= 0.55)))
+    Ok((
+        format!("saturation onset {} (saturation throughput {})", s.onset_text(), s.throughput_text()),
+        Judgement::iff(onset <= 0.55, "it saturates by load 0.55"),
+    ))
 }
 
 fn dfb7_adversarial_highest(d: &Figures) -> Verdict {
@@ -525,7 +566,7 @@ fn dfb7_adversarial_highest(d: &Figures) -> Verdict {
             cycles(at("benign")?),
             cycles(at("random")?)
         ),
-        Mark::share(held, of),
+        Judgement::share(held, of, "adversarial's latency the highest of the three at a load all carry"),
     ))
 }
 
@@ -560,12 +601,12 @@ fn lossless(d: &Figures, series: &str) -> Result<(String, usize, usize), String>
 
 fn faults_dal(d: &Figures) -> Verdict {
     let (text, held, of) = lossless(d, "DAL")?;
-    Ok((text, Mark::share(held, of)))
+    Ok((text, Judgement::share(held, of, "no packet lost at a (pattern, fraction)")))
 }
 
 fn faults_clos(d: &Figures) -> Verdict {
     let (text, held, of) = lossless(d, "Adaptive Clos")?;
-    Ok((text, Mark::share(held, of)))
+    Ok((text, Judgement::share(held, of, "no packet lost at a (pattern, fraction)")))
 }
 
 fn faults_oblivious(d: &Figures) -> Verdict {
@@ -577,7 +618,10 @@ fn faults_oblivious(d: &Figures) -> Verdict {
         let least = v.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         text.push(format!("{series} ≥ {:.1} %", 100.0 * least));
     }
-    Ok((format!("unroutable at every fraction: {}", text.join(", ")), Mark::share(held, of)))
+    Ok((
+        format!("unroutable at every fraction: {}", text.join(", ")),
+        Judgement::share(held, of, "packets lost at a (pattern, fraction)"),
+    ))
 }
 
 /// The claims of the three papers, in the order of their figures.

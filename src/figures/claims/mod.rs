@@ -30,27 +30,65 @@ impl Mark {
             Mark::Fails => "✗",
         }
     }
+}
+
+/// A claim's mark and the rule that gave it, written with the numbers the rule compares,
+/// as the claims tables print it beside the mark. Every judgement is made by one of these
+/// constructors, so no mark is set without its rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    pub mark: Mark,
+    pub rule: String,
+}
+
+impl Judgement {
+    /// A rule of the claim's own, stated in `rule`.
+    pub fn new(mark: Mark, rule: impl Into<String>) -> Judgement {
+        Judgement { mark, rule: rule.into() }
+    }
 
     /// A quantity the paper says reaches `target` (at least): ✓ from 95 % of it, ≈ from
-    /// 80 %, ✗ below.
-    pub fn reaches(measured: f64, target: f64) -> Mark {
-        Mark::graded(measured / target, 0.95, 0.8)
+    /// 80 %, ✗ below. A lower bound (a curve that never saturated) may pass: it is reached.
+    pub fn reaches(measured: f64, target: f64) -> Judgement {
+        let mark = Judgement::grade(measured / target, 0.95, 0.8);
+        let rule = format!("✓ ≥ {:.3} (95 % of {}), ≈ ≥ {:.3} (80 %)", 0.95 * target, trim(target), 0.8 * target);
+        Judgement::new(mark, rule)
     }
 
     /// A quantity the paper puts at `target`: ✓ within 5 % of it, ≈ within 20 %, ✗ beyond.
-    pub fn near(measured: f64, target: f64) -> Mark {
+    pub fn near(measured: f64, target: f64) -> Judgement {
         let off = (measured / target - 1.0).abs();
-        if off <= 0.05 {
+        let mark = if off <= 0.05 {
             Mark::Holds
         } else if off <= 0.2 {
             Mark::Partly
         } else {
             Mark::Fails
-        }
+        };
+        Judgement::new(mark, format!("✓ within 5 % of {}, ≈ within 20 %", trim(target)))
     }
 
-    /// ✓ from `holds`, ≈ from `partly`, ✗ below.
-    pub fn graded(value: f64, holds: f64, partly: f64) -> Mark {
+    /// The paper puts a curve's saturation throughput at `target`: [`near`](Self::near) on
+    /// the measured saturation throughput; but a curve that never saturated only bounds it
+    /// from below, so it cannot be ✓: ✗ if the bound is already more than 5 % above the
+    /// target, ≈ otherwise (the sweep must go further to judge it).
+    pub fn near_saturation(s: &CurveSaturation, target: f64) -> Judgement {
+        let j = Judgement::near(s.throughput, target);
+        if s.reached() {
+            return j;
+        }
+        let mark = if s.throughput > 1.05 * target { Mark::Fails } else { Mark::Partly };
+        let rule = format!("{}; never saturated up to load {}, so at most ≈", j.rule, s.last_unsaturated_load);
+        Judgement::new(mark, rule)
+    }
+
+    /// `value` (what `what` names) graded: ✓ from `holds`, ≈ from `partly`, ✗ below.
+    pub fn graded(value: f64, holds: f64, partly: f64, what: &str) -> Judgement {
+        let rule = format!("{what}: ✓ ≥ {}, ≈ ≥ {}", trim(holds), trim(partly));
+        Judgement::new(Judgement::grade(value, holds, partly), rule)
+    }
+
+    fn grade(value: f64, holds: f64, partly: f64) -> Mark {
         if value >= holds {
             Mark::Holds
         } else if value >= partly {
@@ -60,29 +98,39 @@ impl Mark {
         }
     }
 
-    /// ✓ if every case holds, ≈ if some do, ✗ if none.
-    pub fn share(held: usize, of: usize) -> Mark {
-        if held == of {
+    /// `held` of `of` cases, each the condition `case`: ✓ if every case holds, ≈ if some
+    /// do, ✗ if none.
+    pub fn share(held: usize, of: usize, case: &str) -> Judgement {
+        let mark = if held == of && of > 0 {
             Mark::Holds
         } else if held > 0 {
             Mark::Partly
         } else {
             Mark::Fails
-        }
+        };
+        Judgement::new(mark, format!("{case}: ✓ in all {of} cases, ≈ in some ({held} here)"))
     }
 
-    /// ✓ or ✗.
-    pub fn iff(holds: bool) -> Mark {
-        if holds {
-            Mark::Holds
-        } else {
-            Mark::Fails
-        }
+    /// ✓ if `condition` (stated in words) holds, ✗ otherwise.
+    pub fn iff(holds: bool, condition: &str) -> Judgement {
+        Judgement::new(if holds { Mark::Holds } else { Mark::Fails }, format!("✓ iff {condition}"))
+    }
+
+    /// Both judgements: the lower mark, both rules (one if they read the same).
+    pub fn and(self, other: Judgement) -> Judgement {
+        let rule = if self.rule == other.rule { self.rule } else { format!("{}; {}", self.rule, other.rule) };
+        Judgement { mark: self.mark.min(other.mark), rule }
     }
 }
 
-/// The legend printed under every claims table: the rules of [`Mark`].
-pub const LEGEND: &str = "✓ the claim holds, ≈ it holds in part or in direction, ✗ it does not. A throughput the paper says is reached counts ✓ from 95 % of it and ≈ from 80 %; a value the paper states counts ✓ within 5 % and ≈ within 20 %; an ordering counts ✓ when it holds in every case the claim names and ≈ in some. Each row's rule is in `src/figures/claims/`.";
+/// A number as short as it reads: `0.5`, `0.0312`, `2`.
+fn trim(x: f64) -> String {
+    let s = format!("{x:.4}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The legend printed under every claims table.
+pub const LEGEND: &str = "✓ the claim holds, ≈ it holds in part or in direction, ✗ it does not, each by the rule printed beside it (computed from the data by `src/figures/claims/`). A saturation throughput is the accepted throughput at the highest load a curve carries unsaturated (src/saturation.rs); a curve that never saturates gives only a lower bound, which cannot make a claim about where it saturates ✓.";
 
 /// One measured point of a load sweep, as the figure CSV records it.
 #[derive(Clone, Copy, Debug)]
@@ -176,9 +224,9 @@ impl Figures {
         Ok(CurveSaturation::of(self.points(figure, panel, series)?.iter().map(|p| (p.load, p.saturated, p.accepted))))
     }
 
-    /// The highest accepted throughput of one series.
-    pub fn max_accepted(&self, figure: &str, panel: &str, series: &str) -> Result<f64, String> {
-        Ok(self.saturation(figure, panel, series)?.max_accepted)
+    /// The saturation throughput of one series (a lower bound if it never saturated).
+    pub fn throughput(&self, figure: &str, panel: &str, series: &str) -> Result<f64, String> {
+        Ok(self.saturation(figure, panel, series)?.throughput)
     }
 
     /// The average latency of one series at `load`; `None` if the point is saturated, or
@@ -210,8 +258,8 @@ pub fn cycles(latency: Option<f64>) -> String {
     latency.map_or("sat.".into(), |l| format!("{l:.1}"))
 }
 
-/// The measured text and mark of a claim, or why its data is missing.
-pub type Verdict = Result<(String, Mark), String>;
+/// The measured text and judgement of a claim, or why its data is missing.
+pub type Verdict = Result<(String, Judgement), String>;
 
 /// A claim of a paper, checked against one figure's data.
 pub struct Claim {
@@ -252,15 +300,16 @@ pub const END: &str = "<!-- end of claims table -->";
 /// The Markdown claims table of `claims`, with links to the CSV files under `csv_dir`
 /// (relative to the document).
 pub fn table(claims: &[Claim], data: &Figures, csv_dir: &str) -> Result<String, String> {
-    let mut out = String::from("| claim (figure) | paper | measured | | data |\n|---|---|---|---|---|\n");
+    let mut out = String::from("| claim (figure) | paper | measured | | rule | data |\n|---|---|---|---|---|---|\n");
     for c in claims {
-        let (measured, mark) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
+        let (measured, judged) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
         let _ = writeln!(
             out,
-            "| {} | {} | {measured} | {} | [{}.csv]({csv_dir}/{}.csv) |",
+            "| {} | {} | {measured} | {} | {} | [{}.csv]({csv_dir}/{}.csv) |",
             c.claim,
             c.paper,
-            mark.symbol(),
+            judged.mark.symbol(),
+            judged.rule,
             c.figure,
             c.figure
         );
@@ -283,20 +332,21 @@ pub fn disagreements(documents: &[(&str, &str, Vec<Claim>, Figures)]) -> Result<
         let _ = writeln!(out, "### From [{name}]({name})\n");
         let mut any = false;
         for c in claims {
-            let (measured, mark) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
-            if mark == Mark::Holds {
+            let (measured, judged) = (c.check)(data).map_err(|e| format!("{}: {e}", c.claim))?;
+            if judged.mark == Mark::Holds {
                 continue;
             }
             any = true;
             let reason = if c.reason.is_empty() { NO_REASON } else { c.reason };
             let _ = writeln!(
                 out,
-                "- {} **{}** — paper: {}; measured: {measured} ([{}.csv]({dir}/{}.csv)). {reason}\n",
-                mark.symbol(),
+                "- {} **{}** — paper: {}; measured: {measured} ([{}.csv]({dir}/{}.csv)); rule: {}. {reason}\n",
+                judged.mark.symbol(),
                 c.claim,
                 c.paper,
                 c.figure,
-                c.figure
+                c.figure,
+                judged.rule
             );
         }
         if !any {
@@ -396,12 +446,24 @@ mod tests {
 
     #[test]
     fn marks_follow_their_rules() {
-        assert_eq!(Mark::reaches(0.96, 1.0), Mark::Holds);
-        assert_eq!(Mark::reaches(0.85, 1.0), Mark::Partly);
-        assert_eq!(Mark::reaches(0.5, 1.0), Mark::Fails);
-        assert_eq!(Mark::near(0.0312, 1.0 / 32.0), Mark::Holds);
-        assert_eq!(Mark::near(0.112, 0.125), Mark::Partly);
-        assert_eq!(Mark::share(2, 4), Mark::Partly);
+        assert_eq!(Judgement::reaches(0.96, 1.0).mark, Mark::Holds);
+        assert_eq!(Judgement::reaches(0.85, 1.0).mark, Mark::Partly);
+        assert_eq!(Judgement::reaches(0.5, 1.0).mark, Mark::Fails);
+        assert_eq!(Judgement::reaches(0.5, 1.0).rule, "✓ ≥ 0.950 (95 % of 1), ≈ ≥ 0.800 (80 %)");
+        assert_eq!(Judgement::near(0.0312, 1.0 / 32.0).mark, Mark::Holds);
+        assert_eq!(Judgement::near(0.0312, 1.0 / 32.0).rule, "✓ within 5 % of 0.0312, ≈ within 20 %");
+        assert_eq!(Judgement::near(0.112, 0.125).mark, Mark::Partly);
+        assert_eq!(Judgement::share(2, 4, "x").mark, Mark::Partly);
+        assert_eq!(Judgement::share(0, 0, "x").mark, Mark::Fails);
+        let both = Judgement::reaches(0.96, 1.0).and(Judgement::iff(false, "A"));
+        assert_eq!((both.mark, both.rule.ends_with("; ✓ iff A")), (Mark::Fails, true));
+        // A curve that never saturated bounds its saturation throughput from below: a
+        // network that carried 0.6 unsaturated cannot be "✓ saturates at 0.5".
+        let never = CurveSaturation::of([(0.3, false, 0.3), (0.6, false, 0.6)]);
+        assert_eq!(Judgement::near_saturation(&never, 0.5).mark, Mark::Fails);
+        assert_eq!(Judgement::near_saturation(&never, 0.6).mark, Mark::Partly);
+        let reached = CurveSaturation::of([(0.45, false, 0.45), (0.5, true, 0.47)]);
+        assert_eq!(Judgement::near_saturation(&reached, 0.46).mark, Mark::Holds);
         let doc = format!("intro\n{BEGIN}\nold\n{END}\nrest\n");
         let new = replace_table(&doc, "| t |\n").unwrap();
         assert_eq!(new, format!("intro\n{BEGIN}\n| t |\n{END}\nrest\n"));

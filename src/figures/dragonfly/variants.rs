@@ -89,8 +89,8 @@ pub(super) fn groups(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
         let n = variants.iter().rev().find(|n| j.series.ends_with(&n.name)).expect("a named variant");
         j.cfg.topology = n.topology(a);
     }
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
+    let runs = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &runs);
     let plots = ur_wc_plots(&series);
     let radix = |n: &Variant| Topology::build(&n.topology(a)).map(|t| t.network().radix(0)).map_err(|e| e.to_string());
     let radixes = variants.iter().map(radix).collect::<Result<Vec<_>, _>>()?;
@@ -159,8 +159,8 @@ pub(super) fn slices(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> R
         j.cfg.topology = topology.clone();
         j.cfg.faults.links = failed.to_vec();
     }
-    let results = execute(&jobs, opts, progress)?;
-    let series = collect(&jobs, &results);
+    let runs = execute(&jobs, opts, progress)?;
+    let series = collect(&jobs, &runs);
     let plots = vec![
         ("ur".to_string(), latency_plot("uniform random", LOAD_AXIS, &series, "UR", Some(100.0))),
         ("ur-throughput".to_string(), throughput_plot("uniform random: accepted", THROUGHPUT_AXIS, &series, "UR")),
