@@ -221,7 +221,8 @@ export function renderStatsTable(table, app) {
   if (sat.some((s) => s.points.length)) {
     const curves = sat.map((s) => curveSaturation(s.points));
     extra.push(['sweep: saturation starts at load', curves.map((c) => c.text)]);
-    extra.push(['  saturation throughput', curves.map((c) => f(c.maxAccepted))]);
+    extra.push(['  saturation throughput', curves.map((c) => c.throughputText)]);
+    extra.push(['  peak accepted (any load)', curves.map((c) => f(c.peakAccepted))]);
   }
   const head = el(
     'thead',

@@ -28,9 +28,12 @@ export function parseLoads(text) {
 /**
  * A curve's saturation, as `hiradix sweep` reports it (src/saturation.rs,
  * CurveSaturation): where it starts — between the last unsaturated and the first saturated
- * load — and the saturation throughput, the highest accepted throughput. Each point's
- * `saturated` flag comes from the engine's one rule (labeled packets not drained, a source
- * queue full, or accepted below offered beyond its statistical tolerance).
+ * load — and the saturation throughput, the accepted throughput at the last unsaturated
+ * load (a lower bound, "≥", if no point saturated). The peak accepted throughput at any
+ * load is kept apart: past the onset it can keep rising while part of the traffic starves,
+ * so it is no saturation throughput. Each point's `saturated` flag comes from the engine's
+ * one rule (labeled packets not drained, a source queue full, or accepted below offered
+ * beyond its statistical tolerance).
  */
 export function curveSaturation(points) {
   const sorted = [...points].sort((a, b) => a.load - b.load);
@@ -38,12 +41,21 @@ export function curveSaturation(points) {
   const onset = first >= 0 ? sorted[first].load : null;
   const below = first >= 0 ? sorted.slice(0, first) : sorted;
   const lastUnsaturated = below.length ? below.at(-1).load : 0;
-  const maxAccepted = sorted.reduce((m, p) => Math.max(m, Number.isFinite(p.accepted) ? p.accepted : 0), 0);
+  const throughput = below.length ? below.at(-1).accepted : 0;
+  const peakAccepted = sorted.reduce((m, p) => Math.max(m, Number.isFinite(p.accepted) ? p.accepted : 0), 0);
   let text;
-  if (onset === null) text = `> ${lastUnsaturated}`;
-  else if (!below.length) text = `≤ ${onset}`;
-  else text = `${lastUnsaturated}–${onset}`;
-  return { onset, lastUnsaturated, maxAccepted, text };
+  let throughputText;
+  if (onset === null) {
+    text = `> ${lastUnsaturated}`;
+    throughputText = `≥ ${throughput.toFixed(3)}`;
+  } else if (!below.length) {
+    text = `≤ ${onset}`;
+    throughputText = `< ${onset}`;
+  } else {
+    text = `${lastUnsaturated}–${onset}`;
+    throughputText = throughput.toFixed(3);
+  }
+  return { onset, lastUnsaturated, throughput, peakAccepted, text, throughputText };
 }
 
 /** A copy of `config` as the sweep runs it: packets injected by a Bernoulli process, as in the papers. */
