@@ -242,7 +242,7 @@ fn setup_text(quick: bool, name: &str) -> String {
     } else {
         " WC = group shift (group i → group i+1). The intermediate group of VAL and of UGAL's non-minimal candidate is drawn among all g groups (`routing.intermediate_group = any`, the paper's reading; drawing the source or destination group means a minimal path) unless a series says \"other groups\" (`other`: among the groups other than the source and destination group)."
     };
-    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection.{wc_and_reading} Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads.\n")
+    format!("Network: {net}, absolute global arrangement. Routers: 3 VCs (Fig. 7), internal speedup 2 with output queues bounded by the downstream credits, 1-cycle router delay and channels, greedy route allocation; single-flit packets, Bernoulli injection.{wc_and_reading} Saturation: the rule of `hiradix::saturation` (labeled packets not drained, a source queue overflowed, or accepted below offered beyond 4 standard deviations of the backlog's fluctuation); a series stops after two saturated loads, then bisects three times between its last unsaturated and first saturated load.\n")
 }
 
 /// Runs a figure preset. `opts.quick` uses the 72-node network and fewer loads;

@@ -24,7 +24,8 @@
 //!   `down = [8, 8, 8], up = [8, 8]` for N = 512).
 //!
 //! Load sweeps run in increasing load and stop after two saturated points (the rule of
-//! [`crate::saturation`]); series run in
+//! [`crate::saturation`]), then bisect three times between the last unsaturated and the
+//! first saturated load (full-size figures); series run in
 //! parallel on the machine's cores (std threads; sequential on wasm). Offered load and
 //! accepted throughput are fractions of the terminal bandwidth.
 
