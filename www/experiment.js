@@ -112,7 +112,11 @@ export function typeProblem(spec, value) {
       return null;
     case 'enum':
     case 'name':
-      return typeof value === 'string' ? null : `must be a name, got ${describeValue(value)}`;
+      if (typeof value !== 'string') return `must be a name, got ${describeValue(value)}`;
+      // A name the catalog does not list is refused here, not only by the engine: a value
+      // the engine never sees (the base of a parameter the panes vary) must not survive
+      // into the page's link.
+      return !spec.options || spec.options.includes(value) ? null : `unknown name ${describeValue(value)} (one of: ${spec.options.join(', ')})`;
     case 'bool':
       return typeof value === 'boolean' ? null : `must be true or false, got ${describeValue(value)}`;
     default:

@@ -230,6 +230,23 @@ test('link values of the wrong type are refused by name; the engine checks the r
   await second.page.close();
 });
 
+// The base value of the parameter the panes vary is never run (each pane sets its own),
+// so the engine never refuses it: the page checks names against the catalog itself, and a
+// refused one is not written back into the link (found by the page fuzz campaign, seed
+// 20261128, link #1806).
+test('a varied parameter with an unknown base value is refused and not written back', { timeout: 120_000 }, async () => {
+  const payload = encodeURIComponent(`<a href="javascript:${PWN}">x</a>`);
+  const { page, errors, facts } = await openHostile(`?vary=routing.algorithm&values=min%7Cval&routing.algorithm=${payload}&traffic.pattern=${payload}`);
+  const f = await facts();
+  assert.match(f.notice, /routing\.algorithm: unknown name '<a href=.*\(one of: .*min.*\); ignored/);
+  assert.match(f.notice, /traffic\.pattern: unknown name/);
+  assert.doesNotMatch(f.search, /javascript|%3Ca|<a/);
+  assert.match(f.search, /vary=routing\.algorithm/);
+  assert.equal(f.pwned, 'undefined');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a 309-digit number in a message does not widen the page at 1366×768', { timeout: 120_000 }, async () => {
   const big = `1${'0'.repeat(308)}`; // 1e308: 309 digits, still a finite number
   const { page, errors, facts } = await openHostile(`?traffic.load=${big}&router.vcs=${big}&n=${big}`);
