@@ -141,9 +141,18 @@ fn fb6_bfly_wc(d: &Figures) -> Verdict {
     Ok((s.throughput_text(), Judgement::near_saturation(&s, 1.0 / 32.0)))
 }
 
+/// "The other topologies perform similarly as they result in a throughput of 50 %": a
+/// stated value, so each curve must saturate near it (one that never saturates cannot be ✓).
 fn fb6_wc(d: &Figures) -> Verdict {
-    let (t, min) = maxima(d, "fb-fig6", "WC", &[FB, CLOS, CUBE])?;
-    Ok((t, Judgement::reaches(min, 0.5)))
+    let mut text = Vec::new();
+    let mut judged: Option<Judgement> = None;
+    for series in [FB, CLOS, CUBE] {
+        let s = d.saturation("fb-fig6", "WC", series)?;
+        text.push(format!("{series} {}", s.throughput_text()));
+        let j = Judgement::near_saturation(&s, 0.5);
+        judged = Some(judged.map_or(j.clone(), |all| all.and(j)));
+    }
+    Ok((text.join(", "), judged.expect("three topologies")))
 }
 
 /// fb-fig12 series name of the network with `n'` dimensions (N = 4K); the panel is the
@@ -641,7 +650,7 @@ pub fn claims() -> Vec<Claim> {
         c("fb-fig6", "FB Fig. 6, UR: folded Clos (same bisection) 50 %, slightly higher latency", "50 %", fb6_clos).because("The folded Clos with half its uplinks saturates at its bisection bound minus the router's losses."),
         c("fb-fig6", "FB Fig. 6, UR: hypercube much higher latency (diameter)", "much higher", fb6_cube),
         c("fb-fig6", "FB Fig. 6, WC: butterfly limited like MIN", "1/32", fb6_bfly_wc),
-        c("fb-fig6", "FB Fig. 6, WC: flattened butterfly, folded Clos, hypercube reach 50 %", "50 %", fb6_wc).because("With one terminal per router, router shift on the hypercube is the neighbour permutation i → i+1, which e-cube spreads over the dimensions, so it is no worst case for the hypercube; the paper does not say which pattern it used there."),
+        c("fb-fig6", "FB Fig. 6, WC: flattened butterfly, folded Clos, hypercube at a throughput of 50 %", "50 %", fb6_wc).because("With one terminal per router, router shift on the hypercube is the neighbour permutation i → i+1, which e-cube spreads over the dimensions, so it is no worst case for the hypercube; the paper does not say which pattern it used there."),
         c("fb-fig12", "FB Fig. 12: latency rises as n' grows (N = 4K)", "rising", fb12_latency),
         c("fb-fig12", "FB Fig. 12: VAL throughput stays at 50 % for every n'", "50 %", fb12_val).because("Shortened runs (1000-cycle windows, loads 0.2 apart) resolve the saturation throughput only to the load step; the input-queued router keeps VAL a few per cent below 50 %."),
         c("fb-fig12", "FB Fig. 12: MIN AD throughput falls ≈ 20 % from n' = 1 to 5", "−20 %", fb12_min_ad).because("With single-flit packets and 1-cycle channels even 64/11 ≈ 5 flits per VC cover the credit round trip, so splitting the 64 flits over n' VCs costs no throughput up to the highest load run; the paper's loss needs a longer credit round trip (multi-flit packets or longer channels) than its text states."),
