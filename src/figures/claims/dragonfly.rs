@@ -198,10 +198,10 @@ fn fig14(d: &Figures) -> Verdict {
 /// saturated, and the load.
 fn best_reduction(d: &Figures, figure: &str, panel: &str, a: &str, b: &str) -> Result<(f64, f64), String> {
     let mut best = (f64::NEG_INFINITY, f64::NAN);
-    for p in d.points(figure, panel, b)? {
-        if let (Some(x), Some(y)) = (d.latency(figure, panel, a, p.load)?, d.latency(figure, panel, b, p.load)?) {
+    for load in d.common_loads(figure, panel, &[a, b])? {
+        if let (Some(x), Some(y)) = (d.latency(figure, panel, a, load)?, d.latency(figure, panel, b, load)?) {
             if 1.0 - x / y > best.0 {
-                best = (1.0 - x / y, p.load);
+                best = (1.0 - x / y, load);
             }
         }
     }
