@@ -93,16 +93,9 @@ fn fig9_skew(d: &Figures) -> Verdict {
 fn fig10_vc_ur(d: &Figures) -> Verdict {
     let (vc, g) = (d.throughput("df-fig10", "UR", "UGAL-L_VC")?, d.throughput("df-fig10", "UR", "UGAL-G")?);
     let loss = 1.0 - vc / g;
-    let mark = if (0.2..=0.4).contains(&loss) {
-        Mark::Holds
-    } else if loss > 0.05 {
-        Mark::Partly
-    } else {
-        Mark::Fails
-    };
     Ok((
         format!("{vc:.3} vs UGAL-G {g:.3} ({:.0} % lower)", 100.0 * loss),
-        Judgement::new(mark, "✓ 20–40 % lower, ≈ more than 5 % lower"),
+        Judgement::band(loss, 0.2..=0.4, 0.05, "✓ 20–40 % lower, ≈ more than 5 % lower"),
     ))
 }
 
@@ -127,14 +120,7 @@ fn fig10_vch_latency(d: &Figures) -> Verdict {
     match (vch, g) {
         (Some(v), Some(g)) => {
             let r = v / g;
-            let mark = if (1.5..=2.5).contains(&r) {
-                Mark::Holds
-            } else if r > 1.2 {
-                Mark::Partly
-            } else {
-                Mark::Fails
-            };
-            Ok((format!("{v:.1} vs {g:.1} cycles ({r:.1}×)"), Judgement::new(mark, VCH_LATENCY_RULE)))
+            Ok((format!("{v:.1} vs {g:.1} cycles ({r:.1}×)"), Judgement::band(r, 1.5..=2.5, 1.2, VCH_LATENCY_RULE)))
         }
         _ => {
             let s = d.saturation("df-fig10", "UR", "UGAL-L_VCH")?;
@@ -247,7 +233,7 @@ fn fig16_ur(d: &Figures) -> Verdict {
         ));
         marks.push(Judgement::near(r, 0.5));
     }
-    let judged = marks.into_iter().reduce(Judgement::and).expect("two panels");
+    let judged = Judgement::all(marks).expect("two panels");
     Ok((parts.join("; "), judged))
 }
 

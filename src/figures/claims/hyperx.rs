@@ -5,7 +5,7 @@ use super::{cycles, Claim, Figures, Judgement, Mark, Verdict};
 
 /// Saturation throughputs of several series of one panel, as "A 0.90, B ≥ 0.95" and their
 /// minimum.
-fn maxima(d: &Figures, figure: &str, panel: &str, series: &[&str]) -> Result<(String, f64), String> {
+fn throughputs(d: &Figures, figure: &str, panel: &str, series: &[&str]) -> Result<(String, f64), String> {
     let mut text = Vec::new();
     let mut min = f64::INFINITY;
     for s in series {
@@ -17,7 +17,7 @@ fn maxima(d: &Figures, figure: &str, panel: &str, series: &[&str]) -> Result<(St
 }
 
 fn fb4_ur(d: &Figures) -> Verdict {
-    let (t, min) = maxima(d, "fb-fig4", "UR", &["MIN AD", "UGAL", "UGAL-S", "CLOS AD"])?;
+    let (t, min) = throughputs(d, "fb-fig4", "UR", &["MIN AD", "UGAL", "UGAL-S", "CLOS AD"])?;
     Ok((t, Judgement::reaches(min, 1.0)))
 }
 
@@ -32,7 +32,7 @@ fn fb4_min_wc(d: &Figures) -> Verdict {
 }
 
 fn fb4_nonmin_wc(d: &Figures) -> Verdict {
-    let (t, min) = maxima(d, "fb-fig4", "WC", &["VAL", "UGAL", "UGAL-S", "CLOS AD"])?;
+    let (t, min) = throughputs(d, "fb-fig4", "WC", &["VAL", "UGAL", "UGAL-S", "CLOS AD"])?;
     Ok((t, Judgement::reaches(min, 0.5)))
 }
 
@@ -114,7 +114,7 @@ const CLOS: &str = "folded Clos (adaptive)";
 const CUBE: &str = "hypercube (e-cube)";
 
 fn fb6_ur(d: &Figures) -> Verdict {
-    let (t, min) = maxima(d, "fb-fig6", "UR", &[FB, BFLY, CUBE])?;
+    let (t, min) = throughputs(d, "fb-fig6", "UR", &[FB, BFLY, CUBE])?;
     Ok((t, Judgement::reaches(min, 1.0)))
 }
 
@@ -144,15 +144,13 @@ fn fb6_bfly_wc(d: &Figures) -> Verdict {
 /// "The other topologies perform similarly as they result in a throughput of 50 %": a
 /// stated value, so each curve must saturate near it (one that never saturates cannot be ✓).
 fn fb6_wc(d: &Figures) -> Verdict {
-    let mut text = Vec::new();
-    let mut judged: Option<Judgement> = None;
+    let (mut text, mut judged) = (Vec::new(), Vec::new());
     for series in [FB, CLOS, CUBE] {
         let s = d.saturation("fb-fig6", "WC", series)?;
         text.push(format!("{series} {}", s.throughput_text()));
-        let j = Judgement::near_saturation(&s, 0.5);
-        judged = Some(judged.map_or(j.clone(), |all| all.and(j)));
+        judged.push(Judgement::near_saturation(&s, 0.5));
     }
-    Ok((text.join(", "), judged.expect("three topologies")))
+    Ok((text.join(", "), Judgement::all(judged).expect("three topologies")))
 }
 
 /// fb-fig12 series name of the network with `n'` dimensions (N = 4K); the panel is the
@@ -199,13 +197,6 @@ fn fb12_val(d: &Figures) -> Verdict {
 fn fb12_min_ad(d: &Figures) -> Verdict {
     let (a, b) = (d.saturation("fb-fig12", "MIN AD", &flat(1))?, d.saturation("fb-fig12", "MIN AD", &flat(5))?);
     let drop = 1.0 - b.throughput / a.throughput;
-    let mark = if (0.1..=0.3).contains(&drop) {
-        Mark::Holds
-    } else if drop > 0.05 {
-        Mark::Partly
-    } else {
-        Mark::Fails
-    };
     Ok((
         format!(
             "n' = 1: {} (onset {}); n' = 5: {} (onset {}): {:.0} % lower",
@@ -215,7 +206,7 @@ fn fb12_min_ad(d: &Figures) -> Verdict {
             b.onset_text(),
             100.0 * drop
         ),
-        Judgement::new(mark, "✓ 10–30 % lower, ≈ more than 5 % lower"),
+        Judgement::band(drop, 0.1..=0.3, 0.05, "✓ 10–30 % lower, ≈ more than 5 % lower"),
     ))
 }
 
@@ -408,17 +399,16 @@ const DAL_05: &str = "HyperX β = 0.5 (DAL)";
 const DAL_025: &str = "HyperX β = 0.25 (DAL)";
 
 fn hx7_clos(d: &Figures) -> Verdict {
-    let mut text = Vec::new();
-    let mut worst = None;
+    let (mut text, mut judged) = (Vec::new(), Vec::new());
     for (series, beta) in [(CLOS_05, 0.5), (CLOS_025, 0.25)] {
         let v: Vec<_> = PATTERNS.iter().map(|p| d.saturation("hx-fig7", p, series)).collect::<Result<_, _>>()?;
-        for s in &v {
-            let j = Judgement::near_saturation(s, beta);
-            worst = Some(worst.map_or(j.clone(), |w: Judgement| w.and(j)));
-        }
+        judged.extend(v.iter().map(|s| Judgement::near_saturation(s, beta)));
         text.push(format!("β = {beta}: {}", v.iter().map(|s| s.throughput_text()).collect::<Vec<_>>().join(", ")));
     }
-    Ok((format!("{} (bit complement, bit rotate, transpose, Swap2)", text.join("; ")), worst.expect("two networks")))
+    Ok((
+        format!("{} (bit complement, bit rotate, transpose, Swap2)", text.join("; ")),
+        Judgement::all(judged).expect("two networks"),
+    ))
 }
 
 fn hx7_hops(d: &Figures) -> Verdict {
@@ -451,17 +441,16 @@ fn hx7_swap2(d: &Figures) -> Verdict {
 }
 
 fn hx7_keeps_beta(d: &Figures) -> Verdict {
-    let mut text = Vec::new();
-    let mut worst: Option<Judgement> = None;
+    let (mut text, mut judged) = (Vec::new(), Vec::new());
     for (series, beta) in [(DAL_05, 0.5), (DAL_025, 0.25)] {
         let v: Vec<f64> = PATTERNS[..3].iter().map(|p| d.throughput("hx-fig7", p, series)).collect::<Result<_, _>>()?;
-        for &x in &v {
-            let j = Judgement::reaches(x, beta);
-            worst = Some(worst.map_or(j.clone(), |w| w.and(j)));
-        }
+        judged.extend(v.iter().map(|&x| Judgement::reaches(x, beta)));
         text.push(format!("β = {beta}: {}", v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")));
     }
-    Ok((format!("{} (bit complement, bit rotate, transpose)", text.join("; ")), worst.expect("two networks")))
+    Ok((
+        format!("{} (bit complement, bit rotate, transpose)", text.join("; ")),
+        Judgement::all(judged).expect("two networks"),
+    ))
 }
 
 const DFB_PATTERNS: [&str; 3] = ["benign", "adversarial", "random"];

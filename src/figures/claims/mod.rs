@@ -121,6 +121,24 @@ impl Judgement {
         Judgement::new(if holds { Mark::Holds } else { Mark::Fails }, format!("✓ iff {condition}"))
     }
 
+    /// `value` in the band the paper names: ✓ inside `holds`, ≈ above `partly_above`, ✗
+    /// otherwise, by the rule stated in `rule`.
+    pub fn band(value: f64, holds: std::ops::RangeInclusive<f64>, partly_above: f64, rule: &str) -> Judgement {
+        let mark = if holds.contains(&value) {
+            Mark::Holds
+        } else if value > partly_above {
+            Mark::Partly
+        } else {
+            Mark::Fails
+        };
+        Judgement::new(mark, rule)
+    }
+
+    /// Every one of `judgements` ([`and`](Self::and) over them); `None` if there is none.
+    pub fn all(judgements: impl IntoIterator<Item = Judgement>) -> Option<Judgement> {
+        judgements.into_iter().reduce(Judgement::and)
+    }
+
     /// Both judgements: the lower mark, both rules (one if they read the same).
     pub fn and(self, other: Judgement) -> Judgement {
         let rule = if self.rule == other.rule { self.rule } else { format!("{}; {}", self.rule, other.rule) };
