@@ -7,6 +7,7 @@ import { inspectorKey } from './interaction.js';
 import { renderPlots, renderStatsTable } from './stats-view.js';
 import { HIST_BINS } from './stats.js';
 import { glide, motionOn, snapshotArrived, syncPacketLegend } from './motion.js';
+import { inputById } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -87,7 +88,7 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
     app.trace.afterAdvance();
     if (app.until > 0 && app.panes[0].now >= app.until) {
       app.until = 0;
-      $('run-until').value = '';
+      inputById('run-until').value = '';
       setRunning(false);
     }
     // A newly hovered or pinned element: shown as soon as its detail is here.
@@ -168,7 +169,7 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       const rate = ((now - w.now) * 1000) / (t - w.t);
       const perFrame = app.frames > w.frames ? (now - w.now) / (app.frames - w.frames) : 0;
       app.perf.cyclesPerFrame = perFrame;
-      $('stat-rate').textContent = Math.round(rate);
+      $('stat-rate').textContent = String(Math.round(rate));
       $('stat-fps').textContent = app.perf.fps.toFixed(0);
       const capped = app.running && app.experiment.view.smooth && app.pacer.cappedTo > 0;
       $('stat-capped').hidden = !capped;

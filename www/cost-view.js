@@ -17,6 +17,7 @@ import * as wasm from '../pkg/hiradix.js';
 import { lineChart } from './plots.js';
 import { clip, el, setChildren } from './dom.js';
 import { MAX_VALUE_CHARS } from './url-state.js';
+import { messageOf } from './errors.js';
 
 export const COST_DEFAULTS = { nodes: '4096', radix: '64', beta: '0.5' };
 const URL_KEYS = { nodes: 'n', radix: 'radix', beta: 'beta' };
@@ -124,7 +125,7 @@ function costErrors(values) {
     return {};
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) throw e;
-    return fieldErrors(e?.message ?? e);
+    return fieldErrors(messageOf(e));
   }
 }
 
@@ -169,6 +170,8 @@ export class CostView {
   /**
    * root: the (empty) section to build into; onChange(): the inputs or visibility changed
    * (the page rewrites its URL); onCrash(err): a wasm trap.
+   * @param {HTMLElement} root
+   * @param {{onChange?: () => void, onCrash?: (err: unknown) => void}} [handlers]
    */
   constructor(
     root,
@@ -238,7 +241,11 @@ export class CostView {
           'div',
           { class: 'cost-examples' },
           muted('examples'),
-          EXAMPLES.map((e, i) => el('button', { type: 'button', dataset: { example: i }, title: e.title }, e.label)),
+          EXAMPLES.map((e) => {
+            const b = el('button', { type: 'button', title: e.title }, e.label);
+            b.addEventListener('click', () => this.setValues({ nodes: e.nodes, radix: e.radix, beta: e.beta }));
+            return b;
+          }),
         ),
         el(
           'p',
@@ -280,17 +287,14 @@ export class CostView {
         this.update();
       });
     }
-    this.root.querySelectorAll('[data-example]').forEach((b) =>
-      b.addEventListener('click', () => {
-        const e = EXAMPLES[Number(b.dataset.example)];
-        this.setValues({ nodes: e.nodes, radix: e.radix, beta: e.beta });
-      }),
-    );
     this.syncInputs();
   }
 
+  /** @param {string} name a cost input's name (a key of URL_KEYS) */
   input(name) {
-    return this.root.querySelector(`#cost-${name}`);
+    const input = this.root.querySelector(`#cost-${name}`);
+    if (!(input instanceof HTMLInputElement)) throw new Error(`the cost view has no input #cost-${name}`);
+    return input;
   }
 
   syncInputs() {
@@ -349,7 +353,7 @@ export class CostView {
         this.onCrash(e);
         return;
       }
-      this.showErrors(fieldErrors(e?.message ?? e));
+      this.showErrors(fieldErrors(messageOf(e)));
       if (!this.figures) this.draw();
       this.onChange();
       return;
@@ -374,6 +378,7 @@ export class CostView {
     this.errors = errors;
     for (const name of Object.keys(URL_KEYS)) {
       const msg = this.root.querySelector(`#cost-${name}-msg`);
+      if (!(msg instanceof HTMLElement)) continue;
       const text = errors[name];
       msg.textContent = text ?? '';
       msg.hidden = !text;

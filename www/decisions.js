@@ -36,6 +36,8 @@ export class DecisionWindow {
     this.seq = 0;
     this.sharesFor = -1;
     this.shareValues = new Float32Array(routers);
+    /** @type {Float32Array | null} the routers' colours (shareColours), made on first use */
+    this.colourValues = null;
   }
 
   /** The counts `d` (routerDecisions) at `cycle`. */

@@ -96,3 +96,27 @@ export function clip(text, max = 120) {
   }
   return out;
 }
+
+/**
+ * The element of index.html with this id, checked to be a `type` (e.g. HTMLInputElement),
+ * so its properties (`value`, `checked`, `disabled`…) are typed. A missing or different
+ * element is a bug in the page, reported by name.
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {new (...args: any[]) => T} type
+ * @returns {T}
+ */
+export function byId(id, type) {
+  const e = document.getElementById(id);
+  if (!(e instanceof type)) throw new Error(`the page has no ${type.name} #${id}`);
+  return e;
+}
+
+/** @param {string} id */
+export const inputById = (id) => byId(id, HTMLInputElement);
+/** @param {string} id */
+export const selectById = (id) => byId(id, HTMLSelectElement);
+/** @param {string} id */
+export const buttonById = (id) => byId(id, HTMLButtonElement);
+/** @param {string} id */
+export const canvasById = (id) => byId(id, HTMLCanvasElement);

@@ -140,6 +140,22 @@ export function describeValue(value) {
 }
 
 // A spec for a config leaf the catalog has no parameter entry for, from its default value.
+/**
+ * A parameter's declaration as the catalog gives it (src/config/schema.rs, `Param`), or as
+ * the page infers it from a default value (only `kind`).
+ * @typedef {object} ParamSpec
+ * @property {string} kind int, float, int_list, enum, name (a catalog name), bool, link_list, int_triples or any
+ * @property {string} [path]
+ * @property {string} [label]
+ * @property {number} [min]
+ * @property {number} [max]
+ * @property {string[]} [options] the allowed values of an enum or name
+ * @property {string} [help]
+ * @property {string | null} [unset] what leaving an optional parameter empty means
+ * @property {{path: string, values: string[]} | null} [used_when] the configurations that read it
+ */
+
+/** @returns {ParamSpec} */
 function specFromDefault(value) {
   if (Array.isArray(value)) return { kind: 'int_list' };
   if (typeof value === 'number') return { kind: 'float' };
@@ -160,6 +176,7 @@ export class Model {
     // Every settable path with its spec, in Maps (an exact lookup: no key is read through
     // a prototype): `specs` for the paths every network has, `topologySpecs` per network
     // type for its topology.* paths.
+    /** @type {Map<string, ParamSpec>} */
     this.specs = new Map();
     for (const [path, value] of flatten(this.defaults)) {
       if (!path.startsWith('topology.')) this.specs.set(path, specFromDefault(value));
@@ -170,6 +187,7 @@ export class Model {
     this.typeSpec = { kind: 'name', options: catalog.topologies.map((t) => t.name) };
     this.topologySpecs = new Map();
     for (const t of catalog.topologies) {
+      /** @type {Map<string, ParamSpec>} */
       const m = new Map([['topology.type', this.typeSpec]]);
       for (const [path, value] of flatten(t.default, 'topology')) if (!m.has(path)) m.set(path, specFromDefault(value));
       for (const p of t.params ?? []) m.set(p.path, p);

@@ -124,7 +124,7 @@ export class FailLinks {
   }
 
   syncBox() {
-    $('fault-box').hidden = $('fault-hint').hidden && $('fault-msg').hidden;
+    $('fault-box').hidden = Boolean($('fault-hint').hidden && $('fault-msg').hidden);
   }
 
   /** A click on channel `channel` of pane `index` in the mode: fails or restores its link. */

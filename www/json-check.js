@@ -6,6 +6,7 @@
 // Everything here is iterative and bounded, whatever the text.
 
 import { clip } from './dom.js';
+import { messageOf } from './errors.js';
 
 /** The most characters the config box takes: the command line's limit for a config file. */
 export const MAX_CONFIG_CHARS = 1 << 20;
@@ -96,7 +97,7 @@ export function parseConfigText(text) {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { error: `config is not valid JSON: ${clip(e.message, 200)}` };
+    return { error: `config is not valid JSON: ${clip(messageOf(e), 200)}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { error: 'config must be a JSON object, e.g. {"topology": {"type": "dragonfly"}}' };

@@ -7,6 +7,7 @@
 import { barChart, classBars, lineChart, withFontSize } from './plots.js';
 import { classMeans } from './story.js';
 import { WINDOW, focusOwners } from './decisions.js';
+import { canvasById } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,7 +59,7 @@ export function renderKey(app, preset, present) {
   app.decisionNumbers = null;
   withFontSize(present ? 16 : 12, () => {
     kinds.forEach((kind, i) => {
-      const canvas = $(`key-plot-${i}`);
+      const canvas = canvasById(`key-plot-${i}`);
       if (kind === 'classes') {
         const groups = panes.map((p) => {
           const m = p.focus && p.links && p.linksMetric === metric ? classMeans(p.links, p.focus) : { focus: NaN, rest: NaN, count: 0 };

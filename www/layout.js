@@ -22,7 +22,8 @@ export function layoutStage(panes = 1) {
   const rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 15;
   const vh = window.innerHeight;
   const top = stage.getBoundingClientRect().top + window.scrollY;
-  const status = present ? 0 : (document.querySelector('.status')?.offsetHeight ?? 28) + 4;
+  const statusBar = document.querySelector('.status');
+  const status = present ? 0 : (statusBar instanceof HTMLElement ? statusBar.offsetHeight : 28) + 4;
   const avail = Math.max(MIN_NET + PANE_HEAD, Math.floor(vh - top - status - 6));
   const W = stage.clientWidth;
   const keyW = Math.round(Math.min(Math.max(W * (present ? 0.3 : 0.26), 17 * rootPx), 30 * rootPx));
@@ -44,7 +45,7 @@ export function layoutStage(panes = 1) {
   let plotH;
   if (below) plotH = Math.max(100, Math.floor(keyRow - 3 * rootPx));
   else {
-    const figs = [...document.querySelectorAll('#key .key-plot')].filter((f) => f.offsetParent !== null);
+    const figs = [...document.querySelectorAll('#key .key-plot')].filter((f) => f instanceof HTMLElement).filter((f) => f.offsetParent !== null);
     const caps = figs.reduce((s, f) => s + (f.querySelector('figcaption')?.offsetHeight ?? 0), 0);
     const k = Math.max(1, figs.length);
     plotH = Math.max(90, Math.floor((avail - legendH - caps - k * 14 - k * 0.4 * rootPx) / k));

@@ -9,7 +9,7 @@
 // Not offered when the panes compare traffic.load (each has its own) or under batch
 // injection (every terminal sends its batch as fast as it can: the load is not used).
 
-import { clip } from './dom.js';
+import { clip, inputById } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,12 +30,14 @@ export class LiveLoad {
   }
 
   wire() {
-    $('load-slider').addEventListener('input', (e) => {
-      $('load-value').value = String(Number(e.target.value));
-      this.set(Number(e.target.value));
+    const slider = inputById('load-slider');
+    slider.addEventListener('input', () => {
+      inputById('load-value').value = String(Number(slider.value));
+      this.set(Number(slider.value));
     });
-    $('load-value').addEventListener('change', (e) => {
-      const raw = e.target.value.trim();
+    const box = inputById('load-value');
+    box.addEventListener('change', () => {
+      const raw = box.value.trim();
       const v = Number(raw);
       if (!raw || !Number.isFinite(v)) {
         this.say(`load: '${clip(raw, 20)}' is not a number (flits per cycle per terminal, e.g. 0.3)`);
@@ -70,15 +72,15 @@ export class LiveLoad {
     if (key === this.synced) return;
     this.synced = key;
     for (const id of ['load-slider', 'load-value']) {
-      const e = $(id);
+      const e = inputById(id);
       e.disabled = Boolean(why);
       e.min = String(min);
       e.max = String(max);
       e.title = why ?? `Offered load while running: ${min}–${max} flits per cycle per terminal (changes every pane at once, without restarting)`;
     }
     if (typeof load === 'number' && !this.pending) {
-      $('load-slider').value = String(load);
-      if (document.activeElement !== $('load-value')) $('load-value').value = String(load);
+      inputById('load-slider').value = String(load);
+      if (document.activeElement !== $('load-value')) inputById('load-value').value = String(load);
     }
   }
 
@@ -107,7 +109,7 @@ export class LiveLoad {
         this.say(bad.map((e) => `${clip(e.path, 40)}: ${clip(e.message, 200)}`).join('\n'));
         this.synced = '';
         this.sync();
-        $('load-value').value = String(old);
+        inputById('load-value').value = String(old);
         return;
       }
       this.say(null);

@@ -24,7 +24,7 @@ import {
   setPath,
   speedText,
 } from './experiment.js';
-import { clip, el, rich, setChildren } from './dom.js';
+import { buttonById, byId, clip, el, inputById, rich, selectById, setChildren } from './dom.js';
 import { parseConfigText } from './json-check.js';
 import { PRESETS, presetExperiments } from './presets.js';
 import { describeCrash, smallerExperiment } from './crash.js';
@@ -316,18 +316,18 @@ function syncUi() {
   const varied = exp.compare?.param ?? null;
   app.controls.show(exp.config, { readers: app.model.variants(exp).map((v) => v.config), varied });
   app.controls.setVaried(varied);
-  $('config').value = JSON.stringify(exp.config, null, 2);
+  byId('config', HTMLTextAreaElement).value = JSON.stringify(exp.config, null, 2);
   syncCompare();
   syncSpeed();
   syncMetric();
-  $('vc-cells').checked = exp.view.vcCells;
-  $('smooth').checked = exp.view.smooth;
-  $('router-metric').value = exp.view.routers === 'nonmin' ? 'nonmin' : 'fill';
-  $('show-packets').checked = exp.view.packets !== false;
+  inputById('vc-cells').checked = exp.view.vcCells;
+  inputById('smooth').checked = exp.view.smooth;
+  selectById('router-metric').value = exp.view.routers === 'nonmin' ? 'nonmin' : 'fill';
+  inputById('show-packets').checked = exp.view.packets !== false;
   syncRouterLegend();
   app.liveLoad.synced = '';
   app.liveLoad.sync();
-  $('preset').value = exp.preset || '';
+  selectById('preset').value = exp.preset || '';
   showStory(exp.preset);
   if (pane) {
     $('stat-routers').textContent = pane.info.routers;
@@ -461,7 +461,7 @@ function applyPreset(id, { run = true } = {}) {
     }
     const exp = clone(entry.experiment);
     if (await applyExperiment(exp, { run })) {
-      $('sweep-loads').value = entry.preset.sweep ?? $('sweep-loads').value;
+      inputById('sweep-loads').value = entry.preset.sweep ?? inputById('sweep-loads').value;
     }
   });
 }
@@ -470,15 +470,15 @@ function applyPreset(id, { run = true } = {}) {
 
 function syncCompare() {
   const exp = app.experiment;
-  const sel = $('compare-param');
+  const sel = selectById('compare-param');
   const params = app.model.variableParams(exp.config);
   const current = exp.compare?.param ?? '';
   sel.replaceChildren(new Option('— one simulation —', ''));
   for (const p of params) sel.append(new Option(`${p.path} (${p.label})`, p.path));
   if (current && !params.some((p) => p.path === current)) sel.append(new Option(current, current));
   sel.value = current;
-  $('compare-values').value = exp.compare ? exp.compare.values.map(formatValue).join(' | ') : '';
-  $('compare-values').disabled = !current;
+  inputById('compare-values').value = exp.compare ? exp.compare.values.map(formatValue).join(' | ') : '';
+  inputById('compare-values').disabled = !current;
   // Varying a parameter no pane reads (e.g. UGAL-L_CR's t_crt0 under UGAL-L) runs the same
   // simulation in every pane: say so.
   const spec = params.find((p) => p.path === current)?.spec;
@@ -489,7 +489,7 @@ function syncCompare() {
 }
 
 function onCompareParam() {
-  const param = $('compare-param').value;
+  const param = selectById('compare-param').value;
   serial(() => compareParam(param));
 }
 
@@ -513,7 +513,7 @@ function compareParam(param) {
 }
 
 function onCompareValues() {
-  const raw = $('compare-values').value;
+  const raw = inputById('compare-values').value;
   serial(() => compareValues(raw));
 }
 
@@ -559,12 +559,12 @@ function compareValues(raw) {
 
 function syncSpeed() {
   const s = app.experiment.speed;
-  $('cycles-per-frame').value = String(Number(s.toFixed(4)));
+  inputById('cycles-per-frame').value = String(Number(s.toFixed(4)));
   let best = 0;
   SPEEDS.forEach((v, i) => {
     if (Math.abs(Math.log(v / s)) < Math.abs(Math.log(SPEEDS[best] / s))) best = i;
   });
-  $('speed-slider').value = String(best);
+  inputById('speed-slider').value = String(best);
   $('speed-text').textContent = describeSpeed(s);
   app.sampleEvery = s >= 1 ? Math.min(1000, Math.max(10, Math.round(s * 6))) : 5;
 }
@@ -585,7 +585,7 @@ function setSpeed(v, { typed = false } = {}) {
 }
 
 function syncMetric() {
-  const sel = $('link-metric');
+  const sel = selectById('link-metric');
   const vcs = app.panes[0]?.vcs ?? 1;
   const opts = [
     ['occupancy', 'occupancy (all VCs)'],
@@ -729,8 +729,8 @@ function resetSweep() {
 }
 
 function onSweepUpdate(sw) {
-  $('btn-sweep').disabled = sw.running;
-  $('btn-sweep-stop').disabled = !sw.running;
+  buttonById('btn-sweep').disabled = sw.running;
+  buttonById('btn-sweep-stop').disabled = !sw.running;
   const msg = sw.error;
   $('sweep-msg').textContent = msg ?? '';
   $('sweep-msg').hidden = !msg;
@@ -739,7 +739,7 @@ function onSweepUpdate(sw) {
 }
 
 function startSweep() {
-  const parsed = parseLoads($('sweep-loads').value);
+  const parsed = parseLoads(inputById('sweep-loads').value);
   if (parsed.error) {
     $('sweep-msg').textContent = parsed.error;
     $('sweep-msg').hidden = false;
@@ -794,30 +794,33 @@ function wireControls() {
   });
   $('btn-present').addEventListener('click', () => setPresent(!app.present));
   // Run until a cycle: a whole number past the current cycle runs on and pauses there.
-  $('run-until').addEventListener('change', (e) => untilCycle(e.target.value));
+  const runUntil = inputById('run-until');
+  runUntil.addEventListener('change', () => untilCycle(runUntil.value));
   // Step back, back to a cycle, run until an event (www/time-control.js); the load while
   // running (www/live-load.js).
   app.timeControl = new TimeControl(app, { serial, setRunning, notice, updateInspector, untilCycle, liveChanged });
   app.timeControl.wire();
   app.liveLoad = new LiveLoad(app, {
-    changed: () => liveChanged({ load: true }),
+    changed: () => liveChanged(),
     recordEdit: (at, before) => app.timeControl.recordEdit(at, before),
     liveState: () => app.timeControl.liveState(),
   });
   app.liveLoad.wire();
-  $('router-metric').addEventListener('change', (e) => {
-    app.experiment.view.routers = e.target.value;
+  const routerMetric = selectById('router-metric');
+  routerMetric.addEventListener('change', () => {
+    app.experiment.view.routers = routerMetric.value;
     syncRouterLegend();
     writeUrlSoon();
   });
-  $('show-packets').addEventListener('change', (e) => {
-    app.experiment.view.packets = e.target.checked;
+  const showPackets = inputById('show-packets');
+  showPackets.addEventListener('change', () => {
+    app.experiment.view.packets = showPackets.checked;
     writeUrlSoon();
   });
   $('btn-present-exit').addEventListener('click', () => setPresent(false));
   $('btn-apply').addEventListener('click', () => {
     // Too long, not JSON, too deep or with a repeated key: refused before it is walked.
-    const { value: parsed, error } = parseConfigText($('config').value);
+    const { value: parsed, error } = parseConfigText(byId('config', HTMLTextAreaElement).value);
     if (error) {
       showConfigError(error);
       return;
@@ -835,35 +838,41 @@ function wireControls() {
       return applyExperiment(exp, { source: 'json' });
     });
   });
-  $('cycles-per-frame').addEventListener('change', (e) => setSpeed(e.target.value, { typed: true }));
-  $('speed-slider').addEventListener('input', (e) => setSpeed(SPEEDS[Number(e.target.value)]));
-  $('link-metric').addEventListener('change', (e) => {
-    app.experiment.view.metric = e.target.value;
+  const cyclesPerFrame = inputById('cycles-per-frame');
+  cyclesPerFrame.addEventListener('change', () => setSpeed(cyclesPerFrame.value, { typed: true }));
+  const speedSlider = inputById('speed-slider');
+  speedSlider.addEventListener('input', () => setSpeed(SPEEDS[Number(speedSlider.value)]));
+  const linkMetric = selectById('link-metric');
+  linkMetric.addEventListener('change', () => {
+    app.experiment.view.metric = linkMetric.value;
     syncMetric();
     writeUrlSoon();
   });
-  $('smooth').addEventListener('change', (e) => {
-    app.experiment.view.smooth = e.target.checked;
+  const smooth = inputById('smooth');
+  smooth.addEventListener('change', () => {
+    app.experiment.view.smooth = smooth.checked;
     writeUrlSoon();
   });
-  $('vc-cells').addEventListener('change', (e) => {
-    app.experiment.view.vcCells = e.target.checked;
+  const vcCells = inputById('vc-cells');
+  vcCells.addEventListener('change', () => {
+    app.experiment.view.vcCells = vcCells.checked;
     writeUrlSoon();
   });
   $('btn-fit').addEventListener('click', () => setView(1, 0.5, 0.5));
-  $('compare-param').addEventListener('change', onCompareParam);
-  $('compare-values').addEventListener('change', onCompareValues);
-  $('preset').addEventListener('change', (e) => applyPreset(e.target.value));
+  selectById('compare-param').addEventListener('change', onCompareParam);
+  inputById('compare-values').addEventListener('change', onCompareValues);
+  const preset = selectById('preset');
+  preset.addEventListener('change', () => applyPreset(preset.value));
   $('notice-close').addEventListener('click', () => notice(null));
   $('inspector-close').addEventListener('click', () => {
     app.selection = null;
     app.hover = null;
     updateInspector();
   });
-  $('btn-sweep').addEventListener('click', startSweep);
+  buttonById('btn-sweep').addEventListener('click', startSweep);
   $('tab-sim').addEventListener('click', () => showTab('sim'));
   $('tab-cost').addEventListener('click', () => showTab('cost'));
-  $('btn-sweep-stop').addEventListener('click', () => {
+  buttonById('btn-sweep-stop').addEventListener('click', () => {
     app.sweep.stop();
     onSweepUpdate(app.sweep);
   });
@@ -904,14 +913,14 @@ function wireControls() {
   $('trace-clear').addEventListener('click', () => app.trace.clear());
   // Trace buttons in the (constantly refreshed) inspector act on pointerdown.
   $('inspector-body').addEventListener('pointerdown', (ev) => {
-    const b = ev.target.closest?.('button');
+    const b = ev.target instanceof Element ? ev.target.closest('button') : null;
     const sel = app.selection;
     if (!b || !sel || sel.kind !== 'router') return;
     if (b.classList.contains('trace-here')) app.trace.armAt(sel.index);
     else if (b.classList.contains('vc-trace')) app.trace.followQueueHead(sel.pane, sel.index, Number(b.dataset.port), Number(b.dataset.vc));
   });
   document.addEventListener('keydown', onKey);
-  for (const p of PRESETS) $('preset').append(new Option(p.title, p.id));
+  for (const p of PRESETS) selectById('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
   app.relayout = watchLayout(() => app.panes.length);
   // Whether the statistics below the stage are on screen (see animation.js).
@@ -935,10 +944,10 @@ function untilCycle(raw) {
   const now = app.panes[0]?.now ?? 0;
   if (!String(raw).trim() || !Number.isInteger(n) || n <= now) {
     app.until = 0;
-    $('run-until').value = '';
+    inputById('run-until').value = '';
     return;
   }
-  $('run-until').value = String(n);
+  inputById('run-until').value = String(n);
   app.until = n;
   if (!app.running && !app.crashed && !app.stopped) setRunning(true);
 }
@@ -1005,7 +1014,7 @@ function onKey(ev) {
     updateInspector();
     return;
   }
-  const speedIndex = Number($('speed-slider').value);
+  const speedIndex = Number(inputById('speed-slider').value);
   switch (ev.key) {
     case ' ':
       ev.preventDefault();
@@ -1090,13 +1099,13 @@ async function main() {
   if (first) {
     app.experiment = fallback;
     fromLink = await applyExperiment(clone(first.experiment));
-    if (fromLink) $('sweep-loads').value = first.preset.sweep;
+    if (fromLink) inputById('sweep-loads').value = first.preset.sweep;
   }
   // Never the default behind the visitor's back after a crash: the banner offers the way on.
   const ok = fromLink || app.crashed || (await applyExperiment(fallback));
   if (fromLink && decoded.experiment?.preset) {
     const p = app.presets.get(decoded.experiment.preset);
-    if (p) $('sweep-loads').value = p.preset.sweep;
+    if (p) inputById('sweep-loads').value = p.preset.sweep;
   }
   if (fromLink && decoded.trace) {
     const problem = app.trace.armFromLink(decoded.trace);

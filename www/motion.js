@@ -77,7 +77,7 @@ export function syncPacketLegend(on) {
     ['legend-pkt-followed', 'followed'],
   ]) {
     const c = document.getElementById(id);
-    if (!c) continue;
+    if (!(c instanceof HTMLCanvasElement)) continue;
     const dpr = window.devicePixelRatio || 1;
     const size = 16;
     c.width = Math.round(size * dpr);

@@ -58,7 +58,7 @@ export class Pane {
       slices: this.info.slices ?? 1,
     });
     this.focus = null; // the story's focus channels (a mask), see setFocus
-    this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind, vcs: this.vcs });
+    this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind });
     this.setFailed(sim.failedChannels());
     this.stats = new StatsTracker(this.info);
     this.stats.sample(sim);

@@ -417,10 +417,10 @@ export const PAPER_VALUES = [
   ),
   // Fig. 6, Table 1: the butterfly and the hypercube with 1 VC, "the total buffer storage
   // is held constant" (32 flits per port, as in §3.2).
-  ...[
+  .../** @type {[string, Record<string, string | number>][]} */ ([
     ['butterfly (destination tags), 32-ary 2-fly', { 'topology.type': 'butterfly', 'topology.k': 32, 'topology.n': 2, 'routing.algorithm': 'dest_tag' }],
     ['hypercube (e-cube), 10 dimensions', { 'topology.type': 'hypercube', 'topology.n': 10, 'routing.algorithm': 'ecube' }],
-  ].map(([network, when]) =>
+  ]).map(([network, when]) =>
     statement({
       paper: PAPERS.flattenedButterfly,
       where: 'Fig. 6(a), §3.3',
@@ -609,12 +609,18 @@ function conditionValue(config, key) {
 }
 
 /** Every parameter is read, when the caller does not say otherwise. */
+/**
+ * Whether a configuration reads config path `path` (see readerOf).
+ * @typedef {(path: string, config: Record<string, any>) => boolean} Reader
+ */
+/** @type {Reader} */
 const READS_EVERYTHING = () => true;
 
 /**
  * Whether a configuration reads config path `path`, by the catalog's `used_when`
  * (Model, www/experiment.js): the reader paperValuesFor and sweepReferences take.
  */
+/** @returns {Reader} */
 export function readerOf(model) {
   return (path, config) => readsParam(model.specFor(path, config.topology?.type), config);
 }

@@ -52,6 +52,34 @@ function fmtTick(v, step) {
 
 // Axes, grid and labels; returns the data → pixel mapping.
 // xTicks: true (nice steps), false, or an array of x values; xFormat labels them.
+/**
+ * The frame of a chart: what the axes span and how they are labelled.
+ * @typedef {object} Axes
+ * @property {number} xMin
+ * @property {number} xMax
+ * @property {number} yMin
+ * @property {number} yMax
+ * @property {string} [xLabel]
+ * @property {string} [yLabel]
+ * @property {boolean | number[]} [xTicks] true: evenly spaced; an array: at those x values
+ * @property {(x: number) => string} [xFormat] an x tick's label
+ * @property {(y: number) => string} [yFormat] a y tick's label
+ * @property {number} [top] the plot area's top margin (px)
+ */
+
+/**
+ * An entry of a chart's legend: a line (with its dash) or, with `box`, a filled square.
+ * @typedef {{label: string, colour: string, dash?: number[], box?: boolean}} LegendEntry
+ */
+
+/** A labelled dashed vertical line at x (see drawReferences). @typedef {{x: number, colour: string, label: string}} Reference */
+
+/**
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} w
+ * @param {number} h
+ * @param {Axes} frame
+ */
 function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true, xFormat, yFormat, top = 8 }) {
   const k = FS / 11;
   const m = { l: Math.round(46 * k), r: 10, t: top, b: Math.round(30 * k) };
@@ -209,6 +237,14 @@ function drawReferences(ctx, references, { X, Y, m }, w, yMin) {
  */
 export function lineChart(
   canvas,
+  /**
+   * @type {{
+   *   series: {label?: string, colour: string, dash?: number[], width?: number, points: number[][], markers?: boolean, saturated?: Set<number>}[],
+   *   xLabel?: string, yLabel?: string, xMin?: number, xMax?: number, yMin?: number, yMax?: number,
+   *   emptyText?: string, legendEntries?: LegendEntry[], xTicks?: number[], xFormat?: (x: number) => string,
+   *   markX?: number, markLabel?: string, references?: Reference[],
+   * }}
+   */
   { series, xLabel, yLabel, xMin, xMax, yMin = 0, yMax, emptyText = 'waiting for data…', legendEntries, xTicks, xFormat, markX, markLabel, references = [] },
 ) {
   const { ctx, w, h } = prepare(canvas);
@@ -311,6 +347,14 @@ export function lineChart(
  * Fig. 9: grouped bars per channel position. groups: [{label, colour, values}] (one per
  * pane); classes: [{label, short, from, to, shade}] regions of the x axis.
  */
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{
+ *   groups: {label?: string, colour: string, values: number[]}[],
+ *   classes: {label: string, short: string, from: number, to: number, shade: string}[],
+ *   yLabel?: string, xLabel?: string, yMax?: number, emptyText?: string,
+ * }} options
+ */
 export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyText = 'waiting for data…' }) {
   const { ctx, w, h } = prepare(canvas);
   const n = Math.max(0, ...groups.map((g) => g.values.length));
@@ -356,6 +400,13 @@ export function barChart(canvas, { groups, classes, yLabel, xLabel, yMax, emptyT
 }
 
 /** Step histograms: series [{colour, dash, bins: fractions, width}]. */
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{
+ *   series: {colour: string, dash?: number[], bins: number[], width?: number}[],
+ *   xLabel?: string, yLabel?: string, xMax?: number, emptyText?: string, legendEntries?: LegendEntry[],
+ * }} options
+ */
 export function histogramChart(canvas, { series, xLabel, yLabel, xMax, emptyText = 'waiting for deliveries…', legendEntries }) {
   const { ctx, w, h } = prepare(canvas);
   const live = series.filter((s) => s.bins.length);
@@ -393,6 +444,13 @@ export function histogramChart(canvas, { series, xLabel, yLabel, xMax, emptyText
  */
 export function classBars(
   canvas,
+  /**
+   * @type {{
+   *   groups: {label?: string, colour: string, focus: number, rest: number}[],
+   *   yLabel?: string, yMax?: number, focusColour?: string, emptyText?: string,
+   *   labels?: string[], format?: (v: number) => string, yFormat?: (y: number) => string,
+   * }}
+   */
   {
     groups,
     yLabel,
@@ -418,10 +476,10 @@ export function classBars(
   groups.forEach((g, i) => {
     const cx = X(i) + slot / 2;
     const bars = [
-      [g.focus, cx - bw - 2, true],
-      [g.rest, cx + 2, false],
+      { v: g.focus, x: cx - bw - 2, isFocus: true },
+      { v: g.rest, x: cx + 2, isFocus: false },
     ];
-    for (const [v, x, isFocus] of bars) {
+    for (const { v, x, isFocus } of bars) {
       if (!Number.isFinite(v)) continue;
       const y = Y(Math.min(v, yMax));
       ctx.fillStyle = g.colour;

@@ -11,8 +11,8 @@ export class RemoteSim {
    * @param client the SimClient
    * @param gen the worker's generation of simulations this pane belongs to
    * @param index the pane's index
-   * @param data {info, config, vcs, depth, positions, endpoints, groups, classes, failed} (the
-   *   JSON ones as strings, as WebSim returns them)
+   * @param data the network's static data: info, config, vcs, depth, positions, endpoints,
+   *   groups, classes, failed (the JSON ones as strings, as WebSim returns them)
    * @param snap the pane's first snapshot
    */
   constructor(client, gen, index, data, snap) {

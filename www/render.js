@@ -32,11 +32,12 @@ const VIRIDIS = [
   [253, 231, 37],
 ];
 const IDLE_RGB = [214, 219, 226];
+/** The ramp's stops: [t, [r, g, b]], t rising from 0 to 1. @type {[number, number[]][]} */
 const RAMP_STOPS = [
   [0.0, IDLE_RGB],
   ...VIRIDIS.slice(0, 10)
     .reverse()
-    .map((c, i) => [0.1 + i * 0.1, c]),
+    .map((c, i) => /** @type {[number, number[]]} */ ([0.1 + i * 0.1, c])),
 ];
 
 export function rampRgb(t) {
@@ -182,6 +183,8 @@ export class NetworkView {
     // which every frame lays over the coloured channels.
     this.failedLayer = document.createElement('canvas');
     this.failedDrawn = null;
+    /** @type {HTMLCanvasElement | null} the picture under gliding packets (see draw) */
+    this.under = null;
   }
 
   /** The failed channels (per channel, 1 = failed), or null for none. */

@@ -36,6 +36,7 @@
 // page replaces its workers.
 import { WebSim, checkConfig, memoryNeed, panicForTest, workerMemory } from '../pkg/hiradix.js';
 import { serve } from './wasm-worker.js';
+import { messageOf } from './errors.js';
 
 let panes = []; // {sim, dal}
 let staged = [];
@@ -74,7 +75,7 @@ function stage({ configs }) {
     } catch (e) {
       if (isTrap(e)) throw e;
       // Config problems come as [{path, message}] (src/web/mod.rs, field_errors).
-      problems.push({ index, errors: Array.isArray(e) ? e : [{ path: '(config)', message: String(e?.message ?? e) }] });
+      problems.push({ index, errors: Array.isArray(e) ? e : [{ path: '(config)', message: messageOf(e) }] });
     }
   });
   if (problems.length) discard();
@@ -121,7 +122,7 @@ function step({ cycles, commands, want }) {
     } catch (e) {
       if (isTrap(e)) throw e;
       // An ordinary error (e.g. runUntil's unknown router): the command's answer.
-      result = { error: String(e?.message ?? e) };
+      result = { error: messageOf(e) };
     }
     results.push(result);
     if (c.op.startsWith('trace')) traced = true;
@@ -136,7 +137,7 @@ function step({ cycles, commands, want }) {
         panes[i].sim.advance(cycles);
       } catch (e) {
         if (isTrap(e)) throw e;
-        stopped = { pane: i, message: String(e?.message ?? e) };
+        stopped = { pane: i, message: messageOf(e) };
         halted = true;
         break;
       }

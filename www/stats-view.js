@@ -4,7 +4,7 @@
 import { barChart, histogramChart, lineChart } from './plots.js';
 import { CSV_HEADER, HIST_BINS } from './stats.js';
 import { encodeExperiment } from './url-state.js';
-import { el, setChildren, swatch } from './dom.js';
+import { canvasById, el, setChildren, swatch } from './dom.js';
 import { curveSaturation } from './sweep.js';
 import { readerOf, referenceLabel, referenceSource, referenceTooltip, sweepReferences } from './paper-values.js';
 
@@ -30,7 +30,7 @@ export function renderPlots(app) {
   const panes = app.panes;
   if (!panes.length) return;
   const legend = paneLegend(panes);
-  lineChart($('plot-throughput'), {
+  lineChart(canvasById('plot-throughput'), {
     series: panes.flatMap((p) => [series(p, 'accepted'), series(p, 'offered', { label: '', width: 1, dash: [3, 3] })]),
     xLabel: 'cycle',
     yLabel: 'flits/cycle/terminal',
@@ -39,7 +39,7 @@ export function renderPlots(app) {
       { label: 'offered', colour: '#444', dash: [3, 3] },
     ],
   });
-  lineChart($('plot-latency'), {
+  lineChart(canvasById('plot-latency'), {
     series: panes.flatMap((p) => [
       series(p, 'latency'),
       series(p, 'latencyMin', { label: '', dash: DASH_MIN, width: 1.4 }),
@@ -53,7 +53,7 @@ export function renderPlots(app) {
       { label: 'non-minimal', colour: '#444', dash: DASH_NONMIN },
     ],
   });
-  lineChart($('plot-nonmin'), {
+  lineChart(canvasById('plot-nonmin'), {
     series: panes.map((p) => series(p, 'nonminFraction')),
     xLabel: 'cycle',
     yLabel: 'fraction',
@@ -81,7 +81,7 @@ function renderFig9(panes) {
         },
       ]
     : [];
-  barChart($('plot-fig9'), { groups, classes, yLabel: 'flits/cycle', yMax: 1 });
+  barChart(canvasById('plot-fig9'), { groups, classes, yLabel: 'flits/cycle', yMax: 1 });
 }
 
 function renderHistogram(panes) {
@@ -116,7 +116,7 @@ function renderHistogram(panes) {
     s.push({ label: '', colour: p.colour, bins: bin(h.min, h.count), width });
     s.push({ label: '', colour: p.colour, dash: [5, 3], bins: bin(h.nonmin, h.count), width });
   });
-  histogramChart($('plot-histogram'), {
+  histogramChart(canvasById('plot-histogram'), {
     series: s,
     xLabel: 'latency (cycles)',
     yLabel: 'fraction of packets',
@@ -138,7 +138,7 @@ function renderSweep(app) {
   const references = sweepReferences(ser, app.model ? readerOf(app.model) : undefined);
   const finite = ser.flatMap((s) => s.points.filter((p) => !p.saturated && Number.isFinite(p.avg_latency)).map((p) => p.avg_latency));
   const yMax = finite.length ? Math.max(...finite) * 1.25 : undefined;
-  lineChart($('plot-sweep'), {
+  lineChart(canvasById('plot-sweep'), {
     series: ser.map((s) => ({
       label: s.label ? s.name : '',
       colour: s.colour,

@@ -24,6 +24,7 @@
 import { grouped } from './decisions.js';
 import { snapshotArrived } from './motion.js';
 import { clone } from './experiment.js';
+import { buttonById, inputById, selectById } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,16 +50,17 @@ export class TimeControl {
   }
 
   wire() {
-    $('btn-back').addEventListener('click', () => this.stepBack());
-    $('btn-until').addEventListener('click', () => this.go());
-    $('until-kind').addEventListener('change', () => {
+    buttonById('btn-back').addEventListener('click', () => this.stepBack());
+    buttonById('btn-until').addEventListener('click', () => this.go());
+    selectById('until-kind').addEventListener('change', () => {
       this.say(null);
       this.synced = '';
       this.sync();
     });
-    $('rewind-to').addEventListener('change', (e) => {
-      const raw = e.target.value.trim();
-      e.target.value = '';
+    const rewindTo = inputById('rewind-to');
+    rewindTo.addEventListener('change', () => {
+      const raw = rewindTo.value.trim();
+      rewindTo.value = '';
       if (!raw) return;
       const n = Number(raw);
       const now = this.app.panes[0]?.now ?? 0;
@@ -84,7 +86,7 @@ export class TimeControl {
     const earliest = ok ? Math.max(...app.panes.map((p) => p.sim.rewindable().earliest)) : 0;
     const canBack = ok && now > earliest && !this.busy;
     const sel = app.selection?.kind === 'router' && app.panes[app.selection.pane] ? app.selection : null;
-    const kind = $('until-kind').value;
+    const kind = selectById('until-kind').value;
     // A simulation too large for its worker's memory to hold a copy keeps none (src/web/budget.rs).
     const uncopied = ok && app.panes.some((p) => p.sim.rewindable().budget !== undefined && p.sim.rewindable().snapshots === 0);
     const key = [ok, canBack, earliest, now <= earliest, sel?.pane, sel?.index, this.busy, app.panes.length, kind, uncopied].join();
@@ -97,28 +99,31 @@ export class TimeControl {
         : uncopied
           ? 'Rewinding is off for this experiment: its simulations take the memory a copy for rewinding would need (use a smaller network, fewer VCs or shallower queues to rewind).'
           : `Nothing earlier is kept: cycle ${grouped(earliest)} is as far back as this simulation goes.`;
-    $('btn-back').disabled = !canBack;
-    $('btn-back').title = canBack ? 'Step back one cycle (←): every pane goes back to exactly the state it had then (rewind)' : why;
-    $('rewind-to').disabled = !canBack;
-    $('rewind-to').title = canBack ? `Go back to an earlier cycle (from ${grouped(earliest)} on): every pane returns to exactly the state it had then` : why;
+    buttonById('btn-back').disabled = !canBack;
+    buttonById('btn-back').title = canBack ? 'Step back one cycle (←): every pane goes back to exactly the state it had then (rewind)' : why;
+    inputById('rewind-to').disabled = !canBack;
+    inputById('rewind-to').title = canBack
+      ? `Go back to an earlier cycle (from ${grouped(earliest)} on): every pane returns to exactly the state it had then`
+      : why;
     const who = sel && app.panes.length > 1 ? ` (pane ${app.panes[sel.pane].variant.name})` : '';
     for (const [value, words] of Object.entries(EVENT_WORDS)) {
-      const o = $('until-kind').querySelector(`option[value="${value}"]`);
+      const o = selectById('until-kind').querySelector(`option[value="${value}"]`);
+      if (!(o instanceof HTMLOptionElement)) continue;
       o.disabled = !sel;
       o.textContent = sel ? `${words.option} at router ${sel.index}${who}` : `${words.option} at the selected router — click a router first`;
     }
-    $('until-kind').title = sel
+    selectById('until-kind').title = sel
       ? `What to run until (then pause). Router events are awaited at router ${sel.index}${who}, the router in the inspector.`
       : 'What to run until (then pause). For the next decision at a router, click (pin) that router first.';
-    $('run-until').disabled = kind !== 'cycle' || !ok;
-    $('btn-until').disabled = !ok || this.busy;
+    inputById('run-until').disabled = kind !== 'cycle' || !ok;
+    buttonById('btn-until').disabled = !ok || this.busy;
   }
 
   /** The ▶ button: run until the chosen event. */
   go() {
-    const kind = $('until-kind').value;
+    const kind = selectById('until-kind').value;
     if (kind === 'cycle') {
-      this.hooks.untilCycle($('run-until').value);
+      this.hooks.untilCycle(inputById('run-until').value);
       return;
     }
     this.runUntil(kind);
@@ -151,7 +156,7 @@ export class TimeControl {
     this.hooks.setRunning(false);
     app.pacer.steps = 0;
     app.until = 0;
-    $('run-until').value = '';
+    inputById('run-until').value = '';
     await app.sims.idle();
     return app.panes.length > 0 && !app.crashed && !app.stopped;
   }

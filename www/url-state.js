@@ -15,6 +15,7 @@
 
 import { MAX_VARIANTS, MAX_ZOOM, MIN_ZOOM, clampZoom, formatValue, newExperiment, parseValue, readSpeed, setPath, speedText, clone } from './experiment.js';
 import { clip } from './dom.js';
+import { messageOf } from './errors.js';
 
 const PAGE_KEYS = new Set([
   'preset',
@@ -112,7 +113,7 @@ export function decodeExperiment(model, search, presets) {
   try {
     params = new URLSearchParams(search);
   } catch (e) {
-    return { experiment: null, problems: [`the link's parameters could not be read (${e.message})`], paused: false };
+    return { experiment: null, problems: [`the link's parameters could not be read (${messageOf(e)})`], paused: false };
   }
   const keys = [...new Set(params.keys())];
   if (keys.length === 0) return { experiment: null, problems, paused: false };

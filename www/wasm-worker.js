@@ -5,6 +5,7 @@
 // unusable, from an ordinary exception). A reply may name ArrayBuffers to transfer
 // instead of copying in its `transfer` field, which is not posted.
 import init, { lastPanic } from '../pkg/hiradix.js';
+import { messageOf } from './errors.js';
 
 export function serve(work) {
   const ready = init();
@@ -22,7 +23,7 @@ export function serve(work) {
       } catch {
         // the module may be unusable after a trap
       }
-      self.postMessage({ id, error: panic ?? String(err?.message ?? err), trapped });
+      self.postMessage({ id, error: panic ?? messageOf(err), trapped });
     }
   };
 }
