@@ -21,7 +21,7 @@ export default [
   // The page: ES modules loaded by index.html.
   { files: ['www/**/*.js'], languageOptions: { globals: globals.browser } },
   // Its Web Workers (module workers started with `new Worker(url, { type: 'module' })`).
-  { files: ['www/*-worker.js'], languageOptions: { globals: globals.worker } },
+  { files: ['www/**/*-worker.js'], languageOptions: { globals: globals.worker } },
   // Node: the tests and scripts drive Chromium through playwright-core, and the functions
   // they hand to page.evaluate() run in the page, so they see the browser's globals too.
   {

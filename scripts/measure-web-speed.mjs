@@ -237,7 +237,7 @@ page's main thread while the page's own simulation is paused):
 | **wasm / native** | **${(100 * ratio).toFixed(0)} %** | ${((100 * best(results.wasm)) / best(results.native)).toFixed(0)} % | goal ≥ 60 % |
 
 **The page animating this network** (one pane, occupancy colouring, 1400 × 1000 window). The
-simulation runs in a Web Worker (\`www/sim-worker.js\`); the page draws its latest snapshot every
+simulation runs in a Web Worker (\`www/sim/sim-worker.js\`); the page draws its latest snapshot every
 animation frame. Cycles per displayed frame = simulated cycles/s ÷ frames/s; a worker step is one
 advance of the simulation and the snapshot after it; "smooth" on (the default) except where said:
 

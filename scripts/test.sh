@@ -69,13 +69,14 @@ lints() {
 
 # The page's JavaScript (www/, tests/browser/, scripts/*.mjs; eslint.config.js and
 # .prettierignore leave out pkg/, docs/, target/, node_modules/), and the page's types
-# (tsconfig.json: www/ checked against its JSDoc, the DOM's and pkg/hiradix.d.ts). All
-# three run even if one fails.
+# (tsconfig.json: www/ checked against its JSDoc, the DOM's and pkg/hiradix.d.ts), and
+# the layers of www/ (tests/page/). All run even if one fails.
 page_lint() {
     local rc=0
     npx --no -- eslint --max-warnings 0 . || rc=1
     npx --no -- prettier --check --log-level warn '**/*.{js,mjs,cjs}' || rc=1
     npx --no -- tsc -p tsconfig.json || rc=1
+    node --test tests/page/ || rc=1
     return $rc
 }
 
@@ -99,7 +100,7 @@ stage "install dependencies" install_deps
 stage "pkg/ freshness check" scripts/check-pkg.sh
 stage "formatting (cargo fmt --check)" formatting
 stage "lints (cargo clippy --all-targets -D warnings)" lints
-stage "page lint, format and types (eslint, prettier --check, tsc)" page_lint
+stage "page lint, format, types and layers (eslint, prettier --check, tsc, tests/page)" page_lint
 stage "native tests (cargo test --release)" native_tests
 stage "sweep as a Slurm job array on a real single-node Slurm" slurm_sweep
 stage "engine tests with debug assertions (cargo test --profile checked)" checked_tests

@@ -1,12 +1,12 @@
 // The page: loads the wasm simulator, builds the controls from its catalog, runs one or
-// more simulations (side by side, in lock-step) in a Web Worker (www/sim-worker.js) and
+// more simulations (side by side, in lock-step) in a Web Worker (www/sim/sim-worker.js) and
 // draws their latest snapshots every animation frame, with live statistics, inspection, a
 // load–latency sweep, presets, URL state and export. The drawing thread never waits for
-// the simulation: each pane's `sim` is a mirror (www/remote-sim.js) of the worker's.
+// the simulation: each pane's `sim` is a mirror (www/sim/remote-sim.js) of the worker's.
 //
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
 import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
-import { Controls, parseControl } from './controls.js';
+import { Controls, parseControl } from './ui/controls.js';
 import {
   MAX_VARIANTS,
   Model,
@@ -23,31 +23,31 @@ import {
   sameValue,
   setPath,
   speedText,
-} from './experiment.js';
-import { buttonById, byId, clip, el, inputById, rich, selectById, setChildren } from './dom.js';
-import { parseConfigText } from './json-check.js';
-import { PRESETS, presetExperiments } from './presets.js';
-import { describeCrash, smallerExperiment } from './crash.js';
-import { Pane } from './pane.js';
-import { COLOURS, DENSE_CHANNELS, drawRamp } from './render.js';
-import { layoutStage, watchLayout } from './layout.js';
-import { renderKey } from './key-view.js';
-import { decodeExperiment, encodeExperiment } from './url-state.js';
-import { updateInspector as renderInspector, wireCanvasEvents } from './interaction.js';
-import { Sweep, parseLoads } from './sweep.js';
-import { statsCsv, statsJson } from './stats-view.js';
-import { canvasesToPng, download, downloadText } from './export.js';
-import { CostView, splitCostParams } from './cost-view.js';
-import { PacketTrace } from './trace-view.js';
-import { SimClient } from './sim-client.js';
-import { RemoteSim } from './remote-sim.js';
-import { Pacer } from './pacing.js';
-import { animation } from './animation.js';
-import { FailLinks } from './faults.js';
-import { TimeControl } from './time-control.js';
-import { LiveLoad } from './live-load.js';
-import { PACKET_LEGEND } from './motion.js';
-import { SHARE_FULL, WINDOW as DECISION_WINDOW } from './decisions.js';
+} from './model/experiment.js';
+import { buttonById, byId, clip, el, inputById, rich, selectById, setChildren } from './lib/dom.js';
+import { parseConfigText } from './model/json-check.js';
+import { PRESETS, presetExperiments } from './stories/presets.js';
+import { describeCrash, smallerExperiment } from './ui/crash.js';
+import { Pane } from './sim/pane.js';
+import { COLOURS, DENSE_CHANNELS, drawRamp } from './render/network-view.js';
+import { layoutStage, watchLayout } from './render/layout.js';
+import { renderKey } from './render/key-view.js';
+import { decodeExperiment, encodeExperiment } from './model/url-state.js';
+import { updateInspector as renderInspector, wireCanvasEvents } from './ui/interaction.js';
+import { Sweep, parseLoads } from './sim/sweep.js';
+import { statsCsv, statsJson } from './ui/stats-view.js';
+import { canvasesToPng, download, downloadText } from './ui/export.js';
+import { CostView, splitCostParams } from './ui/cost-view.js';
+import { PacketTrace } from './ui/trace-view.js';
+import { SimClient } from './sim/sim-client.js';
+import { RemoteSim } from './sim/remote-sim.js';
+import { Pacer } from './sim/pacing.js';
+import { animation } from './ui/animation.js';
+import { FailLinks } from './ui/faults.js';
+import { TimeControl } from './ui/time-control.js';
+import { LiveLoad } from './ui/live-load.js';
+import { PACKET_LEGEND } from './render/motion.js';
+import { SHARE_FULL, WINDOW as DECISION_WINDOW } from './model/decisions.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -88,10 +88,10 @@ const app = {
   // displayed frame over the last second (cycles/s over fps).
   perf: { fps: 0, drawMs: 0, advanceMs: 0, stepCycles: 0, cyclesPerFrame: 0 },
   defaultConfig: DEFAULT_CONFIG,
-  tab: 'sim', // or 'cost': the cost view (www/cost-view.js); the simulation idles meanwhile
+  tab: 'sim', // or 'cost': the cost view (www/ui/cost-view.js); the simulation idles meanwhile
   cost: null,
   present: false, // present mode: picture and key plot fill the screen, large text
-  keyNumbers: null, // the class plot's numbers (www/key-view.js), for tests
+  keyNumbers: null, // the class plot's numbers (www/render/key-view.js), for tests
 };
 
 // Exposed for tests, scripts/ and poking around in the console.
@@ -142,7 +142,7 @@ function notice(text) {
 // A Rust panic (a wasm call trapped: in the simulation worker, `message` is its panic
 // message), a worker that died (e.g. out of memory) or an uncaught JS error. The
 // experiment stays the page's, as the visitor had it (and its link): the banner says what
-// happened and offers to try again or to reload it smaller (www/crash.js).
+// happened and offers to try again or to reload it smaller (www/ui/crash.js).
 function showCrash(err, message = null) {
   if (app.crashed) return;
   app.crashed = true;
@@ -666,7 +666,7 @@ function syncFailedLegend() {
   document.body.classList.toggle('has-failed', on);
 }
 
-// Links failed or recovered in some panes (www/faults.js): the focus that depends on them,
+// Links failed or recovered in some panes (www/ui/faults.js): the focus that depends on them,
 // the legend, the form, the URL and the story's "modified" follow; the sweep's points no
 // longer describe the experiment.
 function onFaultsChanged() {
@@ -781,7 +781,7 @@ function wireControls() {
   $('btn-reset').addEventListener('click', reset);
   $('error-reset').addEventListener('click', reset);
   // After a crash: the same experiment with fewer panes and halved buffers and queues
-  // (www/crash.js), saying what changed.
+  // (www/ui/crash.js), saying what changed.
   $('error-smaller').addEventListener('click', () => {
     const smaller = app.smaller;
     if (!smaller || !app.crashed) return;
@@ -796,8 +796,8 @@ function wireControls() {
   // Run until a cycle: a whole number past the current cycle runs on and pauses there.
   const runUntil = inputById('run-until');
   runUntil.addEventListener('change', () => untilCycle(runUntil.value));
-  // Step back, back to a cycle, run until an event (www/time-control.js); the load while
-  // running (www/live-load.js).
+  // Step back, back to a cycle, run until an event (www/ui/time-control.js); the load while
+  // running (www/ui/live-load.js).
   app.timeControl = new TimeControl(app, { serial, setRunning, notice, updateInspector, untilCycle, liveChanged });
   app.timeControl.wire();
   app.liveLoad = new LiveLoad(app, {

@@ -1,4 +1,4 @@
-// The "cost" view (www/cost-view.js): the papers' cost, power and design-space models for
+// The "cost" view (www/ui/cost-view.js): the papers' cost, power and design-space models for
 // the user's N, radix and β — plots that redraw as the inputs change, the HyperX design
 // search in a Web Worker, messages next to a bad input, and the view's state in the URL.
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Failed links on the page (HyperX §6, www/faults.js): the ✂ mode fails a clicked link in
+// Failed links on the page (HyperX §6, www/ui/faults.js): the ✂ mode fails a clicked link in
 // every pane of the running simulation and restores it on a second click; the config's
 // faults.links follows (form, URL), so a share link rebuilds the same failures; failed
 // links are drawn and counted; DOR loses packets to them, DAL none; a failure that would

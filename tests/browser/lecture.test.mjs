@@ -291,7 +291,7 @@ test('the colour legend is beside the picture and in the PNG export', { timeout:
 test('the ramp: idle light, busy dark, lightness falling monotonically (survives greyscale)', { timeout: 60_000 }, async () => {
   const { page, errors } = await open('?preset=min-worst-case');
   const l = await page.evaluate(async () => {
-    const { rampRgb } = await import('/www/render.js');
+    const { rampRgb } = await import('/www/render/network-view.js');
     return Array.from({ length: 21 }, (_, i) => rampRgb(i / 20)).map(([r, g, b]) => 0.299 * r + 0.587 * g + 0.114 * b);
   });
   assert.ok(l[0] > 200 && l[20] < 40, `idle ${l[0]}, full ${l[20]}`);

@@ -315,7 +315,7 @@ test('a worker that dies of a failed allocation: "ran out of memory", the experi
 });
 
 test('crash messages: memory failures are told from other crashes; nothing smaller than the defaults in one pane', async () => {
-  const { describeCrash, isMemoryFailure, smallerExperiment } = await import('../../www/crash.js');
+  const { describeCrash, isMemoryFailure, smallerExperiment } = await import('../../www/ui/crash.js');
   for (const m of [
     'panicked at raw_vec.rs:28:5:\ncapacity overflow',
     'memory allocation of 4294967296 bytes failed',
@@ -338,7 +338,7 @@ test('crash messages: memory failures are told from other crashes; nothing small
   }
   // The crash text shows what was reported, with control characters escaped.
   assert.match(describeCrash('boom \u001b[2J\u202e').text, /boom \\u\{1b\}\[2J\\u\{202e\}/);
-  const { Model, newExperiment } = await import('../../www/experiment.js');
+  const { Model, newExperiment } = await import('../../www/model/experiment.js');
   const defaults = {
     topology: { type: 'flattened_butterfly', k: 8, n: 2 },
     router: { buffer_depth: 8, buffer_per_port: null, output_queue: null, vcs: 4, speedup: 2 },

@@ -1,4 +1,4 @@
-// The papers' stated saturation throughputs beside the sweep's curves (www/paper-values.js):
+// The papers' stated saturation throughputs beside the sweep's curves (www/stories/paper-values.js):
 // every entry of the table is the paper's (its quote is in the paper's text, its value in
 // the quote or in the project's claims), names its source and its configuration is one the
 // engine runs; every parameter of a configuration is a condition (the paper's value, one
@@ -26,10 +26,10 @@ import {
   referenceSource,
   referenceTooltip,
   sweepReferences,
-} from '../../www/paper-values.js';
-import { Model, flatten, getPath, setPath } from '../../www/experiment.js';
-import { PRESETS, presetExperiment } from '../../www/presets.js';
-import { sweptConfig } from '../../www/sweep.js';
+} from '../../www/stories/paper-values.js';
+import { Model, flatten, getPath, setPath } from '../../www/model/experiment.js';
+import { PRESETS, presetExperiment } from '../../www/stories/presets.js';
+import { sweptConfig } from '../../www/sim/sweep.js';
 import { checkConfig, catalogJson, initSync } from '../../pkg/hiradix.js';
 
 const PAPERS_DIR = join(ROOT, '..', 'shared', 'papers');

@@ -52,7 +52,7 @@ async function openStory(id, cycles, { paused = false } = {}) {
       rest: mean(p, false),
       count: p.focus.reduce((a, b) => a + b, 0),
       key: app.keyNumbers?.panes[i] ?? null,
-      // The "where packets go non-minimally" key plot (www/decisions.js), if shown.
+      // The "where packets go non-minimally" key plot (www/model/decisions.js), if shown.
       decisions: app.decisionNumbers?.panes[i] ?? null,
       metric: p.linksMetric,
       accepted: p.stats.recent(10)?.accepted,

@@ -214,7 +214,7 @@ test('trace: a traced packet is in the URL, and the link follows the same packet
 });
 
 test('trace: the panel says when the panes follow different packets (a full source queue dropped it in one)', async () => {
-  const { samePacket, DIFFERENT_PACKETS } = await import('../../www/trace-view.js');
+  const { samePacket, DIFFERENT_PACKETS } = await import('../../www/ui/trace-view.js');
   const a = { src: 3, dst: 40, created: 120 };
   assert.equal(samePacket([a, { ...a }, null]), true, 'a pane still waiting does not count as different');
   assert.equal(samePacket([a, { ...a, created: 121 }]), false);
