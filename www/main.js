@@ -26,7 +26,8 @@ import {
 } from './model/experiment.js';
 import { buttonById, byId, clip, el, inputById, rich, selectById, setChildren } from './lib/dom.js';
 import { parseConfigText } from './model/json-check.js';
-import { PRESETS, presetExperiments } from './stories/presets.js';
+import { messageOf } from './lib/errors.js';
+import { BUILTIN_STORIES, PRESETS, loadStories, presetExperiments } from './stories/presets.js';
 import { describeCrash, smallerExperiment } from './ui/crash.js';
 import { Pane } from './sim/pane.js';
 import { COLOURS, DENSE_CHANNELS, drawRamp } from './render/network-view.js';
@@ -920,7 +921,6 @@ function wireControls() {
     else if (b.classList.contains('vc-trace')) app.trace.followQueueHead(sel.pane, sel.index, Number(b.dataset.port), Number(b.dataset.vc));
   });
   document.addEventListener('keydown', onKey);
-  for (const p of PRESETS) selectById('preset').append(new Option(p.title, p.id));
   drawRamp($('legend-ramp'));
   app.relayout = watchLayout(() => app.panes.length);
   // Whether the statistics below the stage are on screen (see animation.js).
@@ -1070,7 +1070,16 @@ async function main() {
   await init();
   app.catalog = JSON.parse(catalogJson());
   app.model = new Model(app.catalog);
+  const storyProblems = await loadStories(async (name) => {
+    const r = await fetch(new URL(name, BUILTIN_STORIES));
+    if (!r.ok) throw new Error(`${name}: ${r.status} ${r.statusText}`);
+    return r.json();
+  }).then(
+    () => [],
+    (e) => [`the built-in stories could not be loaded (${messageOf(e)})`],
+  );
   app.presets = presetExperiments(app.model);
+  for (const p of PRESETS) selectById('preset').append(new Option(p.title, p.id));
   app.controls = new Controls($('controls'), app.model, { onChange: onControlChange });
   resetSweep();
   const costLink = splitCostParams(location.search);
@@ -1078,7 +1087,7 @@ async function main() {
   app.cost.setValues(costLink.values);
   const fallback = newExperiment(app.model.complete(DEFAULT_CONFIG));
   const decoded = decodeExperiment(app.model, costLink.rest, app.presets);
-  const problems = [...costLink.problems, ...decoded.problems];
+  const problems = [...storyProblems, ...costLink.problems, ...decoded.problems];
   const asked = decoded.experiment ? clone(decoded.experiment.view) : null;
   let fromLink = false;
   // The link stays as the visitor opened it until its experiment runs: if it crashes the

@@ -28,7 +28,7 @@ import {
   sweepReferences,
 } from '../../www/stories/paper-values.js';
 import { Model, flatten, getPath, setPath } from '../../www/model/experiment.js';
-import { PRESETS, presetExperiment } from '../../www/stories/presets.js';
+import { BUILTIN_STORIES, loadStories, presetExperiment } from '../../www/stories/presets.js';
 import { sweptConfig } from '../../www/sim/sweep.js';
 import { checkConfig, catalogJson, initSync } from '../../pkg/hiradix.js';
 
@@ -333,9 +333,11 @@ test('the text’s unconfirmed values are not drawn; a contradiction names both 
   assert.doesNotMatch(referenceSource(sweepReferences([{ name: 'A', config: benign }], reads)[0], 1), /readings/);
 });
 
-test('the presets whose sweeps show a paper value', () => {
+test('the presets whose sweeps show a paper value', async () => {
   const shown = {};
-  for (const p of PRESETS) {
+  const stories = await loadStories(async (name) => JSON.parse(await readFile(new URL(name, BUILTIN_STORIES), 'utf8')));
+  assert.equal(stories.length, 7);
+  for (const p of stories) {
     const variants = model.variants(presetExperiment(model, p));
     // As the sweep runs them (Bernoulli injection), with the page's reader.
     const values = variants.map((v) => paperValuesFor(sweptConfig(v.config), reads).map((e) => `${e.paper.short} ${e.where}: ${e.value}`));

@@ -37,11 +37,11 @@ export function focusMask(rule, net) {
     mask[c] = 1;
     any = true;
   };
-  if (rule.kind === 'router-shift') {
+  if (rule.kind === 'shift_direct') {
     // Router i's terminals all send to router i + shift: the direct channel(s) i → i + shift.
     const R = info.routers;
     for (let c = 0; c < n; c++) if (dst[c] === (src[c] + shift) % R) set(c);
-  } else if (rule.kind === 'group-shift') {
+  } else if (rule.kind === 'group_shift_global') {
     // Group i sends to group i + shift: the global channel(s) between them. A sliced
     // dragonfly numbers its groups on through the slices (block s·g + i): within each.
     const S = info.slices ?? 1;
@@ -58,7 +58,7 @@ export function focusMask(rule, net) {
     if (S < 2 || !(rule.slice < S)) return null;
     const per = info.routers / S;
     for (let c = 0; c < n; c++) if (Math.floor(src[c] / per) === rule.slice) set(c);
-  } else if (rule.kind === 'swap2') {
+  } else if (rule.kind === 'swap2_minimal') {
     // Each switch's even terminals cross dimension 0's bisection, its odd ones dimension
     // 1's: the minimal channel of each in its dimension.
     const dims = info.dims;
@@ -73,7 +73,7 @@ export function focusMask(rule, net) {
         if (same && coord(a, d, dims) !== coord(b, d, dims)) set(c);
       }
     }
-  } else if (rule.kind === 'failed-detours') {
+  } else if (rule.kind === 'failed_link_detours') {
     // Around each failed link a–b: the working channels a → x → b and b → x → a through
     // every router x linked to both (in a HyperX, the rest of the link's line: DAL's detour).
     const failed = net.failed;
