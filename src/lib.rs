@@ -42,6 +42,7 @@ pub mod routing;
 pub mod saturation;
 pub mod sim;
 pub mod stats;
+pub mod story;
 pub mod topology;
 pub mod traffic;
 

@@ -20,6 +20,8 @@ const LAYERS: &[&[&str]] = &[
     // What is built on whole runs: the registry the CLI and the page read, the paper
     // figures and their claims, the cost models.
     &["catalog", "figures", "cost"],
+    // Story documents, checked against the catalog and the engine.
+    &["story"],
     // The front end (the CLI is a separate crate target in src/bin).
     &["web"],
 ];

@@ -5,7 +5,7 @@
 // the simulation: each pane's `sim` is a mirror (www/sim/remote-sim.js) of the worker's.
 //
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
-import init, { catalogJson, lastPanic } from '../pkg/hiradix.js';
+import init, { catalogJson, checkStory, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './ui/controls.js';
 import {
   MAX_VARIANTS,
@@ -274,8 +274,6 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   const container = $('panes');
   container.className = `panes n${variants.length}`;
   reply.statics.forEach((data, i) => app.panes.push(new Pane(container, i, variants[i], new RemoteSim(app.sims, reply.gen, i, data, reply.panes[i]))));
-  const focusRule = PRESETS.find((p) => p.id === exp.preset)?.focus ?? null;
-  for (const p of app.panes) p.setFocus(focusRule);
   const configChanged = !app.experiment || !sameValue(app.experiment.config, exp.config) || !sameValue(app.experiment.compare, exp.compare);
   app.experiment = exp;
   app.crashed = false;
@@ -288,6 +286,9 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   app.rateWindow = null;
   if (configChanged && !keepStats) resetSweep();
   for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
+  // The story's focus channels, selected by the engine in each pane's worker.
+  const focusRule = PRESETS.find((p) => p.id === exp.preset)?.focus ?? null;
+  await Promise.all(app.panes.map((p) => p.setFocus(focusRule)));
   syncUi();
   updateInspector();
   layoutStage(app.panes.length);
@@ -671,8 +672,7 @@ function syncFailedLegend() {
 // the legend, the form, the URL and the story's "modified" follow; the sweep's points no
 // longer describe the experiment.
 function onFaultsChanged() {
-  const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus ?? null;
-  for (const p of app.panes) p.setFocus(rule);
+  refocus();
   syncUi();
   resetSweep();
   app.lastKey = 0;
@@ -952,13 +952,22 @@ function untilCycle(raw) {
   if (!app.running && !app.crashed && !app.stopped) setRunning(true);
 }
 
+// The story's focus again, on the links as they are now (the detours around failed links
+// follow them); the legend and the picture follow when the engine has answered.
+function refocus() {
+  const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus ?? null;
+  Promise.all(app.panes.map((p) => p.setFocus(rule))).then(() => {
+    syncFocusLegend();
+    app.lastKey = 0;
+  });
+}
+
 // The load or the failed links changed while running (the load control, or a rewind that
 // undid such a change): the focus that depends on the links, the form, the URL and the
 // story's "modified" follow.
 function liveChanged({ links = false } = {}) {
   if (links) {
-    const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus ?? null;
-    for (const p of app.panes) p.setFocus(rule);
+    refocus();
     resetSweep();
   }
   syncUi();
@@ -1070,12 +1079,13 @@ async function main() {
   await init();
   app.catalog = JSON.parse(catalogJson());
   app.model = new Model(app.catalog);
-  const storyProblems = await loadStories(async (name) => {
+  const readStory = async (/** @type {string} */ name) => {
     const r = await fetch(new URL(name, BUILTIN_STORIES));
     if (!r.ok) throw new Error(`${name}: ${r.status} ${r.statusText}`);
-    return r.json();
-  }).then(
-    () => [],
+    return r.text();
+  };
+  const storyProblems = await loadStories(readStory, checkStory).then(
+    (loaded) => loaded.problems,
     (e) => [`the built-in stories could not be loaded (${messageOf(e)})`],
   );
   app.presets = presetExperiments(app.model);

@@ -1,4 +1,4 @@
-//! The page's "cost" view (`www/cost-view.js`, through `src/web/cost.rs`): the user's `N`,
+//! The page's "cost" view (`www/ui/cost-view.js`, through `src/web/cost.rs`): the user's `N`,
 //! radix `R` and bisection `β` checked field by field, and the data of every plot of the
 //! view as JSON. Pure computation, so it is tested natively (`tests/cost_explore.rs`).
 //!

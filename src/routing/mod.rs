@@ -106,7 +106,7 @@ pub struct DimNote {
 }
 
 /// The numbers behind the last per-hop adaptive decision at a router (DAL), recorded only
-/// while the page inspects ([`Routing::record_hop_notes`]); see `www/inspector.js`.
+/// while the page inspects ([`Routing::record_hop_notes`]); see `www/ui/inspector.js`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HopNote {
     pub valid: bool,

@@ -799,6 +799,13 @@ impl Simulation {
     pub fn faults(&self) -> &FaultSet {
         &self.faults
     }
+
+    /// The channels between routers that exist (a tapered network's removed ones left
+    /// out), in the order the page draws them: `(src, src_port, dst, dst_port)`.
+    pub fn router_channels(&self) -> impl Iterator<Item = (u32, u32, u32, u32)> + '_ {
+        let net = self.network();
+        net.channels().filter(move |&(src, src_port, _, _)| !self.faults().is_absent(net.port_id(src, src_port)))
+    }
     pub fn stats(&self) -> &Stats {
         &self.stats
     }

@@ -1,4 +1,4 @@
-//! The page's "cost" view (`www/cost-view.js`): the cost, power and design-space models
+//! The page's "cost" view (`www/ui/cost-view.js`): the cost, power and design-space models
 //! of [`crate::cost::explore`] for the user's `N`, radix and `β`. The inputs are passed as
 //! typed (`"2^17"`, `"64K"`, `"1/8"`); a bad one comes back as a JS exception whose message
 //! has one `field: message` line per problem (`nodes`, `radix`, `beta`), which the page
@@ -27,7 +27,7 @@ pub fn cost_figures(nodes: &str, radix: &str, beta: &str) -> Result<String, JsEr
 }
 
 /// The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
-/// [`explore::hyperx`]). Dozens of searches: the page runs it in `www/cost-worker.js`.
+/// [`explore::hyperx`]). Dozens of searches: the page runs it in `www/sim/cost-worker.js`.
 #[wasm_bindgen(js_name = costHyperx)]
 pub fn cost_hyperx(nodes: &str, radix: &str, beta: &str) -> Result<String, JsError> {
     Ok(explore::hyperx(&query(nodes, radix, beta)?).to_string())

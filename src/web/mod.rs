@@ -2,14 +2,14 @@
 //!
 //! Compiled only for `wasm32` (see `lib.rs`). A thin layer over the core, with a coarse
 //! API following the rustwasm examples. The page's simulation workers
-//! (`www/sim-worker.js`) own the [`WebSim`]s: each step they call [`WebSim::advance`] and
+//! (`www/sim/sim-worker.js`) own the [`WebSim`]s: each step they call [`WebSim::advance`] and
 //! then read flat typed arrays for drawing (per-channel, per-VC occupancy; per-router
 //! terminal load), one bulk transfer each, no per-object calls, and post them to the
 //! drawing thread. Static arrays (positions, channel endpoints and classes) are read once
 //! per simulation. Inspection (`routerDetail`, `channelDetail`) and the statistics that
 //! need the topology (Fig. 9 global-channel classes) come back as JSON. [`run_experiment`]
 //! runs the papers' methodology for the load–latency sweep in another worker
-//! (`www/sweep-worker.js`).
+//! (`www/sim/sweep-worker.js`).
 //!
 //! Panics are not fatal to the page: the panic hook logs them to the console *and* keeps
 //! the message, which the page reads with [`last_panic`] to show an error banner after the
@@ -84,6 +84,18 @@ fn field_errors(e: &crate::config::ConfigErrors) -> JsValue {
 pub fn check_config(config_json: &str) -> JsValue {
     let errors = match SimConfig::from_json(config_json).and_then(|cfg| crate::sim::Simulation::check(&cfg)) {
         Ok(()) => crate::config::ConfigErrors(Vec::new()),
+        Err(e) => e,
+    };
+    field_errors(&errors)
+}
+
+/// Checks a story document ([`crate::story`]) as `hiradix story check` does: `[]` when it
+/// passes, else every problem as `[{path, message}]`, each with the dotted path of its
+/// field (e.g. `experiment.compare.values[1].routing.algorithm`).
+#[wasm_bindgen(js_name = checkStory)]
+pub fn check_story(text: &str) -> JsValue {
+    let errors = match crate::story::check(text) {
+        Ok(_) => crate::config::ConfigErrors(Vec::new()),
         Err(e) => e,
     };
     field_errors(&errors)

@@ -85,9 +85,7 @@ impl WebSim {
         let mut downstream_port = Vec::new();
         let mut upstream_port = Vec::new();
         // A tapered dragonfly's removed channels are not drawn: they do not exist.
-        for (src, src_port, dst, dst_port) in
-            net.channels().filter(|&(src, src_port, _, _)| !sim.faults().is_absent(net.port_id(src, src_port)))
-        {
+        for (src, src_port, dst, dst_port) in sim.router_channels() {
             endpoints.extend([src, dst]);
             upstream_port.push(net.port_id(src, src_port) as u32);
             downstream_port.push(net.port_id(dst, dst_port) as u32);
@@ -188,6 +186,17 @@ impl WebSim {
     pub fn channel_classes(&self) -> Vec<u8> {
         let net = self.sim.network();
         self.upstream_port.iter().map(|&p| u8::from(net.port_by_id(p as usize).class == LinkClass::Global)).collect()
+    }
+
+    /// The channels a story's focus selects on this network (`focus_json`: the document's
+    /// `focus`, see [`crate::story::focus_mask`]), 1 = selected; empty when the focus does
+    /// not show here (another pattern, or nothing selected). Throws when the focus is not
+    /// one the story format allows.
+    #[wasm_bindgen(js_name = focusChannels)]
+    pub fn focus_channels(&self, focus_json: &str) -> Result<Vec<u8>, JsError> {
+        let focus: crate::story::Focus =
+            serde_json::from_str(focus_json).map_err(|e| JsError::new(&format!("focus: {e}")))?;
+        Ok(crate::story::focus_mask(&focus, &self.sim).unwrap_or_default())
     }
 
     /// Per channel: its dimension (HyperX family; 0 elsewhere).

@@ -30,7 +30,7 @@ import {
 import { Model, flatten, getPath, setPath } from '../../www/model/experiment.js';
 import { BUILTIN_STORIES, loadStories, presetExperiment } from '../../www/stories/presets.js';
 import { sweptConfig } from '../../www/sim/sweep.js';
-import { checkConfig, catalogJson, initSync } from '../../pkg/hiradix.js';
+import { checkConfig, checkStory, catalogJson, initSync } from '../../pkg/hiradix.js';
 
 const PAPERS_DIR = join(ROOT, '..', 'shared', 'papers');
 const CLAIMS_DIR = join(ROOT, 'src', 'figures', 'claims');
@@ -335,7 +335,8 @@ test('the text’s unconfirmed values are not drawn; a contradiction names both 
 
 test('the presets whose sweeps show a paper value', async () => {
   const shown = {};
-  const stories = await loadStories(async (name) => JSON.parse(await readFile(new URL(name, BUILTIN_STORIES), 'utf8')));
+  const { stories, problems } = await loadStories((name) => readFile(new URL(name, BUILTIN_STORIES), 'utf8'), checkStory);
+  assert.deepEqual(problems, []);
   assert.equal(stories.length, 7);
   for (const p of stories) {
     const variants = model.variants(presetExperiment(model, p));

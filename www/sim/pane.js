@@ -6,7 +6,6 @@ import { Geometry } from '../render/geometry.js';
 import { NetworkView } from '../render/network-view.js';
 import { StatsTracker } from '../model/stats.js';
 import { formatValue } from '../model/experiment.js';
-import { focusMask } from '../stories/story.js';
 import { DecisionWindow } from '../model/decisions.js';
 
 export class Pane {
@@ -58,6 +57,7 @@ export class Pane {
       slices: this.info.slices ?? 1,
     });
     this.focus = null; // the story's focus channels (a mask), see setFocus
+    this.focusAsked = 0; // focus requests sent: only the latest one's answer is shown
     this.view = new NetworkView(this.canvas, geometry, { blockKind: this.info.group_kind });
     this.setFailed(sim.failedChannels());
     this.stats = new StatsTracker(this.info);
@@ -68,10 +68,15 @@ export class Pane {
     this.decisions.push(sim.now(), sim.routerDecisions?.());
   }
 
-  /** The channels a story is about (www/stories/story.js rule), or none. */
-  setFocus(rule) {
-    const g = this.view.geo;
-    this.focus = focusMask(rule, { info: this.info, config: this.config, src: g.src, dst: g.dst, groups: this.groups, classes: g.global, failed: this.failed });
+  /**
+   * The story's focus on this pane: the channels the engine selects for `rule.selection`
+   * (a story document's focus; src/story.rs, `focus_mask`), asked of the pane's worker.
+   * Resolves once the pane shows them (none when the focus does not show on this network).
+   */
+  async setFocus(rule) {
+    const asked = ++this.focusAsked;
+    const mask = rule ? await this.sim.ask('focusChannels', JSON.stringify(rule.selection)) : null;
+    if (asked === this.focusAsked) this.focus = mask instanceof Uint8Array && mask.length ? mask : null;
   }
 
   /** The failed channels (per channel, 1 = failed; WebSim.failedChannels). */

@@ -19,15 +19,26 @@ export const BUILTIN_STORIES = new URL('./builtin/', import.meta.url);
 export let PRESETS = [];
 
 /**
- * Reads the built-in story documents with `readJson(name)` (a file name in
- * BUILTIN_STORIES: the page fetches it, Node reads it from disk) into PRESETS.
- * @param {(name: string) => Promise<any>} readJson
+ * Reads the built-in story documents with `readText(name)` (a file name in
+ * BUILTIN_STORIES: the page fetches it, Node reads it from disk) into PRESETS, each checked
+ * by the engine's `checkStory` (src/story.rs): a document it refuses is left out, and
+ * reported in `problems` with its fields.
+ * @param {(name: string) => Promise<string>} readText
+ * @param {(text: string) => {path: string, message: string}[]} checkStory
+ * @returns {Promise<{stories: typeof PRESETS, problems: string[]}>}
  */
-export async function loadStories(readJson) {
-  const ids = await readJson('index.json');
-  const docs = await Promise.all(ids.map((/** @type {string} */ id) => readJson(`${id}.json`)));
-  PRESETS = docs.map(storyFromDocument);
-  return PRESETS;
+export async function loadStories(readText, checkStory) {
+  const ids = JSON.parse(await readText('index.json'));
+  const texts = await Promise.all(ids.map((/** @type {string} */ id) => readText(`${id}.json`)));
+  const problems = [];
+  const stories = [];
+  texts.forEach((text, i) => {
+    const errors = checkStory(text);
+    if (errors.length) problems.push(`story ${ids[i]}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+    else stories.push(storyFromDocument(JSON.parse(text)));
+  });
+  PRESETS = stories;
+  return { stories, problems };
 }
 
 /** The page's form of a story document (src/story.rs, `Story`). */
@@ -46,9 +57,7 @@ export function storyFromDocument(doc) {
     point: doc.point,
     text: doc.explanation,
     look: doc.look ?? [],
-    focus: focus
-      ? { kind: focus.selector, pattern: focus.pattern, slice: focus.slice, label: focus.label, dim: focus.dim, routerScale: focus.router_scale }
-      : null,
+    focus: focus ? { selection: focus, label: focus.label, dim: focus.dim, routerScale: focus.router_scale } : null,
     keyPlots: doc.key_plots ?? [],
   };
 }

@@ -52,6 +52,9 @@ enum Command {
     /// Cost, power and design-space models of the three papers.
     #[command(subcommand)]
     Cost(cost_cli::CostCommand),
+    /// Story documents (the page's stories, src/story.rs).
+    #[command(subcommand)]
+    Story(StoryCommand),
     /// Print the effective configuration (defaults + file + overrides) as JSON.
     Config {
         #[command(flatten)]
@@ -63,6 +66,40 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// What `hiradix story` does.
+#[derive(Subcommand, Debug)]
+enum StoryCommand {
+    /// Check story documents as the page does: every problem with its field's path; exit
+    /// status 2 if any document has one.
+    Check {
+        /// Story documents (JSON), e.g. www/stories/builtin/*.json.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// Checks each story document, printing "ok" or its problems; fails if any has one.
+fn check_stories(files: &[PathBuf]) -> Result<(), Failure> {
+    let mut bad = 0;
+    for path in files {
+        let checked = files::read_capped(path, hiradix::story::MAX_STORY_BYTES as u64)
+            .map_err(|e| hiradix::config::ConfigErrors::one("(story)", format!("cannot read it: {e}")))
+            .and_then(|text| hiradix::story::check(&text));
+        match checked {
+            Ok(story) => println!("{}: ok ({})", path.display(), shown::shown(&story.title, 100)),
+            Err(e) => {
+                bad += 1;
+                // Whatever a message quotes from the document, it reaches the terminal as text.
+                eprintln!("{}:\n{}", path.display(), indent(&shown::shown(&e.to_string(), usize::MAX)));
+            }
+        }
+    }
+    match bad {
+        0 => Ok(()),
+        n => Err(bad_input(format!("{n} of {} story documents have problems", files.len()))),
+    }
 }
 
 /// How a configuration is given on the command line.
@@ -151,6 +188,7 @@ fn main() -> ExitCode {
         (false, Some(Command::Figure(args))) => figure::run(&args),
         (false, Some(Command::Claims(args))) => figure::claims(&args),
         (false, Some(Command::Cost(cmd))) => cost_cli::run(cmd).map_err(bad_input),
+        (false, Some(Command::Story(StoryCommand::Check { files }))) => check_stories(&files),
         (false, Some(Command::Config { config })) => config.load().map(|c| println!("{}", c.to_json())),
         (false, None) => Err(bad_input("no command given; try `hiradix --help` or `hiradix --list`")),
     };

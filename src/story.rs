@@ -1,0 +1,613 @@
+//! Story documents: what the page opens as a story (a lecture scene), declared once here
+//! and checked against the catalog and the engine. A story is a JSON document: its title,
+//! source (paper, section, figures), the one-sentence point, the explanation and what to
+//! look at as structured text (strings and `{b}`, `{i}`, `{sub}` segments: rendered as
+//! text, never as HTML), the experiment (the configuration over the defaults, the parameter
+//! compared side by side, speed, view, colour ranges, the load sweep), its focus (a named
+//! selector: which channels the picture cases in orange) and its key plots by name.
+//!
+//! The seven built-in stories are such documents (`www/stories/builtin/`); the page reads
+//! them, `hiradix story check` and the page's `checkStory` check any document, and
+//! `tests/stories.rs` checks the built-in ones. A document is refused with every problem as
+//! `[{path, message}]`, each naming its field (e.g. `experiment.config.router.vcs`).
+
+use crate::catalog::catalog;
+use crate::config::shown::{is_hidden, shown};
+use crate::config::{apply_override, parse_strict_json, ConfigError, ConfigErrors, SimConfig, TopologyConfig};
+use crate::sim::Simulation;
+use crate::topology::LinkClass;
+use crate::traffic::{Pattern, PATTERNS};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The version of the format this module reads (the document's `hiradix_story`).
+pub const FORMAT: u32 = 1;
+
+/// The largest story document accepted (a file, a link's payload or the page's editor).
+pub const MAX_STORY_BYTES: usize = 256 << 10;
+
+/// The most panes a story compares side by side (the page's `MAX_VARIANTS`).
+pub const MAX_VARIANTS: usize = 3;
+
+/// The page's speeds, in simulated cycles per displayed frame (`www/model/experiment.js`).
+pub const MIN_SPEED: f64 = 1.0 / 120.0;
+pub const MAX_SPEED: f64 = 5000.0;
+
+/// How deep structured text may nest (`{b: [{sub: …}]}` is three levels).
+const MAX_TEXT_DEPTH: usize = 8;
+
+/// A story document (see the module documentation).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Story {
+    /// The format version: [`FORMAT`].
+    pub hiradix_story: u32,
+    /// Lower-case letters, digits and dashes: the page's `?preset=` value.
+    pub id: String,
+    pub title: String,
+    pub source: Source,
+    /// The one sentence the class should take away, shown above the picture.
+    pub point: String,
+    /// Structured text: what the experiment is and why it shows the point.
+    pub explanation: Value,
+    /// What to look at, one structured text per item.
+    #[serde(default)]
+    pub look: Vec<Value>,
+    pub experiment: Experiment,
+    #[serde(default)]
+    pub focus: Option<Focus>,
+    #[serde(default)]
+    pub key_plots: Vec<KeyPlot>,
+    /// The author's notes on choices in the document (not shown).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// Where a story comes from: the paper and, in it, the sections and figures.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// E.g. "Dragonfly, ISCA 2008".
+    pub paper: String,
+    /// E.g. "§4.2–4.3, Figs. 9, 11, 12".
+    #[serde(rename = "where")]
+    pub place: String,
+}
+
+/// The experiment a story opens.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// A configuration over the defaults, as a config file holds it.
+    pub config: Value,
+    /// The parameter compared side by side, one pane per value.
+    #[serde(default)]
+    pub compare: Option<Compare>,
+    /// Simulated cycles per displayed frame.
+    pub speed: f64,
+    #[serde(default)]
+    pub view: View,
+    /// Per link colour (`occupancy`, `utilization`, `vcN`), the value drawn in full colour.
+    #[serde(default)]
+    pub ranges: BTreeMap<String, f64>,
+    /// The load sweep offered beside the story: `start:stop:step` or a comma-separated list.
+    #[serde(default)]
+    pub sweep: Option<String>,
+}
+
+/// The parameter a story compares side by side and its values.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Compare {
+    /// A config path, e.g. `routing.algorithm`.
+    pub param: String,
+    pub values: Vec<Value>,
+}
+
+/// What the picture shows.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    /// The links' colour: `occupancy` (all VCs), `utilization` or one VC, `vc0`…`vc15`.
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// The routers' colour.
+    #[serde(default)]
+    pub routers: Option<RouterColour>,
+    /// Whether packets are drawn moving along the channels.
+    #[serde(default)]
+    pub packets: Option<bool>,
+}
+
+/// The routers' colour on the picture.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RouterColour {
+    /// How full the injection buffers are.
+    Fill,
+    /// The share of packets the router sends non-minimally.
+    Nonmin,
+}
+
+/// The channels a story is about, cased in orange on the picture (the others dimmed).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Focus {
+    pub selector: Selector,
+    /// The slice, for [`Selector::Slice`].
+    #[serde(default)]
+    pub slice: Option<u32>,
+    /// The traffic pattern the selection is about: while the experiment runs another
+    /// pattern, the focus is dropped rather than pointing at the wrong channels.
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// What the orange casing marks, in the legend.
+    pub label: String,
+    /// The opacity of the other channels, 0–1 (default: dimmed; 1: not dimmed).
+    #[serde(default)]
+    pub dim: Option<f64>,
+    /// The routers' size while the focus shows, 0.1–1 (smaller routers leave short
+    /// channels visible).
+    #[serde(default)]
+    pub router_scale: Option<f64>,
+}
+
+/// The named selections of channels a focus can take.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Selector {
+    /// The direct channels router i → i + shift (the minimal path of router shift, and of
+    /// the 2DFB paper's adversarial traffic).
+    ShiftDirect,
+    /// The global channels group i → i + shift of a dragonfly (group shift's minimal ones).
+    GroupShiftGlobal,
+    /// Swap2's minimal channels of a HyperX: one per switch in dimensions 0 and 1.
+    Swap2Minimal,
+    /// The working two-hop detours around each failed link.
+    FailedLinkDetours,
+    /// Every channel of one slice of a sliced network.
+    Slice,
+}
+
+impl Selector {
+    pub const ALL: [Selector; 5] = [
+        Selector::ShiftDirect,
+        Selector::GroupShiftGlobal,
+        Selector::Swap2Minimal,
+        Selector::FailedLinkDetours,
+        Selector::Slice,
+    ];
+}
+
+/// The plots a story shows beside the picture.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyPlot {
+    /// The link colour's mean over the focus channels against the rest, per pane.
+    Classes,
+    /// Where the routers send packets non-minimally: the focus channels' owners and the rest.
+    Decisions,
+    /// Accepted throughput over time.
+    Throughput,
+    /// Latency over time.
+    Latency,
+    /// Global channel utilization by class (dragonfly Fig. 9).
+    Fig9,
+    /// Batch completion (flattened butterfly Fig. 5).
+    Batch,
+    /// Packets lost to failed links.
+    Unroutable,
+}
+
+/// Every problem of a document, each with its field's path.
+#[derive(Default)]
+struct Problems(Vec<ConfigError>);
+
+impl Problems {
+    fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.push(ConfigError::new(path, message));
+    }
+
+    fn check(&mut self, ok: bool, path: &str, message: impl FnOnce() -> String) {
+        if !ok {
+            self.add(path, message());
+        }
+    }
+
+    /// The errors of a configuration checked at `prefix` (its fields' paths under it).
+    fn extend(&mut self, prefix: &str, errors: ConfigErrors) {
+        for e in errors.0 {
+            let path = if e.path.starts_with('(') { prefix.to_string() } else { format!("{prefix}.{}", e.path) };
+            self.add(path, e.message);
+        }
+    }
+}
+
+/// Parses and checks a story document. The configuration, and each pane's (the
+/// configuration with the compared value), must build as the engine builds it (without
+/// allocating it); names must be the catalog's, text plain and bounded.
+pub fn check(text: &str) -> Result<Story, ConfigErrors> {
+    let one = |path: &str, message: String| ConfigErrors(vec![ConfigError::new(path, message)]);
+    if text.len() > MAX_STORY_BYTES {
+        return Err(one("(story)", format!("{} bytes; a story has at most {MAX_STORY_BYTES}", text.len())));
+    }
+    let value = parse_strict_json(text).map_err(|e| one("(story)", format!("not valid JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(one("(story)", "a story is a JSON object ({ ... })".into()));
+    }
+    let story: Story = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        one(if path == "." { "(story)" } else { &path }, e.inner().to_string())
+    })?;
+    let problems = story.problems();
+    if problems.0.is_empty() {
+        Ok(story)
+    } else {
+        Err(ConfigErrors(problems.0))
+    }
+}
+
+impl Story {
+    fn problems(&self) -> Problems {
+        let mut p = Problems::default();
+        p.check(self.hiradix_story == FORMAT, "hiradix_story", || {
+            format!("format {} is not one this hiradix reads (it reads {FORMAT})", self.hiradix_story)
+        });
+        p.check(is_id(&self.id), "id", || {
+            "1 to 64 lower-case letters, digits and dashes, starting with a letter or digit".into()
+        });
+        line(&mut p, "title", &self.title, 100);
+        line(&mut p, "source.paper", &self.source.paper, 120);
+        line(&mut p, "source.where", &self.source.place, 120);
+        line(&mut p, "point", &self.point, 600);
+        rich_text(&mut p, "explanation", &self.explanation, 0);
+        p.check(self.look.len() <= 12, "look", || format!("{} items; at most 12", self.look.len()));
+        for (i, item) in self.look.iter().enumerate() {
+            rich_text(&mut p, &format!("look[{i}]"), item, 0);
+        }
+        p.check(self.notes.len() <= 20, "notes", || format!("{} notes; at most 20", self.notes.len()));
+        for (i, note) in self.notes.iter().enumerate() {
+            line(&mut p, &format!("notes[{i}]"), note, 1000);
+        }
+        let panes = self.experiment.problems(&mut p);
+        if let Some(focus) = &self.focus {
+            focus.problems(&mut p, &panes);
+        }
+        p.check(self.key_plots.len() <= 2, "key_plots", || {
+            format!("{} plots; the page shows two beside the picture", self.key_plots.len())
+        });
+        let needs_focus = self.key_plots.iter().any(|k| matches!(k, KeyPlot::Classes | KeyPlot::Decisions));
+        p.check(!needs_focus || self.focus.is_some(), "key_plots", || {
+            "classes and decisions compare the focus with the rest: give a focus".into()
+        });
+        p
+    }
+}
+
+impl Experiment {
+    /// Checks the experiment; returns each pane's configuration that builds.
+    fn problems(&self, p: &mut Problems) -> Vec<SimConfig> {
+        let mut panes = Vec::new();
+        if !self.config.is_object() {
+            p.add("experiment.config", "a configuration is a JSON object ({ ... })");
+            return panes;
+        }
+        match &self.compare {
+            None => panes.extend(pane(p, "experiment.config", self.config.clone())),
+            Some(c) => {
+                // The catalog's parameters, the algorithm and the pattern (named in the
+                // catalog's lists of them) and a topology's own parameters.
+                let known = catalog().params.iter().any(|q| q.path == c.param)
+                    || ["routing.algorithm", "traffic.pattern"].contains(&c.param.as_str())
+                    || c.param.starts_with("topology.") && c.param != "topology.type";
+                p.check(known, "experiment.compare.param", || {
+                    format!("'{}' is not a parameter of the catalog (see hiradix --list)", shown(&c.param, 40))
+                });
+                p.check((2..=MAX_VARIANTS).contains(&c.values.len()), "experiment.compare.values", || {
+                    format!("{} values; 2 to {MAX_VARIANTS} panes side by side", c.values.len())
+                });
+                for (i, v) in c.values.iter().enumerate().take(MAX_VARIANTS) {
+                    let mut config = self.config.clone();
+                    let at = format!("experiment.compare.values[{i}]");
+                    match apply_override(&mut config, &format!("{}={v}", c.param)) {
+                        Ok(()) => panes.extend(pane(p, &at, config)),
+                        Err(e) => p.add(at, e.message),
+                    }
+                }
+            }
+        }
+        p.check(self.speed.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(&self.speed), "experiment.speed", || {
+            format!("{} cycles per frame; the page runs 1/120 to {MAX_SPEED}", self.speed)
+        });
+        if let Some(m) = &self.view.metric {
+            p.check(is_metric(m), "experiment.view.metric", || {
+                format!("'{}' is not a link colour (occupancy, utilization, vc0 … vc15)", shown(m, 40))
+            });
+        }
+        for (metric, full) in &self.ranges {
+            let at = format!("experiment.ranges.{metric}");
+            p.check(is_metric(metric), &at, || "not a link colour (occupancy, utilization, vc0 … vc15)".into());
+            p.check(full.is_finite() && *full > 0.0 && *full <= 1.0, &at, || {
+                format!("{full}: the full-colour value is a fraction in (0, 1]")
+            });
+        }
+        if let Some(sweep) = &self.sweep {
+            if let Err(e) = sweep_loads(sweep) {
+                p.add("experiment.sweep", e);
+            }
+        }
+        panes
+    }
+}
+
+/// The configuration of one pane, if it builds; its problems otherwise, under `at`.
+fn pane(p: &mut Problems, at: &str, config: Value) -> Option<SimConfig> {
+    match SimConfig::from_value(config).and_then(|cfg| Simulation::check(&cfg).map(|()| cfg)) {
+        Ok(cfg) => Some(cfg),
+        Err(e) => {
+            p.extend(at, e);
+            None
+        }
+    }
+}
+
+impl Focus {
+    fn problems(&self, p: &mut Problems, panes: &[SimConfig]) {
+        line(p, "focus.label", &self.label, 120);
+        let sliced = self.selector == Selector::Slice;
+        p.check(self.slice.is_some() == sliced, "focus.slice", || {
+            if sliced { "the slice selector names its slice" } else { "only the slice selector takes a slice" }.into()
+        });
+        if let Some(d) = self.dim {
+            p.check(d.is_finite() && (0.0..=1.0).contains(&d), "focus.dim", || format!("{d}: an opacity in [0, 1]"));
+        }
+        if let Some(s) = self.router_scale {
+            p.check(s.is_finite() && (0.1..=1.0).contains(&s), "focus.router_scale", || {
+                format!("{s}: a scale in [0.1, 1]")
+            });
+        }
+        if let Some(pattern) = &self.pattern {
+            let known = PATTERNS.iter().any(|(name, _)| name == pattern);
+            p.check(known, "focus.pattern", || format!("'{}' is not a traffic pattern", shown(pattern, 40)));
+            // A focus no pane shows is a mistake, not a choice.
+            let shown_by_a_pane = panes.is_empty() || panes.iter().any(|c| &c.traffic.pattern == pattern);
+            p.check(!known || shown_by_a_pane, "focus.pattern", || {
+                format!("no pane runs '{pattern}', so the focus would never show")
+            });
+        }
+        for (i, cfg) in panes.iter().enumerate() {
+            if let Err(why) = applies(self, cfg) {
+                p.add("focus.selector", format!("does not apply to pane {i}'s network: {why}"));
+                break;
+            }
+        }
+    }
+}
+
+/// Whether `focus` selects channels of `cfg`'s network, and why not.
+fn applies(focus: &Focus, cfg: &SimConfig) -> Result<(), String> {
+    let topology = &cfg.topology;
+    match focus.selector {
+        Selector::ShiftDirect => Ok(()),
+        Selector::GroupShiftGlobal if matches!(topology, TopologyConfig::Dragonfly { .. }) => Ok(()),
+        Selector::GroupShiftGlobal => Err("only a dragonfly has groups joined by global channels".into()),
+        Selector::Swap2Minimal if matches!(topology, TopologyConfig::Hyperx { s, .. } if s.len() >= 2) => Ok(()),
+        Selector::Swap2Minimal => Err("Swap2 needs a HyperX of at least two dimensions".into()),
+        Selector::FailedLinkDetours if !cfg.faults.is_empty() => Ok(()),
+        Selector::FailedLinkDetours => Err("no link has failed (faults)".into()),
+        Selector::Slice => {
+            let slices = match topology {
+                TopologyConfig::Dragonfly { slices, .. } => (*slices).max(1),
+                _ => 1,
+            };
+            match focus.slice {
+                Some(s) if s < slices => Ok(()),
+                _ => Err(format!("the network has {slices} slice(s), numbered from 0")),
+            }
+        }
+    }
+}
+
+/// The loads of a sweep: `start:stop:step` or a comma-separated list, each an offered
+/// load in (0, 1], at most 100.
+pub fn sweep_loads(text: &str) -> Result<Vec<f64>, String> {
+    let number = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+    let loads: Vec<f64> = match text.split(':').collect::<Vec<_>>()[..] {
+        [a, b, step] => {
+            let (Some(a), Some(b), Some(step)) = (number(a), number(b), number(step)) else {
+                return Err(format!("'{}': start:stop:step, three numbers", shown(text, 40)));
+            };
+            if !(step > 0.0 && b >= a) {
+                return Err(format!("'{}': a positive step from start up to stop", shown(text, 40)));
+            }
+            let n = ((b - a) / step + 1e-9).floor() + 1.0;
+            if n > 100.0 {
+                return Err(format!("'{}': {n} loads; at most 100", shown(text, 40)));
+            }
+            (0..n as usize).map(|i| a + i as f64 * step).collect()
+        }
+        [_] => {
+            let parts: Vec<&str> = text.split(',').collect();
+            if parts.len() > 100 {
+                return Err(format!("{} loads; at most 100", parts.len()));
+            }
+            let mut loads = Vec::new();
+            for s in parts {
+                loads.push(number(s).ok_or_else(|| format!("'{}' is not a number", shown(s, 40)))?);
+            }
+            loads
+        }
+        _ => return Err(format!("'{}': start:stop:step or a list a,b,c", shown(text, 40))),
+    };
+    match loads.iter().find(|&&x| !(x > 0.0 && x <= 1.0 + 1e-9)) {
+        Some(x) => Err(format!("load {x}: offered loads are in (0, 1]")),
+        None => Ok(loads),
+    }
+}
+
+/// Structured text: a string, a list of such texts, or one of `{b}`, `{i}`, `{sub}` around
+/// such a text; at most 4 000 characters of strings in all, no control or invisible
+/// characters but line breaks.
+fn rich_text(p: &mut Problems, path: &str, text: &Value, depth: usize) {
+    fn walk(p: &mut Problems, path: &str, text: &Value, depth: usize, chars: &mut usize) {
+        if depth > MAX_TEXT_DEPTH {
+            p.add(path, format!("nested deeper than {MAX_TEXT_DEPTH} levels"));
+            return;
+        }
+        match text {
+            Value::String(s) => {
+                *chars += s.chars().count();
+                if let Some(c) = s.chars().find(|&c| is_hidden(c) && c != '\n') {
+                    p.add(path, hidden_message(c));
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(p, &format!("{path}[{i}]"), item, depth + 1, chars);
+                }
+            }
+            Value::Object(o) if o.len() == 1 => {
+                let (key, inner) = o.iter().next().expect("one key");
+                if ["b", "i", "sub"].contains(&key.as_str()) {
+                    walk(p, &format!("{path}.{key}"), inner, depth + 1, chars);
+                } else {
+                    p.add(format!("{path}.{}", shown(key, 40)), "emphasis is b (bold), i (italic) or sub (subscript)");
+                }
+            }
+            _ => p.add(path, "text is a string, a list of texts, or {\"b\"|\"i\"|\"sub\": text}"),
+        }
+    }
+    let mut chars = 0;
+    walk(p, path, text, depth, &mut chars);
+    p.check(chars <= 4000, path, || format!("{chars} characters; at most 4000"));
+}
+
+/// A one-line text of 1 to `max` characters, without control or invisible characters.
+fn line(p: &mut Problems, path: &str, text: &str, max: usize) {
+    let n = text.chars().count();
+    p.check(n > 0 && n <= max, path, || format!("{n} characters; 1 to {max}"));
+    if let Some(c) = text.chars().find(|&c| is_hidden(c)) {
+        p.add(path, hidden_message(c));
+    }
+}
+
+/// Why a text may not hold `c`: a control, invisible or direction-changing character would
+/// make what the class reads differ from what the document says.
+fn hidden_message(c: char) -> String {
+    format!("holds the control or invisible character U+{:04X}", c as u32)
+}
+
+fn is_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-')
+}
+
+/// The page's link colours: `occupancy`, `utilization`, `vc0` … `vc15`.
+fn is_metric(m: &str) -> bool {
+    m == "occupancy"
+        || m == "utilization"
+        || m.strip_prefix("vc").and_then(|v| v.parse::<u32>().ok()).is_some_and(|v| v < 16 && m.len() <= 4)
+}
+
+/// The channels `focus` selects on a simulation's network, as a mask over its router
+/// channels in the page's order ([`Simulation::router_channels`]; 1 = selected). `None`
+/// when the focus does not show on it: it runs another traffic pattern than the focus is
+/// about, the selector does not apply to its network, or nothing is selected. The page
+/// cases these channels in orange.
+pub fn focus_mask(focus: &Focus, sim: &Simulation) -> Option<Vec<u8>> {
+    let (cfg, topo) = (sim.config(), sim.topology());
+    if focus.pattern.as_ref().is_some_and(|p| *p != cfg.traffic.pattern) || applies(focus, cfg).is_err() {
+        return None;
+    }
+    let net = topo.network();
+    let (mut src, mut dst, mut global, mut failed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (a, port, b, _) in sim.router_channels() {
+        let id = net.port_id(a, port);
+        src.push(a);
+        dst.push(b);
+        global.push(net.port_by_id(id).class == LinkClass::Global);
+        failed.push(sim.faults().failed(id));
+    }
+    let routers = net.routers() as u32;
+    let shift = cfg.traffic.shift;
+    let mut mask = vec![0u8; src.len()];
+    let mut select = |c: usize| mask[c] = 1;
+    match focus.selector {
+        // Router i's terminals all send to router i + shift: the direct channel(s) to it.
+        Selector::ShiftDirect => {
+            for c in 0..src.len() {
+                if dst[c] == (src[c] + shift) % routers {
+                    select(c);
+                }
+            }
+        }
+        // Group i sends to group i + shift: the global channels between them, within each
+        // slice of a sliced dragonfly.
+        Selector::GroupShiftGlobal => {
+            let df = topo.as_dragonfly()?;
+            for c in 0..src.len() {
+                let (a, b) = (src[c], dst[c]);
+                let same_slice = net.slice_of(a) == net.slice_of(b);
+                if global[c] && same_slice && df.group(b) == (df.group(a) + shift) % df.g {
+                    select(c);
+                }
+            }
+        }
+        // The direct channels between each switch and the switches its terminals send to:
+        // with Swap2, one per switch in each of dimensions 0 and 1 (HyperX §4.1), taken
+        // from the pattern the engine runs rather than recomputed.
+        Selector::Swap2Minimal => {
+            let pattern = Pattern::build(&cfg.traffic, topo, cfg.seed).ok()?;
+            let Pattern::Table(table) = &pattern else { return None };
+            let mut pairs = std::collections::HashSet::new();
+            for (s, &d) in table.iter().enumerate() {
+                pairs.insert((net.terminal_router(s as u32), net.terminal_router(d)));
+            }
+            for c in 0..src.len() {
+                if src[c] != dst[c] && pairs.contains(&(src[c], dst[c])) {
+                    select(c);
+                }
+            }
+        }
+        // Around each failed link a–b: the working channels a → x → b and b → x → a through
+        // every router x linked to both (in a HyperX, the rest of the link's line: DAL's
+        // detour, §6).
+        Selector::FailedLinkDetours => {
+            let mut out: Vec<Vec<usize>> = vec![Vec::new(); routers as usize];
+            let mut between: std::collections::HashMap<(u32, u32), Vec<usize>> = Default::default();
+            for c in (0..src.len()).filter(|&c| !failed[c]) {
+                out[src[c] as usize].push(c);
+                between.entry((src[c], dst[c])).or_default().push(c);
+            }
+            let both = |a: u32, b: u32| {
+                let none = Vec::new();
+                let ab = between.get(&(a, b)).unwrap_or(&none).clone();
+                ab.into_iter().chain(between.get(&(b, a)).cloned().unwrap_or_default())
+            };
+            for c in (0..src.len()).filter(|&c| failed[c] && src[c] < dst[c]) {
+                let (a, b) = (src[c], dst[c]);
+                for &first in &out[a as usize] {
+                    let x = dst[first];
+                    if x == b || !between.contains_key(&(x, b)) {
+                        continue;
+                    }
+                    for d in both(a, x).chain(both(x, b)) {
+                        select(d);
+                    }
+                }
+            }
+        }
+        // Every channel of one slice (routers are numbered slice by slice).
+        Selector::Slice => {
+            let slice = focus.slice?;
+            for c in 0..src.len() {
+                if net.slice_of(src[c]) == slice {
+                    select(c);
+                }
+            }
+        }
+    }
+    mask.contains(&1).then_some(mask)
+}
