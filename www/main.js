@@ -82,7 +82,6 @@ const app = {
   selection: null, // pinned {pane, kind, index}
   hover: null,
   sweep: null,
-  lastPlot: 0,
   nextSample: 0,
   // fps: frames drawn per second; drawMs: the drawing thread's work per frame; advanceMs:
   // the worker's time per step, stepCycles its cycles; cyclesPerFrame: simulated cycles per
@@ -104,6 +103,11 @@ app.triggerOutOfMemoryForTest = () => app.sims.outOfMemory();
 app.url = () => location.href;
 /** Resolves once the worker has answered everything asked of it (e.g. after a step). */
 app.settled = () => app.sims.idle();
+
+/** The story an experiment opened from (its `preset`), or null. */
+function storyOf(exp) {
+  return exp?.preset ? (PRESETS.find((p) => p.id === exp.preset) ?? null) : null;
+}
 
 // ----------------------------------------------------------------- banners and state
 
@@ -283,11 +287,11 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   app.selection = null;
   app.hover = null;
   app.nextSample = 0;
-  app.rateWindow = null;
+  resetRate();
   if (configChanged && !keepStats) resetSweep();
   for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
   // The story's focus channels, selected by the engine in each pane's worker.
-  const focusRule = PRESETS.find((p) => p.id === exp.preset)?.focus ?? null;
+  const focusRule = storyOf(exp)?.focus ?? null;
   await Promise.all(app.panes.map((p) => p.setFocus(focusRule)));
   syncUi();
   updateInspector();
@@ -619,7 +623,7 @@ function syncMetric() {
 // (`range`, e.g. a quarter full when the point is a queue building up) and how much the
 // channels outside its focus are dimmed (`dim`, their opacity).
 function storyLook() {
-  const p = PRESETS.find((x) => x.id === app.experiment?.preset);
+  const p = storyOf(app.experiment);
   if (!p) return {};
   const look = {};
   const range = p.ranges?.[app.experiment.view.metric];
@@ -651,7 +655,7 @@ function legendMetricText(metric) {
 
 // The legend's row for a story's focus channels (shown only while some pane has them).
 function syncFocusLegend() {
-  const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus;
+  const rule = storyOf(app.experiment)?.focus;
   const on = Boolean(rule && app.panes.some((p) => p.focus));
   $('legend-focus-row').hidden = !on;
   $('legend-focus').textContent = on ? `orange casing: ${rule.label}${rule.dim === 1 ? '' : '; the other channels are dimmed'}` : '';
@@ -675,13 +679,13 @@ function onFaultsChanged() {
   refocus();
   syncUi();
   resetSweep();
-  app.lastKey = 0;
+  redraw();
 }
 
 // What the PNG export draws under the networks: the ramp and what it means.
 function exportLegend() {
   const metric = app.experiment.view.metric;
-  const rule = PRESETS.find((p) => p.id === app.experiment.preset)?.focus;
+  const rule = storyOf(app.experiment)?.focus;
   return {
     text: legendMetricText(metric),
     labels: rampLabels(metric),
@@ -700,8 +704,7 @@ function setPresent(on) {
   $('btn-present').setAttribute('aria-pressed', String(app.present));
   if (app.present) window.scrollTo(0, 0);
   layoutStage(app.panes.length);
-  app.lastPlot = 0;
-  app.lastKey = 0;
+  redraw({ plots: true });
   writeUrlSoon();
 }
 app.setPresent = setPresent;
@@ -719,7 +722,7 @@ function syncViewFrom(pane) {
 
 const updateInspector = () => renderInspector(app);
 
-const { want, nextStep, onSnapshot, frame } = animation(app, { showStopped, showCrash, setRunning, notice, updateInspector });
+const { want, nextStep, onSnapshot, frame, redraw, resetRate } = animation(app, { showStopped, showCrash, setRunning, notice, updateInspector });
 
 // ----------------------------------------------------------------- sweep
 
@@ -736,7 +739,7 @@ function onSweepUpdate(sw) {
   $('sweep-msg').textContent = msg ?? '';
   $('sweep-msg').hidden = !msg;
   $('sweep-status').textContent = sw.total ? `${sw.done} of ${sw.total} points${sw.running ? ' — running' : ' — done'}` : '';
-  app.lastPlot = 0;
+  redraw({ key: false, plots: true });
 }
 
 function startSweep() {
@@ -759,7 +762,7 @@ function showTab(tab) {
   $('tab-sim').setAttribute('aria-selected', String(tab === 'sim'));
   $('tab-cost').setAttribute('aria-selected', String(tab === 'cost'));
   app.lastFrameAt = null;
-  app.rateWindow = null;
+  resetRate();
   app.cost?.show(tab === 'cost');
   if (tab === 'sim') writeUrl();
 }
@@ -799,7 +802,7 @@ function wireControls() {
   runUntil.addEventListener('change', () => untilCycle(runUntil.value));
   // Step back, back to a cycle, run until an event (www/ui/time-control.js); the load while
   // running (www/ui/live-load.js).
-  app.timeControl = new TimeControl(app, { serial, setRunning, notice, updateInspector, untilCycle, liveChanged });
+  app.timeControl = new TimeControl(app, { serial, setRunning, notice, updateInspector, untilCycle, liveChanged, redraw, resetRate });
   app.timeControl.wire();
   app.liveLoad = new LiveLoad(app, {
     changed: () => liveChanged(),
@@ -926,15 +929,10 @@ function wireControls() {
   // Whether the statistics below the stage are on screen (see animation.js).
   new IntersectionObserver((entries) => {
     const on = entries.some((e) => e.isIntersecting);
-    if (on && app.lowerVisible === false) app.lastPlot = 0;
+    if (on && app.lowerVisible === false) redraw({ key: false, plots: true });
     app.lowerVisible = on;
   }).observe(document.querySelector('.lower'));
-  app.renderKey = () =>
-    renderKey(
-      app,
-      PRESETS.find((p) => p.id === app.experiment?.preset),
-      app.present,
-    );
+  app.renderKey = () => renderKey(app, storyOf(app.experiment), app.present);
   wireCanvasEvents(app, $('panes'), { setView, syncViewFrom, pickTrace: (r) => app.trace.armAt(r), failLink: (pane, c) => app.failLinks.click(pane, c) });
 }
 
@@ -955,10 +953,10 @@ function untilCycle(raw) {
 // The story's focus again, on the links as they are now (the detours around failed links
 // follow them); the legend and the picture follow when the engine has answered.
 function refocus() {
-  const rule = PRESETS.find((p) => p.id === app.experiment?.preset)?.focus ?? null;
+  const rule = storyOf(app.experiment)?.focus ?? null;
   Promise.all(app.panes.map((p) => p.setFocus(rule))).then(() => {
     syncFocusLegend();
-    app.lastKey = 0;
+    redraw();
   });
 }
 
@@ -971,7 +969,7 @@ function liveChanged({ links = false } = {}) {
     resetSweep();
   }
   syncUi();
-  app.lastKey = 0;
+  redraw();
 }
 
 // The legend's router row says what the routers' colour shows.

@@ -17,6 +17,24 @@ const $ = (id) => document.getElementById(id);
  * setRunning(on), notice(text) and updateInspector().
  */
 export function animation(app, { showStopped, showCrash, setRunning, notice, updateInspector }) {
+  // When the key plots and the statistics plots were last drawn (performance.now()), and
+  // the window the cycles per second are measured over: this loop's own state.
+  let lastKey = 0;
+  let lastPlot = 0;
+  /** @type {{t: number, now: number, frames: number} | null} */
+  let rateWindow = null;
+
+  /** The next frame redraws the key plots beside the picture and, with `plots`, the statistics plots. */
+  function redraw({ key = true, plots = false } = {}) {
+    if (key) lastKey = 0;
+    if (plots) lastPlot = 0;
+  }
+
+  /** The cycles per second are measured afresh (after a jump in time or a new experiment). */
+  function resetRate() {
+    rateWindow = null;
+  }
+
   // What the next snapshot should hold besides the per-frame arrays.
   function want() {
     const sel = app.selection ?? app.hover;
@@ -163,8 +181,8 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       if ($('stat-cycle').textContent !== cycle) $('stat-cycle').textContent = cycle;
       app.cycleShownAt = t;
     }
-    const w = app.rateWindow;
-    if (!w) app.rateWindow = { t, now, frames: app.frames };
+    const w = rateWindow;
+    if (!w) rateWindow = { t, now, frames: app.frames };
     else if (t - w.t >= 1000) {
       const rate = ((now - w.now) * 1000) / (t - w.t);
       const perFrame = app.frames > w.frames ? (now - w.now) / (app.frames - w.frames) : 0;
@@ -174,17 +192,17 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
       const capped = app.running && app.experiment.view.smooth && app.pacer.cappedTo > 0;
       $('stat-capped').hidden = !capped;
       if (capped) $('stat-capped').textContent = `held at ${Math.max(1, Math.round(perFrame))} cycles/frame to stay smooth`;
-      app.rateWindow = { t, now, frames: app.frames };
+      rateWindow = { t, now, frames: app.frames };
     }
     // The key plots beside the picture every 300 ms; the statistics below the fold as often
     // while they are on screen, else every 1.5 s (they are still there when scrolled to).
-    if (!(t - app.lastKey < 300)) {
-      app.lastKey = t;
+    if (!(t - lastKey < 300)) {
+      lastKey = t;
       app.renderKey?.();
       if (app.selection) updateInspector();
     }
-    if (t - app.lastPlot > (app.lowerVisible === false ? 1500 : 300)) {
-      app.lastPlot = t;
+    if (t - lastPlot > (app.lowerVisible === false ? 1500 : 300)) {
+      lastPlot = t;
       renderPlots(app);
       renderStatsTable($('stats-table'), app);
     }
@@ -213,5 +231,5 @@ export function animation(app, { showStopped, showCrash, setRunning, notice, upd
     }
   }
 
-  return { want, nextStep, onSnapshot, frame };
+  return { want, nextStep, onSnapshot, frame, redraw, resetRate };
 }

@@ -39,7 +39,9 @@ export class TimeControl {
   /**
    * hooks: serial(fn) (queues after the page's experiment changes), setRunning(on),
    * notice(text), updateInspector(), untilCycle(text) (the plain "until cycle"),
-   * liveChanged({links}) (the load or the failed links changed: form, URL, story, focus).
+   * liveChanged({links}) (the load or the failed links changed: form, URL, story, focus),
+   * redraw({plots}) (the next frame redraws the key plots, and the statistics plots),
+   * resetRate() (the cycles per second are measured afresh).
    */
   constructor(app, hooks) {
     this.app = app;
@@ -234,12 +236,11 @@ export class TimeControl {
     }
     app.nextSample = 0;
     app.lastWant = null;
-    app.rateWindow = null;
+    this.hooks.resetRate();
     snapshotArrived(app, 0, { jump: true });
     if (links || load) this.hooks.liveChanged({ links, load });
     this.hooks.updateInspector();
-    app.lastKey = 0;
-    app.lastPlot = 0;
+    this.hooks.redraw({ plots: true });
     app.sims.pump();
   }
 
