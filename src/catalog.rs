@@ -16,6 +16,9 @@ pub struct NamedEntry {
     /// Routing: the topology families it runs on.
     pub families: &'static str,
     pub description: &'static str,
+    /// Routing: what the page's inspector shows of its decisions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decisions: Option<crate::routing::Decisions>,
 }
 
 /// Everything the user can choose.
@@ -35,9 +38,17 @@ pub fn catalog() -> Catalog {
         topologies: topologies(),
         routings: ALGORITHMS
             .iter()
-            .map(|a| NamedEntry { name: a.name, families: a.family, description: a.description })
+            .map(|a| NamedEntry {
+                name: a.name,
+                families: a.family,
+                description: a.description,
+                decisions: Some(a.decisions),
+            })
             .collect(),
-        patterns: PATTERNS.iter().map(|&(name, description)| NamedEntry { name, families: "", description }).collect(),
+        patterns: PATTERNS
+            .iter()
+            .map(|&(name, description)| NamedEntry { name, families: "", description, decisions: None })
+            .collect(),
         params: params().into_iter().map(with_readers).collect(),
         default_config: serde_json::to_value(SimConfig::default()).expect("serialises"),
     }

@@ -127,3 +127,38 @@ fn every_routing_on_every_topology() {
         assert!(walked.contains(&(algo.name, algo.families)), "{} ({}) was never walked", algo.name, algo.families);
     }
 }
+
+/// Each algorithm's declared decisions (what the page's inspector shows, src/routing/mod.rs
+/// `Decisions`) are what the engine records: a q·H note at the source for the q·H
+/// algorithms, per-hop notes for the per-hop one, neither for the others.
+#[test]
+fn declared_decisions_match_what_the_engine_records() {
+    use hiradix::routing::{Decisions, ALGORITHMS};
+    let c = catalog();
+    for algo in ALGORITHMS {
+        let topo = &c.topologies.iter().find(|t| t.family == algo.family).expect("a topology of its family").default;
+        let mut cfg = config(topo, algo.name, worst_case(topo));
+        cfg.traffic.load = 0.5;
+        if matches!(Simulation::new(&cfg), Err(e) if e.0[0].path == "router.vcs") {
+            cfg.router.vcs = 16;
+        }
+        let mut sim = Simulation::new(&cfg).unwrap_or_else(|e| panic!("{}: {e}", algo.name));
+        sim.record_hop_notes(true);
+        sim.advance(300).unwrap_or_else(|e| panic!("{}: {e}", algo.name));
+        let routers = sim.network().routers() as u32;
+        let q_notes = sim.route_notes().iter().any(|n| n.valid);
+        let hop_notes = (0..routers).any(|r| sim.hop_note(r).is_some());
+        let (want_q, want_hop) = match algo.decisions {
+            Decisions::QueueTimesHops { .. } => (true, false),
+            Decisions::PerHopDimensions => (false, true),
+            Decisions::None | Decisions::QueueThreshold => (false, false),
+        };
+        assert_eq!(
+            (q_notes, hop_notes),
+            (want_q, want_hop),
+            "{} on {}: q·H notes, per-hop notes",
+            algo.name,
+            algo.family
+        );
+    }
+}

@@ -40,7 +40,7 @@
 
 use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc_in_class_at};
 use super::ugal::{route_minimal, PHASE_MINIMAL};
-use super::{hyperx, Algorithm, Decision, RouteCtx, RouteNote, RouterQueues, Routing};
+use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, RouterQueues, Routing, TrueQueue};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -49,6 +49,10 @@ use crate::topology::HyperX;
 /// CLOS AD as the flattened butterfly paper describes it: see [`ClosAd`].
 pub const CLOS_AD: Algorithm = Algorithm {
     name: "clos_ad",
+    decisions: Decisions::QueueTimesHops {
+        q: "q_nm = the shortest first-hop queue towards a closest common ancestor (including staying); sequential allocator",
+        true_queue: TrueQueue::None,
+    },
     family: "hyperx",
     description: "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)",
     params: &["routing.ugal_threshold"],
@@ -58,6 +62,10 @@ pub const CLOS_AD: Algorithm = Algorithm {
 /// CLOS AD as the HyperX paper describes it: see [`ClosAdHx`].
 pub const CLOS_AD_HX: Algorithm = Algorithm {
     name: "clos_ad_hx",
+    decisions: Decisions::QueueTimesHops {
+        q: "q_nm = first-hop queue towards a random closest common ancestor",
+        true_queue: TrueQueue::None,
+    },
     description: "CLOS AD as the HyperX paper describes it: random closest common ancestor, DOR (HyperX §3.3; 2 VCs)",
     build: |cfg, topo| Ok(Box::new(ClosAdHx::new(hyperx(topo)?, cfg.ugal_threshold))),
     ..CLOS_AD

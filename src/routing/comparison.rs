@@ -4,7 +4,7 @@
 //! routing. (The third, the hypercube with e-cube routing, is `min` — dimension order —
 //! on the hypercube, registered as `ecube`.)
 
-use super::{butterfly, folded_clos, Algorithm, Decision, RouteCtx, RouteNote, Routing};
+use super::{butterfly, folded_clos, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -13,6 +13,7 @@ use crate::topology::{Butterfly, FoldedClos, Network};
 /// Up/down routing on the folded Clos: see [`UpDownAdaptive`].
 pub const UPDOWN_AD: Algorithm = Algorithm {
     name: "updown_ad",
+    decisions: Decisions::None,
     family: "folded_clos",
     description:
         "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)",
@@ -23,6 +24,7 @@ pub const UPDOWN_AD: Algorithm = Algorithm {
 /// Destination-tag routing on the butterfly: see [`DestinationTag`].
 pub const DEST_TAG: Algorithm = Algorithm {
     name: "dest_tag",
+    decisions: Decisions::None,
     family: "butterfly",
     description: "destination-tag routing on the conventional butterfly (FB Table 1)",
     params: &[],

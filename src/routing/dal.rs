@@ -57,7 +57,8 @@
 
 use super::hyperx_min::{dor_port, vc_in_class_at};
 use super::{
-    hyperx, wins_tie, Algorithm, Decision, HopNote, QueueView, RouteCtx, RouteNote, RouterQueues, Routing, NOTE_DIMS,
+    hyperx, wins_tie, Algorithm, Decision, Decisions, HopNote, QueueView, RouteCtx, RouteNote, RouterQueues, Routing,
+    NOTE_DIMS,
 };
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -98,6 +99,7 @@ impl Clone for Dal {
 /// DAL: see [`Dal`].
 pub const DAL: Algorithm = Algorithm {
     name: "dal",
+    decisions: Decisions::PerHopDimensions,
     family: "hyperx",
     description:
         "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)",

@@ -33,7 +33,7 @@
 //! `min` algorithm (dimension order, shorter of the two links).
 
 use super::hyperx_min::vc_in_class;
-use super::{hyperx, Algorithm, Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{hyperx, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -42,6 +42,7 @@ use crate::topology::HyperX;
 /// Adaptive routing on the 2-dilated flattened butterfly: see [`Adaptive2dfb`].
 pub const ADAPTIVE_2DFB: Algorithm = Algorithm {
     name: "adaptive_2dfb",
+    decisions: Decisions::QueueThreshold,
     family: "hyperx",
     description: "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)",
     params: &["routing.threshold"],

@@ -77,7 +77,7 @@
 //! the true queue of the minimal path's global channel (what UGAL-G would have used).
 
 use super::hyperx_min::vc_in_class_at;
-use super::{dragonfly, Algorithm, CrParams, Decision, QueueView, RouteCtx, RouteNote, Routing};
+use super::{dragonfly, Algorithm, CrParams, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing, TrueQueue};
 use crate::config::{IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -118,6 +118,7 @@ impl DfAlgorithm {
 /// Dragonfly minimal routing (§4.1).
 pub const MIN: Algorithm = Algorithm {
     name: "min",
+    decisions: Decisions::None,
     family: "dragonfly",
     description: "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)",
     params: &[],
@@ -132,6 +133,10 @@ pub const VAL: Algorithm = Algorithm {
 /// UGAL-L (§4.2).
 pub const UGAL_L: Algorithm = Algorithm {
     name: "ugal_l",
+    decisions: Decisions::QueueTimesHops {
+        q: "q = occupancy of each path’s local first-hop output port, all the source router can sense",
+        true_queue: TrueQueue::Compare,
+    },
     description: "UGAL-L: MIN vs VAL at the source by q·H of the local first-hop queues (dragonfly §4.2)",
     params: &["routing.ugal_threshold"],
     ..MIN
@@ -139,24 +144,40 @@ pub const UGAL_L: Algorithm = Algorithm {
 /// UGAL-G (§4.2).
 pub const UGAL_G: Algorithm = Algorithm {
     name: "ugal_g",
+    decisions: Decisions::QueueTimesHops {
+        q: "q = queue of the global channel each path would take, read at the router that owns it (the ideal)",
+        true_queue: TrueQueue::Read,
+    },
     description: "UGAL-G: MIN vs VAL by q·H of the global channels' own queues, the ideal (dragonfly §4.2)",
     ..UGAL_L
 };
 /// UGAL-L_VC (§4.3.1).
 pub const UGAL_L_VC: Algorithm = Algorithm {
     name: "ugal_l_vc",
+    decisions: Decisions::QueueTimesHops {
+        q: "q = occupancy of the first-hop VC: VC 1 (minimal) vs VC 0 (non-minimal)",
+        true_queue: TrueQueue::Compare,
+    },
     description: "UGAL-L_VC: per-VC queues, q(VC1) minimal vs q(VC0) non-minimal (dragonfly §4.3.1)",
     ..UGAL_L
 };
 /// UGAL-L_VCH (§4.3.1).
 pub const UGAL_L_VCH: Algorithm = Algorithm {
     name: "ugal_l_vch",
+    decisions: Decisions::QueueTimesHops {
+        q: "port queues when the paths leave on different ports, VC queues when on the same port",
+        true_queue: TrueQueue::Compare,
+    },
     description: "UGAL-L_VCH: port queues, VC queues when both paths start on the same port (dragonfly §4.3.1)",
     ..UGAL_L
 };
 /// UGAL-L_CR (§4.3.2).
 pub const UGAL_L_CR: Algorithm = Algorithm {
     name: "ugal_l_cr",
+    decisions: Decisions::QueueTimesHops {
+        q: "as UGAL-L_VCH, but credits come back late by the measured credit round-trip excess t_d, so congested paths look fuller sooner",
+        true_queue: TrueQueue::Compare,
+    },
     description: "UGAL-L_CR: UGAL-L_VCH plus credit round-trip sensing and delayed credits (dragonfly §4.3.2)",
     params: &["routing.ugal_threshold", "routing.crt0", "routing.cr_granularity"],
     ..MIN

@@ -6,7 +6,7 @@
 //! the VC with the most credits. The channel dependency graph stays acyclic because class
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
-use super::{hyperx, wins_tie, Algorithm, Decision, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
+use super::{hyperx, wins_tie, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -15,6 +15,7 @@ use crate::topology::HyperX;
 /// MIN (DOR): see [`Dor`].
 pub const MIN: Algorithm = Algorithm {
     name: "min",
+    decisions: Decisions::None,
     family: "hyperx",
     description: "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)",
     params: &[],
@@ -31,6 +32,7 @@ pub const ECUBE: Algorithm = Algorithm {
 /// MIN AD: see [`MinAd`].
 pub const MIN_AD: Algorithm = Algorithm {
     name: "min_ad",
+    decisions: Decisions::None,
     family: "hyperx",
     description: "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)",
     params: &[],

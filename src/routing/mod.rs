@@ -419,8 +419,42 @@ pub struct Algorithm {
     /// The `routing.*` parameters it reads, besides `routing.algorithm` and
     /// `routing.allocator` (which every algorithm reads).
     pub params: &'static [&'static str],
+    /// What the page's inspector shows of its decisions at a router.
+    pub decisions: Decisions,
     /// Builds it for a network of its family ([`build`] checks the family first).
     pub build: Builder,
+}
+
+/// What the page's inspector shows of an algorithm's decisions at a router (exported with
+/// the algorithm in the catalog and in `routerDetail`, so the page names no algorithm).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Decisions {
+    /// Nothing beyond the ports: the route follows from the packet (oblivious, minimal).
+    None,
+    /// At the source, the minimal path against a non-minimal one by q·H (UGAL: FB §3.1,
+    /// dragonfly §4.2–4.3): the last decision's numbers ([`RouteNote`]). `q` says what q
+    /// measures for this algorithm; `true_queue` what is shown beside it.
+    QueueTimesHops { q: &'static str, true_queue: TrueQueue },
+    /// Hop by hop, dimension by dimension, with each output's state (DAL, HyperX §3.3),
+    /// from the notes recorded while a router is inspected ([`HopNote`]).
+    PerHopDimensions,
+    /// A direct link while its queue is within a threshold, else one non-minimal hop (the
+    /// 2DFB paper's Algorithm 1), with each output's state.
+    QueueThreshold,
+}
+
+/// What the inspector sets beside the queue a q·H decision sensed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrueQueue {
+    /// Nothing: the sensed queue is the one the path meets.
+    None,
+    /// The true queue of the minimal global channel, against the sensed one: what the
+    /// source router cannot see (UGAL-L, dragonfly §4.2).
+    Compare,
+    /// The true queue of the minimal global channel, which the algorithm reads (UGAL-G).
+    Read,
 }
 
 /// How an [`Algorithm`] is built from its configuration for a network of its family.
@@ -468,10 +502,15 @@ pub(crate) fn butterfly(topo: &Topology) -> Result<&crate::topology::Butterfly, 
 }
 
 /// Builds the algorithm a configuration names for a topology, checking the VC count.
+/// The declaration of the algorithm named `name` for networks of `family`, if any.
+pub fn declaration(name: &str, family: &str) -> Option<&'static Algorithm> {
+    ALGORITHMS.iter().find(|a| a.name == name && a.family == family)
+}
+
 pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn Routing>, ConfigErrors> {
     let path = "routing.algorithm";
     let named = || ALGORITHMS.iter().filter(|a| a.name == cfg.algorithm);
-    let routing = match named().find(|a| a.family == topo.family()) {
+    let routing = match declaration(&cfg.algorithm, topo.family()) {
         Some(algorithm) => (algorithm.build)(cfg, topo)?,
         None => {
             let families: Vec<&str> = named().map(|a| a.family).collect();

@@ -23,7 +23,7 @@
 
 use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
-use super::{hyperx, Algorithm, Decision, RouteCtx, RouteNote, Routing};
+use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing, TrueQueue};
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -32,6 +32,10 @@ use crate::topology::HyperX;
 /// UGAL with the greedy allocator: see [`Ugal`].
 pub const UGAL: Algorithm = Algorithm {
     name: "ugal",
+    decisions: Decisions::QueueTimesHops {
+        q: "q = queue estimate of each path’s first-hop output (downstream occupancy from credits + flits committed here); greedy allocator",
+        true_queue: TrueQueue::None,
+    },
     family: "hyperx",
     description: "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)",
     params: &["routing.ugal_threshold"],
@@ -41,6 +45,10 @@ pub const UGAL: Algorithm = Algorithm {
 /// UGAL-S: UGAL with the sequential allocator.
 pub const UGAL_S: Algorithm = Algorithm {
     name: "ugal_s",
+    decisions: Decisions::QueueTimesHops {
+        q: "q = queue estimate of each path’s first-hop output; sequential allocator (each input sees the earlier decisions)",
+        true_queue: TrueQueue::None,
+    },
     description: "UGAL-S: UGAL with the sequential allocator (FB §3.1)",
     build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, true, cfg.ugal_threshold))),
     ..UGAL

@@ -3,7 +3,7 @@
 //! destination on VC class 1.
 
 use super::hyperx_min::{dor_port, vc_in_class};
-use super::{hyperx, Algorithm, Decision, RouteCtx, RouteNote, Routing};
+use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
@@ -11,6 +11,7 @@ use crate::topology::HyperX;
 /// VAL on the HyperX family: see [`Valiant`].
 pub const VAL: Algorithm = Algorithm {
     name: "val",
+    decisions: Decisions::None,
     family: "hyperx",
     description: "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1",
     params: &[],

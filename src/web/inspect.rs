@@ -107,6 +107,8 @@ impl WebSim {
                 "hop_note": hop_note, "recording_hop_notes": self.recording_hop_notes,
                 "credit_delay": cr,
                 "algorithm": sim.config().routing.algorithm,
+                "decisions": crate::routing::declaration(&sim.config().routing.algorithm, sim.topology().family())
+                    .map(|a| a.decisions),
                 "ugal_threshold": sim.config().routing.ugal_threshold,
                 "depth": sim.buffer_depth(), "vcs": vcs,
             })

@@ -38,7 +38,7 @@ import { WebSim, checkConfig, memoryNeed, panicForTest, workerMemory } from '../
 import { serve } from './wasm-worker.js';
 import { messageOf } from '../lib/errors.js';
 
-let panes = []; // {sim, dal}
+let panes = []; // {sim}
 let staged = [];
 let gen = 0;
 let halted = false; // a watchdog tripped: these simulations advance no more
@@ -90,7 +90,7 @@ function discard() {
 
 function commit({ gen: next, want }) {
   for (const p of panes) p.sim.free();
-  panes = staged.map((sim) => ({ sim, dal: JSON.parse(sim.configJson()).routing.algorithm === 'dal' }));
+  panes = staged.map((sim) => ({ sim }));
   staged = [];
   gen = next;
   halted = false;
@@ -155,7 +155,7 @@ function step({ cycles, commands, want }) {
  */
 function snapshot(want, traced, transfer) {
   const sample = panes.length > 0 && panes[0].sim.now() >= want.sampleAt;
-  const out = panes.map(({ sim, dal }, i) => {
+  const out = panes.map(({ sim }, i) => {
     const s = {
       now: sim.now(),
       counters: sim.liveCounters(),
@@ -175,8 +175,9 @@ function snapshot(want, traced, transfer) {
     if (want.decisions) s.decisions = sim.routerDecisions();
     const d = want.detail;
     if (d && d.pane === i) {
-      // DAL's per-hop numbers cost the engine time: recorded once someone looks.
-      if (d.kind === 'router' && dal) sim.recordHopNotes(true);
+      // Per-hop decision notes (DAL's) cost the engine time: recorded once someone looks
+      // at a router (the algorithms without them ignore it).
+      if (d.kind === 'router') sim.recordHopNotes(true);
       s.detail = { kind: d.kind, index: d.index, json: (d.kind === 'router' ? sim.routerDetail(d.index) : sim.channelDetail(d.index)) ?? null };
     }
     if (sample) s.sample = { hist: sim.latencyHistograms(want.bins), fig9: sim.globalChannelUtilization() ?? null };

@@ -13,24 +13,13 @@ const list = (xs) => (xs ? xs.join(' / ') : '–');
 const td = (content, attrs = {}) => el('td', attrs, content);
 const th = (text, title) => el('th', { title }, text);
 
-// What q means in each algorithm's decision.
-const Q_MEANING = {
-  ugal: 'q = queue estimate of each path’s first-hop output (downstream occupancy from credits + flits committed here); greedy allocator',
-  ugal_s: 'q = queue estimate of each path’s first-hop output; sequential allocator (each input sees the earlier decisions)',
-  clos_ad: 'q_nm = the shortest first-hop queue towards a closest common ancestor (including staying); sequential allocator',
-  clos_ad_hx: 'q_nm = first-hop queue towards a random closest common ancestor',
-  ugal_l: 'q = occupancy of each path’s local first-hop output port, all the source router can sense',
-  ugal_g: 'q = queue of the global channel each path would take, read at the router that owns it (the ideal)',
-  ugal_l_vc: 'q = occupancy of the first-hop VC: VC 1 (minimal) vs VC 0 (non-minimal)',
-  ugal_l_vch: 'port queues when the paths leave on different ports, VC queues when on the same port',
-  ugal_l_cr: 'as UGAL-L_VCH, but credits come back late by the measured credit round-trip excess t_d, so congested paths look fuller sooner',
-};
-
+// The last source decision by q·H (the algorithm's declaration says what q measures and
+// what is shown beside it: src/routing/mod.rs, Decisions).
 function decision(d) {
   const n = d.note;
-  const alg = d.algorithm;
+  const qh = d.decisions?.kind === 'queue_times_hops' ? d.decisions : null;
   if (!n) {
-    return Object.hasOwn(Q_MEANING, alg) ? el('p', { class: 'muted' }, 'No packet has made its source routing decision at this router yet.') : null;
+    return qh ? el('p', { class: 'muted' }, 'No packet has made its source routing decision at this router yet.') : null;
   }
   const t = d.ugal_threshold || 0;
   const thr = t ? ` + ${t}` : '';
@@ -61,7 +50,7 @@ function decision(d) {
       el('b', {}, nm + t),
     ),
   );
-  if (alg.startsWith('ugal_l')) {
+  if (qh?.true_queue === 'compare') {
     box.append(
       el(
         'div',
@@ -74,10 +63,10 @@ function decision(d) {
         muted('(what UGAL-G compares)'),
       ),
     );
-  } else if (alg === 'ugal_g') {
+  } else if (qh?.true_queue === 'read') {
     box.append(el('div', { class: 'formula' }, `true queue of the minimal global channel = ${n.q_true}`));
   }
-  box.append(el('div', { class: 'muted' }, Object.hasOwn(Q_MEANING, alg) ? Q_MEANING[alg] : ''));
+  box.append(el('div', { class: 'muted' }, qh?.q ?? ''));
   return box;
 }
 
@@ -190,8 +179,8 @@ export function routerNodes(d, cfg, info) {
   const slice = info.slices > 1 && info.a && info.g ? `slice ${Math.floor(d.router / (info.a * info.g))} · ` : '';
   const where =
     d.group !== null ? `${slice}group ${d.group}, router ${d.router % (info.a ?? 1)} of ${info.a}` : d.coords ? `coordinates (${d.coords.join(', ')})` : '';
-  const dal = d.algorithm === 'dal';
-  const tdfb = d.algorithm === 'adaptive_2dfb';
+  const dal = d.decisions?.kind === 'per_hop_dimensions';
+  const tdfb = d.decisions?.kind === 'queue_threshold';
   const cr = d.ports.some((p) => p.td !== null);
   const out = [
     el(
