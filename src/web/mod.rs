@@ -73,6 +73,18 @@ pub fn catalog_json() -> String {
     serde_json::to_string(&crate::catalog::catalog()).expect("the catalog serialises")
 }
 
+/// The TypeScript type of a problem with one field ([`crate::config::ConfigError`], as
+/// serde serialises it: `tests/stories.rs` checks the two agree), for the functions that
+/// return `[{path, message}]`.
+#[wasm_bindgen(typescript_custom_section)]
+const FIELD_ERROR: &str = r#"
+/** A problem with one field of a configuration or story: its dotted path and why. */
+export interface FieldError {
+    path: string;
+    message: string;
+}
+"#;
+
 /// Config errors for the page: `[{path, message}]`, the field's dotted path and why.
 fn field_errors(e: &crate::config::ConfigErrors) -> JsValue {
     serde_wasm_bindgen::to_value(&e.0).unwrap_or(JsValue::NULL)
@@ -80,7 +92,7 @@ fn field_errors(e: &crate::config::ConfigErrors) -> JsValue {
 
 /// Checks a configuration without running it: `[]` when it builds, else every problem as
 /// `[{path, message}]`, each with the dotted path of its field.
-#[wasm_bindgen(js_name = checkConfig)]
+#[wasm_bindgen(js_name = checkConfig, unchecked_return_type = "FieldError[]")]
 pub fn check_config(config_json: &str) -> JsValue {
     let errors = match SimConfig::from_json(config_json).and_then(|cfg| crate::sim::Simulation::check(&cfg)) {
         Ok(()) => crate::config::ConfigErrors(Vec::new()),
@@ -92,7 +104,7 @@ pub fn check_config(config_json: &str) -> JsValue {
 /// Checks a story document ([`crate::story`]) as `hiradix story check` does: `[]` when it
 /// passes, else every problem as `[{path, message}]`, each with the dotted path of its
 /// field (e.g. `experiment.compare.values[1].routing.algorithm`).
-#[wasm_bindgen(js_name = checkStory)]
+#[wasm_bindgen(js_name = checkStory, unchecked_return_type = "FieldError[]")]
 pub fn check_story(text: &str) -> JsValue {
     let errors = match crate::story::check(text) {
         Ok(_) => crate::config::ConfigErrors(Vec::new()),

@@ -44,7 +44,7 @@ pub struct Rewindable {
 impl WebSim {
     /// Changes the offered load while running (`traffic.load`'s range). Returns an empty
     /// array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
-    #[wasm_bindgen(js_name = setLoad)]
+    #[wasm_bindgen(js_name = setLoad, unchecked_return_type = "FieldError[]")]
     pub fn set_load(&mut self, load: f64) -> JsValue {
         match self.history.apply(&mut self.sim, Event::Load(load)) {
             Ok(()) => js_sys::Array::new().into(),
