@@ -264,17 +264,3 @@ fn a_focus_on_another_pattern_selects_nothing() {
     let sim = hiradix::sim::Simulation::new(&cfg).expect("builds");
     assert_eq!(hiradix::story::focus_mask(&focus, &sim), None, "the focus is about router_shift");
 }
-
-#[test]
-fn a_field_error_crosses_to_the_page_as_its_typescript_declaration_says() {
-    // src/web/mod.rs declares `interface FieldError { path: string; message: string; }`
-    // for what checkConfig, checkStory and setLoad return.
-    let e = hiradix::config::ConfigError::new("router.vcs", "must be 1..=16");
-    let v = serde_json::to_value(&e).expect("serialises");
-    let mut keys: Vec<&str> = v.as_object().expect("an object").keys().map(String::as_str).collect();
-    keys.sort_unstable();
-    assert_eq!(keys, ["message", "path"]);
-    assert!(v["path"].is_string() && v["message"].is_string());
-    let web = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/mod.rs")).expect("src/web");
-    assert!(web.contains("export interface FieldError {\n    path: string;\n    message: string;\n}"));
-}

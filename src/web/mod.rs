@@ -73,17 +73,10 @@ pub fn catalog_json() -> String {
     serde_json::to_string(&crate::catalog::catalog()).expect("the catalog serialises")
 }
 
-/// The TypeScript type of a problem with one field ([`crate::config::ConfigError`], as
-/// serde serialises it: `tests/stories.rs` checks the two agree), for the functions that
-/// return `[{path, message}]`.
+/// The TypeScript declarations of the objects the page reads (`FieldError`,
+/// `LiveCounters`, …), generated from the Rust types by `tests/boundary_types.rs`.
 #[wasm_bindgen(typescript_custom_section)]
-const FIELD_ERROR: &str = r#"
-/** A problem with one field of a configuration or story: its dotted path and why. */
-export interface FieldError {
-    path: string;
-    message: string;
-}
-"#;
+const BOUNDARY: &str = include_str!("boundary.d.ts");
 
 /// Config errors for the page: `[{path, message}]`, the field's dotted path and why.
 fn field_errors(e: &crate::config::ConfigErrors) -> JsValue {

@@ -332,7 +332,7 @@ impl WebSim {
 
     /// The cumulative counters for live statistics, as an object named by
     /// [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
-    #[wasm_bindgen(js_name = liveCounters)]
+    #[wasm_bindgen(js_name = liveCounters, unchecked_return_type = "LiveCounters")]
     pub fn live_counters(&self) -> JsValue {
         serde_wasm_bindgen::to_value(&self.sim.live_counters()).unwrap_or(JsValue::NULL)
     }

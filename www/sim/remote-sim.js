@@ -78,6 +78,7 @@ export class RemoteSim {
   now() {
     return this.snap.now;
   }
+  /** @returns {import('../../pkg/hiradix.js').LiveCounters} the counters of the latest snapshot */
   liveCounters() {
     return this.snap.counters;
   }
