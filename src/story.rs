@@ -261,10 +261,10 @@ impl Story {
         line(&mut p, "source.paper", &self.source.paper, 120);
         line(&mut p, "source.where", &self.source.place, 120);
         line(&mut p, "point", &self.point, 600);
-        rich_text(&mut p, "explanation", &self.explanation, 0);
+        rich_text(&mut p, "explanation", &self.explanation);
         p.check(self.look.len() <= 12, "look", || format!("{} items; at most 12", self.look.len()));
         for (i, item) in self.look.iter().enumerate() {
-            rich_text(&mut p, &format!("look[{i}]"), item, 0);
+            rich_text(&mut p, &format!("look[{i}]"), item);
         }
         p.check(self.notes.len() <= 20, "notes", || format!("{} notes; at most 20", self.notes.len()));
         for (i, note) in self.notes.iter().enumerate() {
@@ -449,7 +449,7 @@ pub fn sweep_loads(text: &str) -> Result<Vec<f64>, String> {
 /// Structured text: a string, a list of such texts, or one of `{b}`, `{i}`, `{sub}` around
 /// such a text; at most 4 000 characters of strings in all, no control or invisible
 /// characters but line breaks.
-fn rich_text(p: &mut Problems, path: &str, text: &Value, depth: usize) {
+fn rich_text(p: &mut Problems, path: &str, text: &Value) {
     fn walk(p: &mut Problems, path: &str, text: &Value, depth: usize, chars: &mut usize) {
         if depth > MAX_TEXT_DEPTH {
             p.add(path, format!("nested deeper than {MAX_TEXT_DEPTH} levels"));
@@ -479,7 +479,7 @@ fn rich_text(p: &mut Problems, path: &str, text: &Value, depth: usize) {
         }
     }
     let mut chars = 0;
-    walk(p, path, text, depth, &mut chars);
+    walk(p, path, text, 0, &mut chars);
     p.check(chars <= 4000, path, || format!("{chars} characters; at most 4000"));
 }
 
