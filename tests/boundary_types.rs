@@ -3,6 +3,7 @@
 //! here from the Rust types, as serde serialises them: this test fails when they differ,
 //! and `HIRADIX_WRITE_TYPES=1 cargo test --test boundary_types` rewrites the file.
 
+use hiradix::sim::history::RunUntil;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -13,17 +14,24 @@ fn ts_type(field: &str, v: &Value) -> &'static str {
         Value::Number(_) => "number",
         Value::Bool(_) => "boolean",
         Value::String(_) => "string",
-        _ => panic!("{field}: give the sample a number, boolean or string here (got {v})"),
+        // serde-wasm-bindgen writes `None` as `undefined` (serde_json as null).
+        Value::Null => "undefined",
+        _ => panic!("{field}: give the sample a number, boolean, string or None here (got {v})"),
     }
 }
 
-/// `export interface <name>` with one field per key of `sample` (serialised as serde does).
-fn interface(name: &str, doc: &str, sample: &impl Serialize) -> String {
-    let value = serde_json::to_value(sample).expect("serialises");
-    let fields = value.as_object().expect("a struct serialises to an object");
+/// `export interface <name>` with one field per key of the samples (serialised as serde
+/// does), typed by the values the samples give it: an `Option` field is sampled both
+/// ways, so it reads e.g. `number | undefined`.
+fn interface<T: Serialize>(name: &str, doc: &str, samples: &[T]) -> String {
+    let values: Vec<Value> = samples.iter().map(|s| serde_json::to_value(s).expect("serialises")).collect();
+    let fields = values[0].as_object().expect("a struct serialises to an object");
     let mut out = format!("/** {doc} */\nexport interface {name} {{\n");
-    for (key, v) in fields {
-        out.push_str(&format!("    {key}: {};\n", ts_type(key, v)));
+    for key in fields.keys() {
+        let mut types: Vec<&str> = values.iter().map(|v| ts_type(key, &v[key.as_str()])).collect();
+        types.sort_unstable_by_key(|t| (*t == "undefined", *t));
+        types.dedup();
+        out.push_str(&format!("    {key}: {};\n", types.join(" | ")));
     }
     out.push_str("}\n");
     out
@@ -37,13 +45,26 @@ fn generated() -> String {
     out.push_str(&interface(
         "FieldError",
         "A problem with one field of a configuration or story: its dotted path and why (config::ConfigError).",
-        &hiradix::config::ConfigError::new("router.vcs", "must be 1..=16"),
+        &[hiradix::config::ConfigError::new("router.vcs", "must be 1..=16")],
     ));
     out.push('\n');
     out.push_str(&interface(
         "LiveCounters",
         "The cumulative counters of a running simulation (stats::LiveCounters).",
-        &hiradix::stats::LiveCounters::default(),
+        &[hiradix::stats::LiveCounters::default()],
+    ));
+    out.push('\n');
+    out.push_str(&interface(
+        "Rewindable",
+        "How far back a simulation can be rewound (sim::history::Rewindable).",
+        &[hiradix::sim::history::Rewindable::default()],
+    ));
+    out.push('\n');
+    let reached = RunUntil { cycles: 3, reached: true, channel: Some(7), error: Some("deadlock".into()) };
+    out.push_str(&interface(
+        "RunUntil",
+        "What running until an event did (sim::history::RunUntil).",
+        &[RunUntil::default(), reached],
     ));
     out
 }

@@ -24,6 +24,34 @@
 use super::Simulation;
 use crate::config::ConfigErrors;
 
+/// What running until an event did (the page's `runUntil`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct RunUntil {
+    /// Cycles advanced.
+    pub cycles: u32,
+    /// The awaited event happened (else `max_cycles` ran out, or a deadlock stopped it).
+    pub reached: bool,
+    /// For `saturated`: the channel found saturated.
+    pub channel: Option<u32>,
+    /// The deadlock report's text if the watchdog tripped.
+    pub error: Option<String>,
+}
+
+/// How far back a simulation can be rewound (the page's `rewindable`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Rewindable {
+    /// The earliest cycle reachable (the current one when the simulation is too large
+    /// for any snapshot: it cannot be rewound).
+    pub earliest: f64,
+    /// The most cycles a rewind replays (see `History::max_replay`).
+    pub max_replay: f64,
+    pub snapshots: u32,
+    /// Bytes the snapshots take, and the most they may take (the simulation's share of
+    /// its worker's budget, `src/web/budget.rs`).
+    pub bytes: f64,
+    pub budget: f64,
+}
+
 /// A change made to a running simulation from outside, replayed on rewind.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
@@ -119,6 +147,17 @@ impl History {
     /// The most bytes of snapshots kept.
     pub fn budget(&self) -> usize {
         self.budget
+    }
+
+    /// How far back the simulation, now at cycle `now`, can be rewound.
+    pub fn rewindable(&self, now: u64) -> Rewindable {
+        Rewindable {
+            earliest: self.earliest(now) as f64,
+            max_replay: self.max_replay(now) as f64,
+            snapshots: self.snapshots() as u32,
+            bytes: self.bytes() as f64,
+            budget: self.budget() as f64,
+        }
     }
 
     /// Advances `sim` by `cycles`, taking snapshots on the way; stops early (with the

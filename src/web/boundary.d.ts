@@ -26,3 +26,20 @@ export interface LiveCounters {
     nonminimal_latency_sum: number;
     unroutable: number;
 }
+
+/** How far back a simulation can be rewound (sim::history::Rewindable). */
+export interface Rewindable {
+    budget: number;
+    bytes: number;
+    earliest: number;
+    max_replay: number;
+    snapshots: number;
+}
+
+/** What running until an event did (sim::history::RunUntil). */
+export interface RunUntil {
+    channel: number | undefined;
+    cycles: number;
+    error: string | undefined;
+    reached: boolean;
+}

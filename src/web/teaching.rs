@@ -4,41 +4,13 @@
 //! along the links), and the routing decisions counted at each router.
 //!
 //! Results that are more than one number cross to the page as named, typed objects
-//! (serde-wasm-bindgen), errors as `{path, message}` records.
+//! (serde-wasm-bindgen; `Rewindable`, [`RunUntil`], declared for the page in
+//! `boundary.d.ts`), errors as `{path, message}` records.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{field_errors, WebSim};
-use crate::sim::history::Event;
-
-/// What [`WebSim::run_until`] did.
-#[derive(Serialize)]
-pub struct RunUntil {
-    /// Cycles advanced.
-    pub cycles: u32,
-    /// The awaited event happened (else `max_cycles` ran out, or a deadlock stopped it).
-    pub reached: bool,
-    /// For `saturated`: the channel found saturated.
-    pub channel: Option<u32>,
-    /// The deadlock report's text if the watchdog tripped.
-    pub error: Option<String>,
-}
-
-/// How far back the page can go.
-#[derive(Serialize)]
-pub struct Rewindable {
-    /// The earliest cycle reachable (the current one when the simulation is too large
-    /// for any snapshot: it cannot be rewound).
-    pub earliest: f64,
-    /// The most cycles a rewind replays (see `History::max_replay`).
-    pub max_replay: f64,
-    pub snapshots: u32,
-    /// Bytes the snapshots take, and the most they may take (the simulation's share of
-    /// its worker's budget, `budget.rs`).
-    pub bytes: f64,
-    pub budget: f64,
-}
+use crate::sim::history::{Event, RunUntil};
 
 #[wasm_bindgen]
 impl WebSim {
@@ -65,15 +37,9 @@ impl WebSim {
 
     /// How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots,
     /// bytes, budget}`.
+    #[wasm_bindgen(unchecked_return_type = "Rewindable")]
     pub fn rewindable(&self) -> JsValue {
-        let r = Rewindable {
-            earliest: self.history.earliest(self.sim.now()) as f64,
-            max_replay: self.history.max_replay(self.sim.now()) as f64,
-            snapshots: self.history.snapshots() as u32,
-            bytes: self.history.bytes() as f64,
-            budget: self.history.budget() as f64,
-        };
-        serde_wasm_bindgen::to_value(&r).unwrap_or(JsValue::NULL)
+        serde_wasm_bindgen::to_value(&self.history.rewindable(self.sim.now())).unwrap_or(JsValue::NULL)
     }
 
     /// Runs until an event, at most `max_cycles` cycles: `decision` — the next routing
@@ -81,7 +47,7 @@ impl WebSim {
     /// at router `arg`; `saturated` — the first saturated channel: one of the VC buffers it
     /// feeds is full, so the packets routed to that VC wait upstream (backpressure).
     /// Returns `{cycles, reached, channel, error}`.
-    #[wasm_bindgen(js_name = runUntil)]
+    #[wasm_bindgen(js_name = runUntil, unchecked_return_type = "RunUntil")]
     pub fn run_until(&mut self, kind: &str, arg: u32, max_cycles: u32) -> Result<JsValue, JsError> {
         let routers = self.sim.network().routers();
         let at_router = |what: &str| {
