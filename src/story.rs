@@ -59,6 +59,10 @@ pub struct Story {
     pub focus: Option<Focus>,
     #[serde(default)]
     pub key_plots: Vec<KeyPlot>,
+    /// The numbers the story's text states, each with the tolerance its test allows
+    /// (`tests/browser/stories.test.mjs` measures them on the page).
+    #[serde(default)]
+    pub numbers: Option<StatedNumbers>,
     /// The author's notes on choices in the document (not shown).
     #[serde(default)]
     pub notes: Vec<String>,
@@ -180,6 +184,47 @@ impl Selector {
     ];
 }
 
+/// The numbers a story states and where the page shows them.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatedNumbers {
+    /// The cycle by which the picture shows them (the test measures there).
+    pub at_cycle: u64,
+    pub values: Vec<StatedNumber>,
+}
+
+/// One number a story states: which pane shows it, what it measures, its value and how
+/// far from it the page may be.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatedNumber {
+    /// Where the text says it, e.g. "MIN: accepted throughput flat at 0.0625".
+    pub says: String,
+    /// The pane, counted from 0 in the order of `experiment.compare.values`.
+    pub pane: usize,
+    pub quantity: Quantity,
+    pub value: f64,
+    /// The largest difference the test accepts.
+    pub within: f64,
+}
+
+/// What a stated number measures on a pane.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantity {
+    /// Accepted throughput over the last samples (flits per cycle per terminal).
+    Accepted,
+    /// The link colour's mean over the focus channels, and over the others.
+    FocusMean,
+    RestMean,
+    /// How many channels the focus selects.
+    FocusChannels,
+    /// Packets lost to failed links per cycle.
+    UnroutablePerCycle,
+    /// A batch's completion time per packet (batch mode).
+    BatchCyclesPerPacket,
+}
+
 /// The plots a story shows beside the picture.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -277,11 +322,38 @@ impl Story {
         p.check(self.key_plots.len() <= 2, "key_plots", || {
             format!("{} plots; the page shows two beside the picture", self.key_plots.len())
         });
+        if let Some(numbers) = &self.numbers {
+            numbers.problems(&mut p, panes.len(), self.focus.is_some());
+        }
         let needs_focus = self.key_plots.iter().any(|k| matches!(k, KeyPlot::Classes | KeyPlot::Decisions));
         p.check(!needs_focus || self.focus.is_some(), "key_plots", || {
             "classes and decisions compare the focus with the rest: give a focus".into()
         });
         p
+    }
+}
+
+impl StatedNumbers {
+    fn problems(&self, p: &mut Problems, panes: usize, focused: bool) {
+        p.check((1..=1_000_000).contains(&self.at_cycle), "numbers.at_cycle", || {
+            format!("{}: a cycle from 1 to 1000000", self.at_cycle)
+        });
+        p.check(self.values.len() <= 32, "numbers.values", || format!("{} numbers; at most 32", self.values.len()));
+        for (i, n) in self.values.iter().enumerate() {
+            let at = format!("numbers.values[{i}]");
+            line(p, &format!("{at}.says"), &n.says, 200);
+            p.check(panes == 0 || n.pane < panes, &format!("{at}.pane"), || {
+                format!("pane {}; the story has {panes}", n.pane)
+            });
+            p.check(n.value.is_finite(), &format!("{at}.value"), || "a finite number".into());
+            p.check(n.within.is_finite() && n.within >= 0.0, &format!("{at}.within"), || {
+                "a tolerance of 0 or more".into()
+            });
+            let about_focus = matches!(n.quantity, Quantity::FocusMean | Quantity::RestMean | Quantity::FocusChannels);
+            p.check(!about_focus || focused, &format!("{at}.quantity"), || {
+                "measured against the focus: give a focus".into()
+            });
+        }
     }
 }
 

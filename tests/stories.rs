@@ -177,6 +177,33 @@ fn the_focus_must_show_on_the_experiment() {
 }
 
 #[test]
+fn stated_numbers_name_a_pane_and_a_tolerance() {
+    let number = |pane: usize, within: f64| json!({"says": "MIN accepts 0.0625", "pane": pane, "quantity": "accepted", "value": 0.0625, "within": within});
+    assert_eq!(
+        problems(&with(|d| d["numbers"] = json!({"at_cycle": 400, "values": [number(1, 0.01)]}))),
+        Vec::<String>::new()
+    );
+    refused(
+        &with(|d| d["numbers"] = json!({"at_cycle": 400, "values": [number(2, 0.01)]})),
+        "numbers.values[0].pane",
+        "the story has 2",
+    );
+    refused(
+        &with(|d| d["numbers"] = json!({"at_cycle": 400, "values": [number(0, -1.0)]})),
+        "numbers.values[0].within",
+        "0 or more",
+    );
+    refused(&with(|d| d["numbers"] = json!({"at_cycle": 0, "values": []})), "numbers.at_cycle", "from 1");
+    refused(
+        &with(|d| {
+            d["numbers"] = json!({"at_cycle": 9, "values": [{"says": "x", "pane": 0, "quantity": "vibes", "value": 1, "within": 0}]})
+        }),
+        "numbers.values[0].quantity",
+        "unknown variant",
+    );
+}
+
+#[test]
 fn hiradix_story_check_reports_each_document() {
     let run = |files: &[&Path]| {
         Command::new(env!("CARGO_BIN_EXE_hiradix"))
@@ -228,21 +255,14 @@ fn pane_configs(story: &hiradix::story::Story) -> Vec<hiradix::config::SimConfig
 }
 
 #[test]
-fn the_engine_selects_each_builtin_storys_focus_channels() {
-    // The counts the page's story test checks on the picture (tests/browser/stories.test.mjs).
-    let expected = [
-        ("ugal-l-misjudges", 33),     // one minimal global channel per group
-        ("dal-swap2", 128),           // one minimal channel per switch in each of two dimensions
-        ("min-worst-case", 16),       // one channel i → i+1 per router
-        ("greedy-vs-sequential", 32), // one per router
-        ("2dfb-adaptive", 16),        // two parallel links per switch
-        ("dal-failed-links", 16),     // the two-hop detours around two failed links
-        ("channel-slicing", 180),     // every channel of slice 0
-    ];
+fn the_engine_selects_as_many_focus_channels_as_each_builtin_story_states() {
+    use hiradix::story::Quantity;
     for (id, text) in builtin() {
         let story = check(&text).expect("passes");
         let focus = story.focus.as_ref().expect("a focus");
-        let want = expected.iter().find(|(e, _)| *e == id).map(|&(_, n)| n).expect("an expected count");
+        let stated =
+            story.numbers.as_ref().and_then(|n| n.values.iter().find(|v| v.quantity == Quantity::FocusChannels));
+        let want = stated.unwrap_or_else(|| panic!("{id}: states no focus_channels")).value as usize;
         for cfg in pane_configs(&story) {
             let sim = hiradix::sim::Simulation::new(&cfg).expect("builds");
             let mask = hiradix::story::focus_mask(focus, &sim).unwrap_or_else(|| panic!("{id}: no focus"));

@@ -3,10 +3,39 @@
 // story's metric, its focus channels are marked, and the numbers the picture draws (the
 // mean link value of the focus channels against the rest, per pane: window.hiradix.
 // keyNumbers, recomputed here from each pane's drawn arrays) show the point by a stated
-// margin within the cycles the story reaches in about 10 s.
+// margin within the cycles the story reaches in about 10 s. The numbers a story states, with
+// their tolerances, are in its document (www/stories/builtin/<id>.json, `numbers`); the
+// comparisons between panes are here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { launchBrowser, openPage, startServer } from './harness.mjs';
+
+/** A built-in story document. */
+const story = (id) => JSON.parse(readFileSync(new URL(`../../www/stories/builtin/${id}.json`, import.meta.url), 'utf8'));
+
+/** Each quantity a story may state (src/story.rs, `Quantity`), read from a measured pane. */
+const MEASURED = {
+  accepted: (n) => n.accepted,
+  focus_mean: (n) => n.focus,
+  rest_mean: (n) => n.rest,
+  focus_channels: (n) => n.count,
+  unroutable_per_cycle: (n) => n.unroutable / n.now,
+  batch_cycles_per_packet: (n) => n.batchPerPacket,
+};
+
+/** Checks every number story `id` states about the `quantities` measured on `panes`. */
+function checkStated(id, panes, quantities) {
+  const stated = story(id).numbers.values.filter((v) => quantities.includes(v.quantity));
+  assert.ok(stated.length, `${id}: states none of ${quantities}`);
+  for (const v of stated) {
+    const actual = MEASURED[v.quantity](panes[v.pane]);
+    assert.ok(Math.abs(actual - v.value) <= v.within, `${id}, pane ${v.pane}: "${v.says}": ${v.quantity} ${actual} vs ${v.value} ± ${v.within}`);
+  }
+}
+
+/** The quantities measured at the story's cycle (a batch's time is measured apart). */
+const AT_CYCLE = ['accepted', 'focus_mean', 'rest_mean', 'focus_channels', 'unroutable_per_cycle'];
 
 let server;
 let browser;
@@ -20,10 +49,12 @@ after(async () => {
 });
 
 /**
- * Opens a story and waits until it reached `cycles`; returns per pane {algorithm, focus,
- * rest, count, accepted, batch} and checks the layout at the same time.
+ * Opens a story and waits until it reached the cycle its numbers are stated at; returns
+ * per pane {algorithm, focus, rest, count, accepted, batch…}, checks the layout and the
+ * numbers the story states at the same time.
  */
-async function openStory(id, cycles, { paused = false } = {}) {
+async function openStory(id, { paused = false } = {}) {
+  const cycles = story(id).numbers.at_cycle;
   const { page, errors } = await openPage(browser.context, `${server.url}?preset=${id}`);
   await page.waitForFunction((n) => window.hiradix.panes.length > 0 && window.hiradix.sim.now() >= n, cycles, { timeout: 120_000 });
   if (paused) {
@@ -104,39 +135,33 @@ async function openStory(id, cycles, { paused = false } = {}) {
   assert.ok(layout.focusLegend, `${id}: the legend does not say what the orange casing marks`);
   assert.deepEqual(errors, []);
   await page.close();
+  checkStated(id, numbers, AT_CYCLE);
   return numbers;
 }
 
 const fmt = (ns) => ns.map((n) => `${n.algorithm}: focus ${n.focus.toFixed(3)} rest ${n.rest.toFixed(3)}`).join('; ');
 
 test('min-worst-case: under MIN only the cased channels i → i+1 are busy; under VAL they are like the rest', { timeout: 180_000 }, async () => {
-  const [min, val] = await openStory('min-worst-case', 400);
+  const [min, val] = await openStory('min-worst-case');
   assert.equal(min.metric, 'utilization');
-  assert.equal(min.count, 16, 'one focus channel per router');
   assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
   const r = val.focus / val.rest;
   assert.ok(r > 0.75 && r < 1.33, `VAL spreads: ${fmt([val])}`);
-  // The look list: "every channel busy at about 0.6 flits/cycle"; MIN "flat at 0.0625".
-  assert.ok(Math.abs(val.rest - 0.6) < 0.1 && Math.abs(val.focus - 0.6) < 0.12, `VAL: every channel at about 0.6: ${fmt([val])}`);
-  assert.ok(Math.abs(min.accepted - 0.0625) < 0.006 && Math.abs(val.accepted - 0.3) < 0.03, `accepted ${min.accepted} vs ${val.accepted}`);
 });
 
 test('dal-swap2: MIN loads only the cased Swap2 channels; DAL spreads onto the others and carries 0.8', { timeout: 180_000 }, async () => {
-  const [dal, clos, min] = await openStory('dal-swap2', 1200);
+  const [dal, clos, min] = await openStory('dal-swap2');
   assert.equal(dal.metric, 'utilization', 'the story opens on utilization');
-  assert.equal(min.count, 128, 'one minimal channel per switch in each of two dimensions');
   assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
   assert.ok(dal.rest >= 0.25 && dal.rest > 5 * min.rest, `DAL spreads: ${fmt([dal, min])}`);
   assert.ok(clos.rest > min.rest, `CLOS AD in between: ${fmt([clos, min])}`);
-  // The text: MIN saturates at 0.5, DAL carries the offered 0.8, CLOS AD in between.
-  assert.ok(Math.abs(dal.accepted - 0.8) < 0.04 && Math.abs(min.accepted - 0.5) < 0.03, `accepted DAL ${dal.accepted}, MIN ${min.accepted}`);
+  // The text: CLOS AD saturates in between MIN and DAL.
   assert.ok(clos.accepted > min.accepted + 0.05 && clos.accepted < dal.accepted - 0.03, `CLOS AD ${clos.accepted} not in between`);
 });
 
 test("ugal-l-misjudges: UGAL-L keeps the minimal global channels' queues far fuller than UGAL-G", { timeout: 180_000 }, async () => {
-  const [ugalL, cr, ugalG] = await openStory('ugal-l-misjudges', 2000);
+  const [ugalL, cr, ugalG] = await openStory('ugal-l-misjudges');
   assert.equal(ugalL.metric, 'occupancy');
-  assert.equal(ugalL.count, 33, 'one minimal global channel per group');
   assert.ok(ugalL.focus >= 4 * ugalG.focus, `UGAL-L vs UGAL-G: ${fmt([ugalL, cr, ugalG])}`);
   assert.ok(ugalL.focus >= 5 * ugalL.rest, `UGAL-L: the minimal channels stand out: ${fmt([ugalL])}`);
   assert.ok(cr.focus > ugalG.focus, `UGAL-L_CR between: ${fmt([cr, ugalG])}`);
@@ -153,8 +178,7 @@ test("ugal-l-misjudges: UGAL-L keeps the minimal global channels' queues far ful
 });
 
 test("greedy-vs-sequential: greedy UGAL's cased minimal channels stay busy after the others have cleared", { timeout: 180_000 }, async () => {
-  const [ugal, ugalS, clos] = await openStory('greedy-vs-sequential', 44, { paused: true });
-  assert.equal(ugal.count, 32);
+  const [ugal, ugalS, clos] = await openStory('greedy-vs-sequential', { paused: true });
   assert.ok(ugal.focus >= 1.5 * ugalS.focus && ugal.focus >= 2 * clos.focus, `focus: ${fmt([ugal, ugalS, clos])}`);
   assert.ok(ugal.focus >= 2.5 * ugal.rest, `UGAL: ${fmt([ugal])}`);
 });
@@ -165,35 +189,28 @@ test('greedy-vs-sequential: batch times in the order the story states', { timeou
   const t = await page.evaluate(() => window.hiradix.panes.map((p) => p.stats.batchDone.perPacket));
   // The story's look list: UGAL ≈ 7, UGAL-S ≈ 4.6, CLOS AD ≈ 3.5 cycles per packet.
   assert.ok(t[0] > t[1] && t[1] > t[2], `batch times ${t}`);
-  assert.ok(Math.abs(t[0] - 7) < 0.8 && Math.abs(t[1] - 4.6) < 0.6 && Math.abs(t[2] - 3.5) < 0.5, `batch times ${t} vs the story's 7, 4.6, 3.5`);
+  checkStated(
+    'greedy-vs-sequential',
+    t.map((batchPerPacket) => ({ batchPerPacket })),
+    ['batch_cycles_per_packet'],
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('2dfb-adaptive: minimal routing loads only the two cased links; adaptive overflows and carries 0.8', { timeout: 180_000 }, async () => {
-  const [adaptive, min] = await openStory('2dfb-adaptive', 1200);
-  assert.equal(min.count, 16, 'two parallel links per switch');
+  const [adaptive, min] = await openStory('2dfb-adaptive');
   assert.ok(min.focus >= 0.9 && min.rest <= 0.02, `MIN: ${fmt([min])}`);
   assert.ok(adaptive.rest >= 0.1, `adaptive overflows: ${fmt([adaptive])}`);
-  // The text: Minimal saturates at 50 %, adaptive follows the offered 0.8.
-  assert.ok(Math.abs(adaptive.accepted - 0.8) < 0.04 && Math.abs(min.accepted - 0.5) < 0.03, `accepted ${adaptive.accepted} vs ${min.accepted}`);
 });
 
 test('dal-failed-links: DOR loses the packets routed onto the failed links, DAL none, over the cased detours', { timeout: 180_000 }, async () => {
-  const [min, dal] = await openStory('dal-failed-links', 800);
+  const [min, dal] = await openStory('dal-failed-links');
   assert.equal(min.metric, 'utilization');
   assert.deepEqual([min.failedLinks, dal.failedLinks], [2, 2], 'the two dashed links');
-  // Each failed link of a row of four has two detours (through the row's other two
-  // switches) of two links, both ways: 8 channels per failed link.
-  assert.equal(min.count, 16);
   // The look list: DOR loses about 1.6 packets a cycle (2 switches × 4 terminals × 0.2),
-  // DAL none; the point: DOR delivers 0.175 of the offered 0.2, DAL all of it.
-  const rate = min.unroutable / min.now;
-  assert.ok(Math.abs(rate - 1.6) < 0.15, `DOR unroutable ${min.unroutable} in ${min.now} cycles = ${rate.toFixed(2)}/cycle`);
+  // DAL none (both stated in the document); the detours carry about twice as much under DAL.
   assert.equal(dal.unroutable, 0, 'DAL lost packets');
-  assert.ok(Math.abs(min.accepted - 0.175) < 0.015 && Math.abs(dal.accepted - 0.2) < 0.015, `accepted DOR ${min.accepted}, DAL ${dal.accepted}`);
-  // The detours carry about twice as much under DAL: 0.4 against 0.2 flits/cycle.
-  assert.ok(Math.abs(dal.focus - 0.4) < 0.08 && Math.abs(min.focus - 0.2) < 0.06, `detours: ${fmt([min, dal])}`);
   assert.ok(dal.focus >= 1.6 * min.focus, `DAL's detours not busier: ${fmt([min, dal])}`);
 });
 
@@ -201,20 +218,15 @@ test(
   'channel-slicing: shortest_queue puts what the degraded slice cannot carry on the cased slice 0 and carries 0.5; round robin saturates at 0.41',
   { timeout: 180_000 },
   async () => {
-    const [sq, rr] = await openStory('channel-slicing', 3000);
+    const [sq, rr] = await openStory('channel-slicing');
     assert.equal(sq.metric, 'utilization');
     assert.deepEqual([sq.failedLinks, rr.failedLinks], [12, 12], 'slice 1 lost 12 of its 36 global links');
-    // Slice 0's channels: 36 routers × (3 local + 2 global).
-    assert.equal(sq.count, 180);
-    // Measured with `hiradix run` on the story's settings (its config as JSON, once per
+    // The numbers stated in the document were measured with `hiradix run` on the story's settings (its config as JSON, once per
     // policy; utilization from --json's channel_utilization, terminal ports left out): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
     // robin, saturated); slice 0's channels 0.717 against 0.546 flits/cycle, slice 1's
     // 0.412 and 0.405. The text's other two policies, measured the same way: shared_queue
     // accepts 0.5005 (not saturated), random 0.4114 (saturated); tests/channel_slicing.rs
     // checks both on the same failed links.
-    assert.ok(Math.abs(sq.accepted - 0.5) < 0.03 && Math.abs(rr.accepted - 0.41) < 0.03, `accepted shortest_queue ${sq.accepted}, round robin ${rr.accepted}`);
-    assert.ok(Math.abs(sq.focus - 0.72) < 0.06 && Math.abs(rr.focus - 0.55) < 0.06, `slice 0: ${fmt([sq, rr])}`);
-    assert.ok(Math.abs(sq.rest - 0.41) < 0.06 && Math.abs(rr.rest - 0.41) < 0.06, `slice 1: ${fmt([sq, rr])}`);
     assert.ok(sq.focus >= 1.2 * rr.focus, `slice 0 not busier under shortest_queue: ${fmt([sq, rr])}`);
     // The pane notes: shortest_queue keeps up (a standing backlog in slice 1's queues is no
     // growth); round robin's backlog grows.
