@@ -15,7 +15,7 @@
 //  {type: 'discard'}          drops the staged simulations.
 //  {type: 'check', configs}   {ok}: would every config build? Nothing changes.
 //  {type: 'step', cycles, commands, want}  applies the commands ({gen, pane, op, args}:
-//      a WebSim method call, e.g. traceNextAt; results in order in `results`, a call that
+//      one of COMMANDS below, e.g. traceNextAt; results in order in `results`, a call that
 //      throws an ordinary error answering {error: message} instead), advances every
 //      simulation `cycles` cycles and answers with a snapshot of what `want` asks for:
 //      {metric, detail: {pane, kind, index} | null, trace, sampleAt, bins, packets,
@@ -111,6 +111,29 @@ function commit({ gen: next, want }) {
   return { gen, statics, ...snap, transfer };
 }
 
+// The calls a step may carry for a pane ({gen, pane, op, args}: the trace controls, the
+// time and load controls, failed links, the story's focus, and queries), each one WebSim
+// method: the worker's whole protocol for them, so the page cannot call anything else.
+const COMMANDS = {
+  // Changes, replayed in order before the step's advance.
+  advance: (sim, cycles) => sim.advance(cycles),
+  rewindTo: (sim, cycle) => sim.rewindTo(cycle),
+  runUntil: (sim, kind, router, maxCycles) => sim.runUntil(kind, router, maxCycles),
+  setLoad: (sim, load) => sim.setLoad(load),
+  setChannelFailed: (sim, channel, failed) => sim.setChannelFailed(channel, failed),
+  traceNextAt: (sim, router) => sim.traceNextAt(router),
+  traceQueueHead: (sim, router, port, vc) => sim.traceQueueHead(router, port, vc),
+  traceClear: (sim) => sim.traceClear(),
+  // Queries.
+  channelLink: (sim, channel) => sim.channelLink(channel),
+  configJson: (sim) => sim.configJson(),
+  failedChannels: (sim) => sim.failedChannels(),
+  focusChannels: (sim, focus) => sim.focusChannels(focus),
+  liveCounters: (sim) => sim.liveCounters(),
+  routerDecisions: (sim) => sim.routerDecisions(),
+  routerDetail: (sim, router) => sim.routerDetail(router),
+};
+
 function step({ cycles, commands, want }) {
   const results = [];
   let traced = false;
@@ -118,7 +141,8 @@ function step({ cycles, commands, want }) {
     const sim = c.gen === gen ? panes[c.pane]?.sim : null;
     let result;
     try {
-      result = sim ? sim[c.op](...c.args) : undefined;
+      if (!Object.hasOwn(COMMANDS, c.op)) throw new Error(`unknown command '${String(c.op).slice(0, 40)}'`);
+      result = sim ? COMMANDS[c.op](sim, ...c.args) : undefined;
     } catch (e) {
       if (isTrap(e)) throw e;
       // An ordinary error (e.g. runUntil's unknown router): the command's answer.
