@@ -233,6 +233,14 @@ fn hiradix_story_check_reports_each_document() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("focus.selector") && err.contains("title") && err.contains("1 of 2 story documents"), "{err}");
     assert!(!err.contains('\u{202e}'), "a bidi control reached the terminal: {err}");
+
+    // A missing file and a device are refused by name, not read without end.
+    for path in ["/nonexistent/story.json", "/dev/zero"] {
+        let out = run(&[Path::new(path)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path}: {err}");
+        assert!(err.contains(path) && err.contains("cannot read it"), "{path}: {err}");
+    }
 }
 
 /// Each pane's configuration of a story: its config with the compared value set.
