@@ -157,6 +157,25 @@ export class WebSim {
         return v1;
     }
     /**
+     * The channels a story's focus selects on this network (`focus_json`: the document's
+     * `focus`, see [`crate::story::focus_mask`]), 1 = selected; empty when the focus does
+     * not show here (another pattern, or nothing selected). Throws when the focus is not
+     * one the story format allows.
+     * @param {string} focus_json
+     * @returns {Uint8Array}
+     */
+    focusChannels(focus_json) {
+        const ptr0 = passStringToWasm0(focus_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.websim_focusChannels(this.__wbg_ptr, ptr0, len0);
+        if (ret[3]) {
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v2;
+    }
+    /**
      * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
      * (the minimal channel towards group `G + shift`, the other channels of its router,
      * all others), averaged over the groups, over the cycles since the previous call.
@@ -189,7 +208,7 @@ export class WebSim {
     /**
      * The cumulative counters for live statistics, as an object named by
      * [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
-     * @returns {any}
+     * @returns {LiveCounters}
      */
     liveCounters() {
         const ret = wasm.websim_liveCounters(this.__wbg_ptr);
@@ -276,7 +295,7 @@ export class WebSim {
     /**
      * How far back [`WebSim::rewind_to`] can go: `{earliest, max_replay, snapshots,
      * bytes, budget}`.
-     * @returns {any}
+     * @returns {Rewindable}
      */
     rewindable() {
         const ret = wasm.websim_rewindable(this.__wbg_ptr);
@@ -374,7 +393,7 @@ export class WebSim {
      * @param {string} kind
      * @param {number} arg
      * @param {number} max_cycles
-     * @returns {any}
+     * @returns {RunUntil}
      */
     runUntil(kind, arg, max_cycles) {
         const val2 = +arg;
@@ -412,7 +431,7 @@ export class WebSim {
      * Changes the offered load while running (`traffic.load`'s range). Returns an empty
      * array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
      * @param {number} load
-     * @returns {any}
+     * @returns {FieldError[]}
      */
     setLoad(load) {
         const ret = wasm.websim_setLoad(this.__wbg_ptr, load);
@@ -544,12 +563,26 @@ export function catalogJson() {
  * Checks a configuration without running it: `[]` when it builds, else every problem as
  * `[{path, message}]`, each with the dotted path of its field.
  * @param {string} config_json
- * @returns {any}
+ * @returns {FieldError[]}
  */
 export function checkConfig(config_json) {
     const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
     const len0 = WASM_VECTOR_LEN;
     const ret = wasm.checkConfig(ptr0, len0);
+    return ret;
+}
+
+/**
+ * Checks a story document ([`crate::story`]) as `hiradix story check` does: `[]` when it
+ * passes, else every problem as `[{path, message}]`, each with the dotted path of its
+ * field (e.g. `experiment.compare.values[1].routing.algorithm`).
+ * @param {string} text
+ * @returns {FieldError[]}
+ */
+export function checkStory(text) {
+    const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.checkStory(ptr0, len0);
     return ret;
 }
 
@@ -597,7 +630,7 @@ export function costFigures(nodes, radix, beta) {
 
 /**
  * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
- * [`explore::hyperx`]). Dozens of searches: the page runs it in `www/cost-worker.js`.
+ * [`explore::hyperx`]). Dozens of searches: the page runs it in `www/sim/cost-worker.js`.
  * @param {string} nodes
  * @param {string} radix
  * @param {string} beta
