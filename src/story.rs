@@ -674,8 +674,8 @@ pub fn focus_mask(focus: &Focus, sim: &Simulation) -> Option<Vec<u8>> {
         // Every channel of one slice (routers are numbered slice by slice).
         Selector::Slice => {
             let slice = focus.slice?;
-            for c in 0..src.len() {
-                if net.slice_of(src[c]) == slice {
+            for (c, &a) in src.iter().enumerate() {
+                if net.slice_of(a) == slice {
                     select(c);
                 }
             }

@@ -290,13 +290,15 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   resetRate();
   if (configChanged && !keepStats) resetSweep();
   for (const p of app.panes) p.view.setView(exp.view.zoom, exp.view.cx, exp.view.cy);
-  // The story's focus channels, selected by the engine in each pane's worker.
-  const focusRule = storyOf(exp)?.focus ?? null;
-  await Promise.all(app.panes.map((p) => p.setFocus(focusRule)));
   syncUi();
   updateInspector();
   layoutStage(app.panes.length);
   setRunning(run);
+  // The story's focus channels, selected by the engine in each pane's worker (with the
+  // next step); the legend and the key plots follow once they are here.
+  await Promise.all(app.panes.map((p) => p.setFocus(storyOf(exp)?.focus ?? null)));
+  syncFocusLegend();
+  redraw();
   return true;
 }
 
