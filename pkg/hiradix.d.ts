@@ -46,6 +46,32 @@ export interface RunUntil {
     reached: boolean;
 }
 
+/** A measured run, named as the CLI's JSON names it; an undefined mean is null (stats::Summary). */
+export interface Summary {
+    accepted: number | null;
+    avg_hops: number | null;
+    avg_latency: number | null;
+    avg_latency_minimal: number | null;
+    avg_latency_nonminimal: number | null;
+    cycles: number;
+    labeled_packets: number;
+    max_latency: number;
+    nonminimal_fraction: number | null;
+    offered_load: number;
+    offered_measured: number | null;
+    p50_latency: number;
+    p99_latency: number;
+    saturated: boolean;
+    saturation: string | null;
+    unroutable_fraction: number;
+}
+
+/** What the load sweep gets of a run: its summary and, in batch mode, the batch's time per packet (experiment::SweepPoint). */
+export interface SweepPoint {
+    batch_normalized_latency: number | null;
+    summary: Summary;
+}
+
 
 
 /**
@@ -349,11 +375,11 @@ export function panicForTest(): void;
 /**
  * Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
  * see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
- * summary named as the CLI's JSON names it ([`crate::stats::Summary`]). Used by the
+ * summary named as the CLI's JSON names it ([`crate::experiment::SweepPoint`]). Used by the
  * page's load–latency sweep, which calls it from a Web Worker so the page keeps
  * animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
  */
-export function runExperiment(config_json: string): any;
+export function runExperiment(config_json: string): SweepPoint;
 
 export function start(): void;
 

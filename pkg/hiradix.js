@@ -749,11 +749,11 @@ export function panicForTest() {
 /**
  * Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
  * see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
- * summary named as the CLI's JSON names it ([`crate::stats::Summary`]). Used by the
+ * summary named as the CLI's JSON names it ([`crate::experiment::SweepPoint`]). Used by the
  * page's load–latency sweep, which calls it from a Web Worker so the page keeps
  * animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
  * @param {string} config_json
- * @returns {any}
+ * @returns {SweepPoint}
  */
 export function runExperiment(config_json) {
     const ptr0 = passStringToWasm0(config_json, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);

@@ -59,6 +59,21 @@ pub struct RunResult {
     pub batch_normalized_latency: Option<f64>,
 }
 
+/// What the page's load sweep gets of a run (`runExperiment`): the summary, named as the
+/// CLI's JSON names it, and in batch mode the batch's time per packet.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepPoint<'a> {
+    pub summary: &'a Summary,
+    pub batch_normalized_latency: Option<f64>,
+}
+
+impl RunResult {
+    /// The part of the result the page's load sweep reads.
+    pub fn sweep_point(&self) -> SweepPoint<'_> {
+        SweepPoint { summary: &self.summary, batch_normalized_latency: self.batch_normalized_latency }
+    }
+}
+
 /// The phase of a run, for progress reports (see [`run_reporting`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {

@@ -3,38 +3,81 @@
 //! here from the Rust types, as serde serialises them: this test fails when they differ,
 //! and `HIRADIX_WRITE_TYPES=1 cargo test --test boundary_types` rewrites the file.
 
+use hiradix::experiment::SweepPoint;
 use hiradix::sim::history::RunUntil;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
 
-/// The TypeScript type of a JSON value a Rust field serialises to.
-fn ts_type(field: &str, v: &Value) -> &'static str {
+/// How a value crosses to the page: serde-wasm-bindgen writes `None` as `undefined`
+/// (`to_value`), or as `null` with its JSON-compatible serialiser (which also writes a NaN
+/// as `null`).
+#[derive(Clone, Copy)]
+enum Crossing {
+    Plain,
+    JsonCompatible,
+}
+
+/// The TypeScript type of a JSON value a Rust field serialises to (`named`: the interface
+/// of a field that holds an object).
+fn ts_type(field: &str, v: &Value, crossing: Crossing, named: &[(&str, &str)]) -> String {
     match v {
-        Value::Number(_) => "number",
-        Value::Bool(_) => "boolean",
-        Value::String(_) => "string",
-        // serde-wasm-bindgen writes `None` as `undefined` (serde_json as null).
-        Value::Null => "undefined",
-        _ => panic!("{field}: give the sample a number, boolean, string or None here (got {v})"),
+        Value::Number(_) => "number".into(),
+        Value::Bool(_) => "boolean".into(),
+        Value::String(_) => "string".into(),
+        Value::Null => match crossing {
+            Crossing::Plain => "undefined".into(),
+            Crossing::JsonCompatible => "null".into(),
+        },
+        Value::Object(_) => match named.iter().find(|(f, _)| *f == field) {
+            Some((_, name)) => (*name).into(),
+            None => panic!("{field}: name the interface of this object"),
+        },
+        _ => panic!("{field}: give the sample a number, boolean, string, object or None here (got {v})"),
     }
 }
 
 /// `export interface <name>` with one field per key of the samples (serialised as serde
-/// does), typed by the values the samples give it: an `Option` field is sampled both
-/// ways, so it reads e.g. `number | undefined`.
-fn interface<T: Serialize>(name: &str, doc: &str, samples: &[T]) -> String {
+/// does), typed by the values the samples give it: an `Option` field (or a float that may
+/// be NaN) is sampled both ways, so it reads e.g. `number | undefined`.
+fn interface<T: Serialize>(name: &str, doc: &str, samples: &[T], crossing: Crossing, named: &[(&str, &str)]) -> String {
     let values: Vec<Value> = samples.iter().map(|s| serde_json::to_value(s).expect("serialises")).collect();
     let fields = values[0].as_object().expect("a struct serialises to an object");
     let mut out = format!("/** {doc} */\nexport interface {name} {{\n");
     for key in fields.keys() {
-        let mut types: Vec<&str> = values.iter().map(|v| ts_type(key, &v[key.as_str()])).collect();
-        types.sort_unstable_by_key(|t| (*t == "undefined", *t));
+        let mut types: Vec<String> = values.iter().map(|v| ts_type(key, &v[key.as_str()], crossing, named)).collect();
+        types.sort_unstable_by_key(|t| (t == "undefined" || t == "null", t.clone()));
         types.dedup();
         out.push_str(&format!("    {key}: {};\n", types.join(" | ")));
     }
     out.push_str("}\n");
     out
+}
+
+/// Two summaries of a real run: with every mean defined, and with every mean undefined
+/// (NaN) and a saturation cause, so each field's every form is sampled.
+fn summaries() -> Vec<hiradix::stats::Summary> {
+    let mut cfg = hiradix::config::SimConfig::default();
+    cfg.measurement = hiradix::config::MeasurementConfig { warmup: 50, measure: 50, drain_limit: 500, watchdog: 500 };
+    let measured = hiradix::experiment::run(&cfg).expect("runs").summary;
+    let with_means = |value: f64| {
+        let mut s = measured.clone();
+        for mean in [
+            &mut s.avg_latency,
+            &mut s.avg_hops,
+            &mut s.nonminimal_fraction,
+            &mut s.avg_latency_minimal,
+            &mut s.avg_latency_nonminimal,
+            &mut s.offered_measured,
+            &mut s.accepted,
+        ] {
+            *mean = value;
+        }
+        s
+    };
+    let mut undefined = with_means(f64::NAN);
+    undefined.saturation = Some(hiradix::saturation::SaturationCause::NotDrained);
+    vec![with_means(0.5), undefined]
 }
 
 fn generated() -> String {
@@ -46,18 +89,24 @@ fn generated() -> String {
         "FieldError",
         "A problem with one field of a configuration or story: its dotted path and why (config::ConfigError).",
         &[hiradix::config::ConfigError::new("router.vcs", "must be 1..=16")],
+        Crossing::Plain,
+        &[],
     ));
     out.push('\n');
     out.push_str(&interface(
         "LiveCounters",
         "The cumulative counters of a running simulation (stats::LiveCounters).",
         &[hiradix::stats::LiveCounters::default()],
+        Crossing::Plain,
+        &[],
     ));
     out.push('\n');
     out.push_str(&interface(
         "Rewindable",
         "How far back a simulation can be rewound (sim::history::Rewindable).",
         &[hiradix::sim::history::Rewindable::default()],
+        Crossing::Plain,
+        &[],
     ));
     out.push('\n');
     let reached = RunUntil { cycles: 3, reached: true, channel: Some(7), error: Some("deadlock".into()) };
@@ -65,6 +114,30 @@ fn generated() -> String {
         "RunUntil",
         "What running until an event did (sim::history::RunUntil).",
         &[RunUntil::default(), reached],
+        Crossing::Plain,
+        &[],
+    ));
+    out.push('\n');
+    let summaries = summaries();
+    out.push_str(&interface(
+        "Summary",
+        "A measured run, named as the CLI's JSON names it; an undefined mean is null (stats::Summary).",
+        &summaries,
+        Crossing::JsonCompatible,
+        &[],
+    ));
+    out.push('\n');
+    let points: Vec<SweepPoint> = summaries
+        .iter()
+        .zip([None, Some(4.5)])
+        .map(|(summary, batch_normalized_latency)| SweepPoint { summary, batch_normalized_latency })
+        .collect();
+    out.push_str(&interface(
+        "SweepPoint",
+        "What the load sweep gets of a run: its summary and, in batch mode, the batch's time per packet (experiment::SweepPoint).",
+        &points,
+        Crossing::JsonCompatible,
+        &[("summary", "Summary")],
     ));
     out
 }

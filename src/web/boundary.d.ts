@@ -43,3 +43,29 @@ export interface RunUntil {
     error: string | undefined;
     reached: boolean;
 }
+
+/** A measured run, named as the CLI's JSON names it; an undefined mean is null (stats::Summary). */
+export interface Summary {
+    accepted: number | null;
+    avg_hops: number | null;
+    avg_latency: number | null;
+    avg_latency_minimal: number | null;
+    avg_latency_nonminimal: number | null;
+    cycles: number;
+    labeled_packets: number;
+    max_latency: number;
+    nonminimal_fraction: number | null;
+    offered_load: number;
+    offered_measured: number | null;
+    p50_latency: number;
+    p99_latency: number;
+    saturated: boolean;
+    saturation: string | null;
+    unroutable_fraction: number;
+}
+
+/** What the load sweep gets of a run: its summary and, in batch mode, the batch's time per packet (experiment::SweepPoint). */
+export interface SweepPoint {
+    batch_normalized_latency: number | null;
+    summary: Summary;
+}

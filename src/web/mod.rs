@@ -108,10 +108,10 @@ pub fn check_story(text: &str) -> JsValue {
 
 /// Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
 /// see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
-/// summary named as the CLI's JSON names it ([`crate::stats::Summary`]). Used by the
+/// summary named as the CLI's JSON names it ([`crate::experiment::SweepPoint`]). Used by the
 /// page's load–latency sweep, which calls it from a Web Worker so the page keeps
 /// animating. Throws config problems as `[{path, message}]`, a deadlock as an `Error`.
-#[wasm_bindgen(js_name = runExperiment)]
+#[wasm_bindgen(js_name = runExperiment, unchecked_return_type = "SweepPoint")]
 pub fn run_experiment(config_json: &str) -> Result<JsValue, JsValue> {
     let cfg = SimConfig::from_json(config_json).map_err(|e| field_errors(&e))?;
     let result = crate::experiment::run(&cfg).map_err(|e| match e {
@@ -119,10 +119,7 @@ pub fn run_experiment(config_json: &str) -> Result<JsValue, JsValue> {
         other => JsError::new(&other.to_string()).into(),
     })?;
     // JSON first, as the CLI writes it (a NaN mean becomes null), then a JS object.
-    let out = serde_json::json!({
-        "summary": result.summary,
-        "batch_normalized_latency": result.batch_normalized_latency,
-    });
+    let out = serde_json::to_value(result.sweep_point()).expect("serialises");
     Ok(out.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL))
 }
 
