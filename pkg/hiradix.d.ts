@@ -349,7 +349,7 @@ export function costFigures(nodes: string, radix: string, beta: string): string;
 export function costHyperx(nodes: string, radix: string, beta: string): string;
 
 /**
- * Checks the inputs: `{nodes, radix, beta}` as JSON, or an exception (see the module docs).
+ * Checks the inputs: `{nodes, radix, beta}` as JSON, or throws their `FieldError[]`.
  */
 export function costQuery(nodes: string, radix: string, beta: string): string;
 

@@ -670,7 +670,7 @@ export function costHyperx(nodes, radix, beta) {
 }
 
 /**
- * Checks the inputs: `{nodes, radix, beta}` as JSON, or an exception (see the module docs).
+ * Checks the inputs: `{nodes, radix, beta}` as JSON, or throws their `FieldError[]`.
  * @param {string} nodes
  * @param {string} radix
  * @param {string} beta

@@ -49,11 +49,6 @@ pub struct FieldError {
     pub message: String,
 }
 
-/// Errors as `field: message` lines (the page puts each next to its control).
-pub fn errors_text(errors: &[FieldError]) -> String {
-    errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("\n")
-}
-
 fn compact(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace() && *c != '_').collect()
 }

@@ -1,20 +1,24 @@
 //! The page's "cost" view (`www/ui/cost-view.js`): the cost, power and design-space models
 //! of [`crate::cost::explore`] for the user's `N`, radix and `β`. The inputs are passed as
-//! typed (`"2^17"`, `"64K"`, `"1/8"`); a bad one comes back as a JS exception whose message
-//! has one `field: message` line per problem (`nodes`, `radix`, `beta`), which the page
-//! shows next to the field's control.
+//! typed (`"2^17"`, `"64K"`, `"1/8"`); bad ones are thrown as `FieldError[]` (`[{path,
+//! message}]`, the path `nodes`, `radix` or `beta`), which the page shows next to each
+//! field's control.
 
 use wasm_bindgen::prelude::*;
 
+use super::field_errors;
+use crate::config::{ConfigError, ConfigErrors};
 use crate::cost::explore::{self, CostQuery};
 
-fn query(nodes: &str, radix: &str, beta: &str) -> Result<CostQuery, JsError> {
-    CostQuery::parse(nodes, radix, beta).map_err(|e| JsError::new(&explore::errors_text(&e)))
+fn query(nodes: &str, radix: &str, beta: &str) -> Result<CostQuery, JsValue> {
+    CostQuery::parse(nodes, radix, beta).map_err(|errors| {
+        field_errors(&ConfigErrors(errors.iter().map(|e| ConfigError::new(e.field, e.message.as_str())).collect()))
+    })
 }
 
-/// Checks the inputs: `{nodes, radix, beta}` as JSON, or an exception (see the module docs).
+/// Checks the inputs: `{nodes, radix, beta}` as JSON, or throws their `FieldError[]`.
 #[wasm_bindgen(js_name = costQuery)]
-pub fn cost_query(nodes: &str, radix: &str, beta: &str) -> Result<String, JsError> {
+pub fn cost_query(nodes: &str, radix: &str, beta: &str) -> Result<String, JsValue> {
     Ok(serde_json::to_string(&query(nodes, radix, beta)?).expect("serialises"))
 }
 
@@ -22,13 +26,13 @@ pub fn cost_query(nodes: &str, radix: &str, beta: &str) -> Result<String, JsErro
 /// every topology at `N`, as JSON (see [`explore::figures`]). Milliseconds: run it on the
 /// page's thread.
 #[wasm_bindgen(js_name = costFigures)]
-pub fn cost_figures(nodes: &str, radix: &str, beta: &str) -> Result<String, JsError> {
+pub fn cost_figures(nodes: &str, radix: &str, beta: &str) -> Result<String, JsValue> {
     Ok(explore::figures(&query(nodes, radix, beta)?).to_string())
 }
 
 /// The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
 /// [`explore::hyperx`]). Dozens of searches: the page runs it in `www/sim/cost-worker.js`.
 #[wasm_bindgen(js_name = costHyperx)]
-pub fn cost_hyperx(nodes: &str, radix: &str, beta: &str) -> Result<String, JsError> {
+pub fn cost_hyperx(nodes: &str, radix: &str, beta: &str) -> Result<String, JsValue> {
     Ok(explore::hyperx(&query(nodes, radix, beta)?).to_string())
 }

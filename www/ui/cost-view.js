@@ -71,14 +71,20 @@ const num = (x) => el('td', { class: 'num' }, x);
 // A topology's colour in the tables.
 const colourSwatch = (name) => el('i', { class: 'sw', style: { background: colourOf(name) } });
 
-/** Parses `field: message` lines (Rust's errors) into {field: message}. */
-export function fieldErrors(text) {
+/**
+ * What a cost call threw, as {field: message}: the engine's `FieldError[]` (each path is
+ * `nodes`, `radix` or `beta`; src/web/cost.rs), or any other error under `nodes`. The
+ * messages quote the input, which may be anything a link held: shortened.
+ * @param {unknown} thrown
+ * @returns {Record<string, string>}
+ */
+export function fieldErrors(thrown) {
+  const list = Array.isArray(thrown) ? thrown : [{ path: 'nodes', message: messageOf(thrown) }];
   const out = {};
-  for (const line of String(text).split('\n')) {
-    // The message quotes the input, which may be anything a link held: shortened.
-    const m = line.match(/^(nodes|radix|beta): (.*)$/);
-    if (m) out[m[1]] = out[m[1]] ? `${out[m[1]]}\n${clip(m[2], 300)}` : clip(m[2], 300);
-    else if (line.trim()) out.nodes = out.nodes ? `${out.nodes}\n${clip(line, 300)}` : clip(line, 300);
+  for (const { path, message } of list) {
+    const field = Object.hasOwn(URL_KEYS, path) ? path : 'nodes';
+    const text = clip(String(message), 300);
+    out[field] = out[field] ? `${out[field]}\n${text}` : text;
   }
   return out;
 }
@@ -125,7 +131,7 @@ function costErrors(values) {
     return {};
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) throw e;
-    return fieldErrors(messageOf(e));
+    return fieldErrors(e);
   }
 }
 
@@ -353,7 +359,7 @@ export class CostView {
         this.onCrash(e);
         return;
       }
-      this.showErrors(fieldErrors(messageOf(e)));
+      this.showErrors(fieldErrors(e));
       if (!this.figures) this.draw();
       this.onChange();
       return;
