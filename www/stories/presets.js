@@ -2,9 +2,9 @@
 // order, by index.json), in the format src/story.rs declares and checks (`hiradix story
 // check`, tests/stories.rs): the experiment (config over the defaults, the parameter compared
 // side by side, speed, view), its source, its point and explanation as structured text, its
-// focus (a selector the page turns into the channels to case in orange) and its key plots.
-// The numbers quoted were measured with this simulator (`hiradix run` with the same
-// settings); tests/browser/stories.test.mjs checks them on the page.
+// focus (a selector the engine turns into the channels to case in orange), its key plots
+// and the numbers its text states (measured with this simulator, `hiradix run` with the
+// same settings), each with the tolerance tests/browser/stories.test.mjs checks on the page.
 
 import { newExperiment } from '../model/experiment.js';
 
@@ -24,7 +24,7 @@ export let PRESETS = [];
  * by the engine's `checkStory` (src/story.rs): a document it refuses is left out, and
  * reported in `problems` with its fields.
  * @param {(name: string) => Promise<string>} readText
- * @param {(text: string) => {path: string, message: string}[]} checkStory
+ * @param {(text: string) => import('../../pkg/hiradix.js').FieldError[]} checkStory
  * @returns {Promise<{stories: typeof PRESETS, problems: string[]}>}
  */
 export async function loadStories(readText, checkStory) {
