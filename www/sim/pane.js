@@ -70,7 +70,7 @@ export class Pane {
 
   /**
    * The story's focus on this pane: the channels the engine selects for `rule.selection`
-   * (a story document's focus; src/story.rs, `focus_mask`), asked of the pane's worker.
+   * (a story document's focus; src/story/focus.rs, `focus_mask`), asked of the pane's worker.
    * Resolves once the pane shows them (none when the focus does not show on this network).
    */
   async setFocus(rule) {

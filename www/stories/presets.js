@@ -1,5 +1,5 @@
 // The built-in stories. Each is a document in www/stories/builtin/ (listed, in the menu's
-// order, by index.json), in the format src/story.rs declares and checks (`hiradix story
+// order, by index.json), in the format src/story/mod.rs declares and checks (`hiradix story
 // check`, tests/stories.rs): the experiment (config over the defaults, the parameter compared
 // side by side, speed, view), its source, its point and explanation as structured text, its
 // focus (a selector the engine turns into the channels to case in orange), its key plots
@@ -21,7 +21,7 @@ export let PRESETS = [];
 /**
  * Reads the built-in story documents with `readText(name)` (a file name in
  * BUILTIN_STORIES: the page fetches it, Node reads it from disk) into PRESETS, each checked
- * by the engine's `checkStory` (src/story.rs): a document it refuses is left out, and
+ * by the engine's `checkStory` (src/story/mod.rs): a document it refuses is left out, and
  * reported in `problems` with its fields.
  * @param {(name: string) => Promise<string>} readText
  * @param {(text: string) => import('../../pkg/hiradix.js').FieldError[]} checkStory
@@ -41,7 +41,7 @@ export async function loadStories(readText, checkStory) {
   return { stories, problems };
 }
 
-/** The page's form of a story document (src/story.rs, `Story`). */
+/** The page's form of a story document (src/story/mod.rs, `Story`). */
 export function storyFromDocument(doc) {
   const { experiment: x, focus } = doc;
   return {

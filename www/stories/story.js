@@ -1,5 +1,5 @@
 // What a story shows on the picture: the channels its point is about (its focus, a mask
-// over the channels that the engine selects, src/story.rs; drawn wide over an orange casing
+// over the channels that the engine selects, src/story/focus.rs; drawn wide over an orange casing
 // while the others are dimmed) and its key plot beside the picture, computed from the very
 // numbers the picture draws.
 
