@@ -294,11 +294,7 @@ async function applyExperiment(exp, { source = 'controls', keepStats = false, ru
   updateInspector();
   layoutStage(app.panes.length);
   setRunning(run);
-  // The story's focus channels, selected by the engine in each pane's worker (with the
-  // next step); the legend and the key plots follow once they are here.
-  await Promise.all(app.panes.map((p) => p.setFocus(storyOf(exp)?.focus ?? null)));
-  syncFocusLegend();
-  redraw();
+  await refocus();
   return true;
 }
 
@@ -952,14 +948,14 @@ function untilCycle(raw) {
   if (!app.running && !app.crashed && !app.stopped) setRunning(true);
 }
 
-// The story's focus again, on the links as they are now (the detours around failed links
-// follow them); the legend and the picture follow when the engine has answered.
-function refocus() {
+// The story's focus on every pane, selected by the engine in each pane's worker (with the
+// next step) on the links as they are now (the detours around failed links follow them);
+// the legend and the key plots follow once it has answered.
+async function refocus() {
   const rule = storyOf(app.experiment)?.focus ?? null;
-  Promise.all(app.panes.map((p) => p.setFocus(rule))).then(() => {
-    syncFocusLegend();
-    redraw();
-  });
+  await Promise.all(app.panes.map((p) => p.setFocus(rule)));
+  syncFocusLegend();
+  redraw();
 }
 
 // The load or the failed links changed while running (the load control, or a rewind that
