@@ -72,6 +72,331 @@ export interface SweepPoint {
     summary: Summary;
 }
 
+/** A configuration, as its JSON names it, with every default filled in (config::SimConfig). */
+export interface SimConfig {
+    faults: { links: number[][]; random_fraction: number };
+    measurement: { drain_limit: number; measure: number; warmup: number; watchdog: number };
+    router: { buffer_depth: number; buffer_per_port: number | null; global_latency: number; islip_iterations: number; local_latency: number; output_queue: number | null; pipeline_delay: number; speedup: number; switch_allocator: string; terminal_latency: number; terminal_period: number; vcs: number };
+    routing: { algorithm: string; allocator: string; cr_granularity: number; crt0: number; dal_queue_threshold: number; dal_unblocked_credits: number; intermediate_group: string; threshold: number; ugal_threshold: number };
+    seed: number;
+    topology: TopologyConfig;
+    traffic: { batch_size: number; injection: string; load: number; packet_size: number; pattern: string; shift: number; source_queue_cap: number };
+}
+
+/** A topology and its parameters, by `type` (config::TopologyConfig). */
+export interface TopologyConfig {
+    a?: number;
+    arrangement?: string;
+    down?: number[];
+    g?: number;
+    h?: number;
+    intra?: number[] | null;
+    intra_trunking?: number[] | null;
+    k?: number | number[];
+    n?: number;
+    p?: number;
+    s?: number[];
+    slice_policy?: string;
+    slices?: number;
+    t?: number;
+    taper?: number[][];
+    type: string;
+    up?: number[];
+}
+
+/** The topologies, routing algorithms, traffic patterns and parameters the page builds its controls from (catalog::Catalog). */
+export interface Catalog {
+    default_config: SimConfig;
+    params: Param[];
+    patterns: NamedEntry[];
+    routings: NamedEntry[];
+    topologies: TopologyEntry[];
+}
+
+/** A parameter of the catalog, with its range (config::schema::Param). */
+export interface Param {
+    help: string;
+    kind: string;
+    label: string;
+    max: number;
+    min: number;
+    options: string[];
+    path: string;
+    unset: string | null;
+    used_when: { path: string; values: string[] } | null;
+}
+
+/** A routing algorithm or traffic pattern of the catalog (catalog::NamedEntry). */
+export interface NamedEntry {
+    decisions?: Decisions;
+    description: string;
+    families: string;
+    name: string;
+}
+
+/** What a routing algorithm's decisions mean, declared with it (routing::Decisions). */
+export interface Decisions {
+    kind: string;
+    q?: string;
+    rules?: HopRule[];
+    true_queue?: string;
+}
+
+/** A rule a per-hop algorithm decides a hop by, as the inspector explains it (routing::HopRule). */
+export interface HopRule {
+    explains: string;
+    hop: string;
+    name: string;
+}
+
+/** A topology of the catalog (config::schema::TopologyEntry). */
+export interface TopologyEntry {
+    default: TopologyConfig;
+    description: string;
+    family: string;
+    name: string;
+    params: Param[];
+}
+
+/** The network a simulation runs, as the page draws and labels it (inspect::NetworkInfo). */
+export interface NetworkInfo {
+    a?: number;
+    algorithm: string;
+    batch: boolean;
+    batch_size: number;
+    channels: number;
+    depth: number;
+    dims?: number[];
+    family: string;
+    g?: number;
+    group_kind: string;
+    groups: number;
+    h?: number;
+    p?: number;
+    packet_size: number;
+    routers: number;
+    sequential: boolean;
+    slices?: number;
+    t?: number;
+    terminal_period: number;
+    terminals: number;
+    terminals_per_router: number;
+    trunking?: number[];
+    type: string;
+    vcs: number;
+}
+
+/** Everything the inspector shows about a router (inspect::RouterDetail). */
+export interface RouterDetail {
+    algorithm: string;
+    coords: number[] | null;
+    credit_delay: { delay_sum: number; delayed_credits: number } | null;
+    cycle: number;
+    decisions: Decisions | null;
+    depth: number;
+    group: number | null;
+    hop_note: HopNoteView | null;
+    load: number;
+    note: RouteNoteView | null;
+    ports: PortDetail[];
+    recording_hop_notes: boolean;
+    router: number;
+    terminals: ({ source_queue: number; terminal: number })[];
+    ugal_threshold: number;
+    vcs: number;
+}
+
+/** A per-hop (DAL) decision's numbers, HyperX paper §4.2 (inspect::HopNoteView). */
+export interface HopNoteView {
+    cycle: number;
+    dim: number;
+    dst: number;
+    hops: number;
+    in_port: number;
+    in_vc: number;
+    need_free: number;
+    need_uncongested: number;
+    per_dim: DimNoteView[];
+    port: number;
+    rule: string;
+    src: number;
+    vc: number;
+}
+
+/** One dimension of a DAL per-hop note (inspect::DimNoteView). */
+export interface DimNoteView {
+    der_free: number;
+    der_queue: number;
+    deroutable: boolean;
+    has_deroute: boolean;
+    min_free: number;
+    min_queue: number;
+    offset: boolean;
+}
+
+/** A router's last adaptive (UGAL) decision, dragonfly paper §4.2 (inspect::RouteNoteView). */
+export interface RouteNoteView {
+    chose_minimal: boolean;
+    cycle: number;
+    dst: number;
+    h_min: number;
+    h_nonmin: number;
+    q_min: number;
+    q_nonmin: number;
+    q_true: number;
+    src: number;
+}
+
+/** One port of a router (inspect::PortDetail). */
+export interface PortDetail {
+    class: string;
+    dim: number;
+    in_flits: number[];
+    out: VcState;
+    output_queue: number;
+    peer_port: number | null;
+    peer_router: number | null;
+    port: number;
+    port_queue: number;
+    sent: number;
+    td: number | null;
+    terminal: number | null;
+}
+
+/** Per-VC state of a channel: downstream flits, upstream credits, committed flits, queue estimate (inspect::VcState). */
+export interface VcState {
+    committed: number[];
+    credits: number[];
+    flits: number[] | null;
+    queue: number[];
+}
+
+/** Everything the inspector shows about a channel (inspect::ChannelDetail). */
+export interface ChannelDetail {
+    channel: number;
+    class: string;
+    committed: number[];
+    credits: number[];
+    cycle: number;
+    depth: number;
+    dim: number;
+    dst: number;
+    dst_port: number;
+    flits: number[];
+    queue: number[];
+    sent: number;
+    src: number;
+    src_port: number;
+    td: number | null;
+}
+
+/** The trace panel's state: the armed router, the cycle, the followed packet (inspect::TraceView). */
+export interface TraceView {
+    armed: number | null;
+    now: number;
+    trace: PacketTrace | null;
+}
+
+/** The followed packet (inspect::PacketTrace). */
+export interface PacketTrace {
+    created: number;
+    delivered: boolean;
+    delivered_at: number | null;
+    dst: number;
+    dst_router: number;
+    hops: TraceHop[];
+    in_source: boolean;
+    nonminimal: boolean;
+    src: number;
+    src_router: number;
+    unroutable: Unroutable | null;
+}
+
+/** One router a traced packet visited; its departure's keys are absent while it is there (inspect::TraceHop). */
+export interface TraceHop {
+    arrived: number;
+    channel?: number | null;
+    class?: string;
+    dim?: number;
+    found?: number;
+    in_port: number;
+    in_vc: number;
+    injected?: number;
+    left?: number;
+    next_router?: number | null;
+    out_port?: number;
+    out_vc?: number;
+    router: number;
+}
+
+/** Where a traced packet was dropped as unroutable (inspect::Unroutable). */
+export interface Unroutable {
+    cycle: number;
+    port: number;
+    router: number;
+}
+
+/** Dragonfly paper Fig. 9 over a window of the page's run (inspect::Fig9Window). */
+export interface Fig9Window {
+    cycles: number;
+    minimal: number;
+    minimal_channels: number;
+    other: number;
+    per_channel: number[];
+    same_router: number;
+    same_router_channels: number;
+}
+
+/** The cost view's inputs, read (cost::explore::CostQuery). */
+export interface CostQuery {
+    beta: number;
+    nodes: number;
+    radix: number;
+}
+
+/** The cost view's analytic plots and every topology at N (cost::explore::figures). */
+export interface CostFigures {
+    at_n: { edge_m: number; fb_dimension: { k_prime: number; n_prime: number }; fb_saving_vs_clos: number; rows: ({ channels: number; config: string; cost_per_node: number; cost_per_node_df: number; power_per_node: number; routers: number; topology: string })[] };
+    plots: CostPlot[];
+    query: { beta: number; nodes: number; radix: number };
+}
+
+/** One of the cost view's plots, its series and axes (cost::explore::Plot). */
+export interface CostPlot {
+    empty: string | null;
+    id: string;
+    log_x: boolean;
+    mark_label: string;
+    mark_x: number | null;
+    note: string;
+    series: ({ dashed: boolean; name: string; points: number[][] })[];
+    title: string;
+    x_label: string;
+    y_label: string;
+    y_max: number | null;
+}
+
+/** The HyperX design search and Fig. 8 (cost::explore::hyperx). */
+export interface CostHyperx {
+    clos: { levels: number; switches: number };
+    general: { beta: number; dims: number; ports_used: number; regular: boolean; shape: number[]; switches: number; t_range: number[]; terminals_per_switch: number; text: string; trunking: number[] };
+    general_ties: number;
+    plot: CostPlot;
+    query: { beta: number; nodes: number; radix: number };
+    regular: { beta: number; dims: number; ports_used: number; regular: boolean; shape: number[]; switches: number; t_range: number[]; terminals_per_switch: number; text: string; trunking: number[] };
+    shapes_evaluated: number;
+}
+
+/** A simulation worker's budget and the heap it really uses (inspect::WorkerMemory). */
+export interface WorkerMemory {
+    heap: number;
+    limit: number;
+    peak_heap: number;
+    peak_reserved: number;
+    reserved: number;
+    simulations: number;
+}
+
 
 
 /**
@@ -104,10 +429,9 @@ export class WebSim {
      */
     channelCount(): number;
     /**
-     * Channel `c` as JSON: `{channel, src, src_port, dst, dst_port, class, dim, flits[vc],
-     * credits[vc], committed[vc], queue[vc], sent, utilization, td}`.
+     * Channel `c` ([`ChannelDetail`]); `undefined` past the last channel.
      */
-    channelDetail(c: number): string | undefined;
+    channelDetail(c: number): ChannelDetail | undefined;
     /**
      * Per channel: its dimension (HyperX family; 0 elsewhere).
      */
@@ -136,9 +460,9 @@ export class WebSim {
     channelUtilization(): Float32Array;
     /**
      * The configuration in effect (with the load set while running), with every default
-     * filled in, as pretty JSON.
+     * filled in ([`SimConfig`], as its JSON names it).
      */
-    configJson(): string;
+    config(): SimConfig;
     /**
      * Per channel: 1 if its link has failed.
      */
@@ -153,11 +477,10 @@ export class WebSim {
     /**
      * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
      * (the minimal channel towards group `G + shift`, the other channels of its router,
-     * all others), averaged over the groups, over the cycles since the previous call.
-     * JSON of [`crate::stats::dragonfly::GlobalChannelUtilization`] plus `cycles`; `None`
-     * if the network is not a dragonfly or no cycle passed.
+     * all others), averaged over the groups, over the cycles since the previous call
+     * ([`Fig9Window`]); `undefined` if the network is not a dragonfly or no cycle passed.
      */
-    globalChannelUtilization(): string | undefined;
+    globalChannelUtilization(): Fig9Window | undefined;
     /**
      * Cumulative latency histograms of delivered packets, one-cycle bins `0..bins` (the
      * last bin also counts everything larger): the minimally routed packets' bins, then
@@ -170,12 +493,10 @@ export class WebSim {
      */
     liveCounters(): LiveCounters;
     /**
-     * What the page needs to know about the network, as JSON: `{type, family, routers,
-     * terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
-     * batch, batch_size, algorithm, sequential}` plus the family's shape (the dragonfly's
-     * `p, a, h, g`; the HyperX family's `dims, trunking, t`).
+     * What the page needs to know about the network ([`NetworkInfo`]): its type and
+     * family, sizes, counters' units, drawing blocks and the family's shape.
      */
-    networkInfo(): string;
+    networkInfo(): NetworkInfo;
     /**
      * Builds a simulation from a JSON config (the same format as the CLI's). Throws every
      * config problem as `[{path, message}]`.
@@ -222,14 +543,11 @@ export class WebSim {
      */
     routerDecisions(): Float64Array;
     /**
-     * Everything about router `r` as JSON: `{router, group, coords, load, ports: [{port,
-     * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
-     * committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
-     * last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
-     * chose_minimal, cycle, src, dst`) or null, and `hop_note` the last per-hop decision
-     * (DAL, while recording: see `recordHopNotes`) or null.
+     * Everything about router `r` ([`RouterDetail`]): its ports, its last adaptive
+     * decision (`note`) and, while recording (see `recordHopNotes`), its last per-hop
+     * decision (`hop_note`); `undefined` past the last router.
      */
-    routerDetail(r: number): string | undefined;
+    routerDetail(r: number): RouterDetail | undefined;
     /**
      * Per router, the structural block it is drawn in: its group (dragonfly), its tile of
      * the dimensions above the first two (HyperX family), else 0.
@@ -261,10 +579,11 @@ export class WebSim {
     /**
      * Fails (`failed`) or restores the link of channel `channel` (both of its directions)
      * while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
-     * happens to packets under way). Returns `""`, or why it was refused (a failure that
-     * would disconnect the network, or a channel that does not exist).
+     * happens to packets under way). Returns `[]`, or why it was refused as
+     * `[{path, message}]` (a failure that would disconnect the network, or a channel that
+     * does not exist).
      */
-    setChannelFailed(channel: number, failed: boolean): string;
+    setChannelFailed(channel: number, failed: boolean): FieldError[];
     /**
      * Changes the offered load while running (`traffic.load`'s range). Returns an empty
      * array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
@@ -279,15 +598,6 @@ export class WebSim {
      */
     traceClear(): void;
     /**
-     * The trace as JSON: `{armed, now, trace}`, where `armed` is the router whose next
-     * generated packet will be followed (or null) and `trace` null or `{src, dst,
-     * src_router, dst_router, created, delivered, delivered_at, nonminimal, hops: [{router,
-     * in_port, in_vc, arrived, injected, out_port, out_vc, left, next_router, channel,
-     * class, dim}], in_source}` — one hop per router visited, `left` null while the packet
-     * is there; no hops while it waits in its source queue (`in_source`).
-     */
-    traceJson(): string;
-    /**
      * Follows the next packet generated at a terminal of router `r` (the same packet in
      * panes that differ only in routing).
      */
@@ -297,6 +607,13 @@ export class WebSim {
      * false if that VC is empty.
      */
     traceQueueHead(r: number, port: number, vc: number): boolean;
+    /**
+     * The trace ([`TraceView`]): the router whose next generated packet will be followed
+     * (`armed`), the cycle, and the followed packet — one hop per router visited, its
+     * departure absent while the packet is there; no hops while it waits in its source
+     * queue (`in_source`).
+     */
+    trace(): TraceView;
     /**
      * Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
      * channel `c`'s VC `v` at `c·V + v`.
@@ -317,10 +634,10 @@ export class WebSim {
 export function benchAdvance(config_json: string, warmup: number, cycles: number, now_ms: Function): Float64Array;
 
 /**
- * The catalog of topologies, routing algorithms, traffic patterns and parameters, as
- * JSON (see [`crate::catalog`]); the page builds its controls from it.
+ * The catalog of topologies, routing algorithms, traffic patterns and parameters (see
+ * [`crate::catalog`]); the page builds its controls from it.
  */
-export function catalogJson(): string;
+export function catalog(): Catalog;
 
 /**
  * Checks a configuration without running it: `[]` when it builds, else every problem as
@@ -337,21 +654,21 @@ export function checkStory(text: string): FieldError[];
 
 /**
  * The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and
- * every topology at `N`, as JSON (see [`explore::figures`]). Milliseconds: run it on the
- * page's thread.
+ * every topology at `N` (see [`explore::figures`]). Milliseconds: run it on the page's
+ * thread.
  */
-export function costFigures(nodes: string, radix: string, beta: string): string;
+export function costFigures(nodes: string, radix: string, beta: string): CostFigures;
 
 /**
- * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
+ * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R` (see
  * [`explore::hyperx`]). Dozens of searches: the page runs it in `www/sim/cost-worker.js`.
  */
-export function costHyperx(nodes: string, radix: string, beta: string): string;
+export function costHyperx(nodes: string, radix: string, beta: string): CostHyperx;
 
 /**
- * Checks the inputs: `{nodes, radix, beta}` as JSON, or throws their `FieldError[]`.
+ * Checks the inputs: `{nodes, radix, beta}`, or throws their `FieldError[]`.
  */
-export function costQuery(nodes: string, radix: string, beta: string): string;
+export function costQuery(nodes: string, radix: string, beta: string): CostQuery;
 
 /**
  * The message of the last Rust panic, if any (the page shows it in its error banner).
@@ -384,10 +701,17 @@ export function runExperiment(config_json: string): SweepPoint;
 export function start(): void;
 
 /**
+ * The offered loads of the page's sweep box (`start:stop:step` or a list; see
+ * [`crate::experiment::parse_loads`]), at most [`crate::story::MAX_SWEEP_LOADS`]; throws
+ * what is wrong as `[{path: "sweep", message}]`.
+ */
+export function sweepLoads(text: string): Float64Array;
+
+/**
  * `{reserved, simulations, peak_reserved, limit, heap, peak_heap}`: the worker's budget and the heap it
  * really uses (the page's memory tests compare the two).
  */
-export function workerMemory(): any;
+export function workerMemory(): WorkerMemory;
 
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
@@ -395,34 +719,35 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_websim_free: (a: number, b: number) => void;
     readonly benchAdvance: (a: number, b: number, c: number, d: number, e: any) => [number, number, number, number];
-    readonly catalogJson: () => [number, number];
+    readonly catalog: () => any;
     readonly checkConfig: (a: number, b: number) => any;
     readonly checkStory: (a: number, b: number) => any;
-    readonly costFigures: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
-    readonly costHyperx: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
-    readonly costQuery: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
+    readonly costFigures: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly costHyperx: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
+    readonly costQuery: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number];
     readonly lastPanic: () => [number, number];
     readonly memoryNeed: (a: number, b: number) => number;
     readonly panicForTest: () => void;
     readonly runExperiment: (a: number, b: number) => [number, number, number];
     readonly start: () => void;
+    readonly sweepLoads: (a: number, b: number) => [number, number, number, number];
     readonly websim_advance: (a: number, b: number) => [number, number];
     readonly websim_bufferDepth: (a: number) => number;
     readonly websim_channelClasses: (a: number) => [number, number];
     readonly websim_channelCount: (a: number) => number;
-    readonly websim_channelDetail: (a: number, b: number) => [number, number];
+    readonly websim_channelDetail: (a: number, b: number) => any;
     readonly websim_channelDims: (a: number) => [number, number];
     readonly websim_channelEndpoints: (a: number) => [number, number];
     readonly websim_channelLink: (a: number, b: number) => [number, number];
     readonly websim_channelOccupancy: (a: number) => [number, number];
     readonly websim_channelUtilization: (a: number) => [number, number];
-    readonly websim_configJson: (a: number) => [number, number];
+    readonly websim_config: (a: number) => any;
     readonly websim_failedChannels: (a: number) => [number, number];
     readonly websim_focusChannels: (a: number, b: number, c: number) => [number, number, number, number];
-    readonly websim_globalChannelUtilization: (a: number) => [number, number];
+    readonly websim_globalChannelUtilization: (a: number) => any;
     readonly websim_latencyHistograms: (a: number, b: number) => [number, number];
     readonly websim_liveCounters: (a: number) => any;
-    readonly websim_networkInfo: (a: number) => [number, number];
+    readonly websim_networkInfo: (a: number) => any;
     readonly websim_new: (a: number, b: number) => [number, number, number];
     readonly websim_now: (a: number) => number;
     readonly websim_packetsOnChannels: (a: number) => [number, number];
@@ -431,17 +756,17 @@ export interface InitOutput {
     readonly websim_rewindable: (a: number) => any;
     readonly websim_routerCount: (a: number) => number;
     readonly websim_routerDecisions: (a: number) => [number, number];
-    readonly websim_routerDetail: (a: number, b: number) => [number, number];
+    readonly websim_routerDetail: (a: number, b: number) => any;
     readonly websim_routerGroups: (a: number) => [number, number];
     readonly websim_routerInjectionOccupancy: (a: number) => [number, number];
     readonly websim_routerPositions: (a: number) => [number, number];
     readonly websim_routerSourceQueues: (a: number) => [number, number];
     readonly websim_runUntil: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
-    readonly websim_setChannelFailed: (a: number, b: number, c: number) => [number, number];
+    readonly websim_setChannelFailed: (a: number, b: number, c: number) => any;
     readonly websim_setLoad: (a: number, b: number) => any;
     readonly websim_terminalCount: (a: number) => number;
+    readonly websim_trace: (a: number) => any;
     readonly websim_traceClear: (a: number) => void;
-    readonly websim_traceJson: (a: number) => [number, number];
     readonly websim_traceNextAt: (a: number, b: number) => number;
     readonly websim_traceQueueHead: (a: number, b: number, c: number, d: number) => number;
     readonly websim_vcOccupancy: (a: number) => [number, number];

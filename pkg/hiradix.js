@@ -58,19 +58,13 @@ export class WebSim {
         return ret >>> 0;
     }
     /**
-     * Channel `c` as JSON: `{channel, src, src_port, dst, dst_port, class, dim, flits[vc],
-     * credits[vc], committed[vc], queue[vc], sent, utilization, td}`.
+     * Channel `c` ([`ChannelDetail`]); `undefined` past the last channel.
      * @param {number} c
-     * @returns {string | undefined}
+     * @returns {ChannelDetail | undefined}
      */
     channelDetail(c) {
         const ret = wasm.websim_channelDetail(this.__wbg_ptr, c);
-        let v1;
-        if (ret[0] !== 0) {
-            v1 = getStringFromWasm0(ret[0], ret[1]);
-            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-        }
-        return v1;
+        return ret;
     }
     /**
      * Per channel: its dimension (HyperX family; 0 elsewhere).
@@ -131,20 +125,12 @@ export class WebSim {
     }
     /**
      * The configuration in effect (with the load set while running), with every default
-     * filled in, as pretty JSON.
-     * @returns {string}
+     * filled in ([`SimConfig`], as its JSON names it).
+     * @returns {SimConfig}
      */
-    configJson() {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.websim_configJson(this.__wbg_ptr);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
+    config() {
+        const ret = wasm.websim_config(this.__wbg_ptr);
+        return ret;
     }
     /**
      * Per channel: 1 if its link has failed.
@@ -178,19 +164,13 @@ export class WebSim {
     /**
      * Dragonfly paper Fig. 9: the utilization of a group's global channels, by class
      * (the minimal channel towards group `G + shift`, the other channels of its router,
-     * all others), averaged over the groups, over the cycles since the previous call.
-     * JSON of [`crate::stats::dragonfly::GlobalChannelUtilization`] plus `cycles`; `None`
-     * if the network is not a dragonfly or no cycle passed.
-     * @returns {string | undefined}
+     * all others), averaged over the groups, over the cycles since the previous call
+     * ([`Fig9Window`]); `undefined` if the network is not a dragonfly or no cycle passed.
+     * @returns {Fig9Window | undefined}
      */
     globalChannelUtilization() {
         const ret = wasm.websim_globalChannelUtilization(this.__wbg_ptr);
-        let v1;
-        if (ret[0] !== 0) {
-            v1 = getStringFromWasm0(ret[0], ret[1]);
-            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-        }
-        return v1;
+        return ret;
     }
     /**
      * Cumulative latency histograms of delivered packets, one-cycle bins `0..bins` (the
@@ -215,23 +195,13 @@ export class WebSim {
         return ret;
     }
     /**
-     * What the page needs to know about the network, as JSON: `{type, family, routers,
-     * terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
-     * batch, batch_size, algorithm, sequential}` plus the family's shape (the dragonfly's
-     * `p, a, h, g`; the HyperX family's `dims, trunking, t`).
-     * @returns {string}
+     * What the page needs to know about the network ([`NetworkInfo`]): its type and
+     * family, sizes, counters' units, drawing blocks and the family's shape.
+     * @returns {NetworkInfo}
      */
     networkInfo() {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.websim_networkInfo(this.__wbg_ptr);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
+        const ret = wasm.websim_networkInfo(this.__wbg_ptr);
+        return ret;
     }
     /**
      * Builds a simulation from a JSON config (the same format as the CLI's). Throws every
@@ -322,23 +292,15 @@ export class WebSim {
         return v1;
     }
     /**
-     * Everything about router `r` as JSON: `{router, group, coords, load, ports: [{port,
-     * class, dim, peer_router, peer_port, terminal, in_flits[vc], out: {flits, credits,
-     * committed, queue}[vc], port_queue, output_queue, sent, td}], note}` where `note` is the
-     * last adaptive routing decision taken here (`q_min, h_min, q_nonmin, h_nonmin, q_true,
-     * chose_minimal, cycle, src, dst`) or null, and `hop_note` the last per-hop decision
-     * (DAL, while recording: see `recordHopNotes`) or null.
+     * Everything about router `r` ([`RouterDetail`]): its ports, its last adaptive
+     * decision (`note`) and, while recording (see `recordHopNotes`), its last per-hop
+     * decision (`hop_note`); `undefined` past the last router.
      * @param {number} r
-     * @returns {string | undefined}
+     * @returns {RouterDetail | undefined}
      */
     routerDetail(r) {
         const ret = wasm.websim_routerDetail(this.__wbg_ptr, r);
-        let v1;
-        if (ret[0] !== 0) {
-            v1 = getStringFromWasm0(ret[0], ret[1]);
-            wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-        }
-        return v1;
+        return ret;
     }
     /**
      * Per router, the structural block it is drawn in: its group (dragonfly), its tile of
@@ -409,23 +371,16 @@ export class WebSim {
     /**
      * Fails (`failed`) or restores the link of channel `channel` (both of its directions)
      * while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
-     * happens to packets under way). Returns `""`, or why it was refused (a failure that
-     * would disconnect the network, or a channel that does not exist).
+     * happens to packets under way). Returns `[]`, or why it was refused as
+     * `[{path, message}]` (a failure that would disconnect the network, or a channel that
+     * does not exist).
      * @param {number} channel
      * @param {boolean} failed
-     * @returns {string}
+     * @returns {FieldError[]}
      */
     setChannelFailed(channel, failed) {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.websim_setChannelFailed(this.__wbg_ptr, channel, failed);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
+        const ret = wasm.websim_setChannelFailed(this.__wbg_ptr, channel, failed);
+        return ret;
     }
     /**
      * Changes the offered load while running (`traffic.load`'s range). Returns an empty
@@ -452,27 +407,6 @@ export class WebSim {
         wasm.websim_traceClear(this.__wbg_ptr);
     }
     /**
-     * The trace as JSON: `{armed, now, trace}`, where `armed` is the router whose next
-     * generated packet will be followed (or null) and `trace` null or `{src, dst,
-     * src_router, dst_router, created, delivered, delivered_at, nonminimal, hops: [{router,
-     * in_port, in_vc, arrived, injected, out_port, out_vc, left, next_router, channel,
-     * class, dim}], in_source}` — one hop per router visited, `left` null while the packet
-     * is there; no hops while it waits in its source queue (`in_source`).
-     * @returns {string}
-     */
-    traceJson() {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.websim_traceJson(this.__wbg_ptr);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
-    }
-    /**
      * Follows the next packet generated at a terminal of router `r` (the same packet in
      * panes that differ only in routing).
      * @param {number} r
@@ -493,6 +427,17 @@ export class WebSim {
     traceQueueHead(r, port, vc) {
         const ret = wasm.websim_traceQueueHead(this.__wbg_ptr, r, port, vc);
         return ret !== 0;
+    }
+    /**
+     * The trace ([`TraceView`]): the router whose next generated packet will be followed
+     * (`armed`), the cycle, and the followed packet — one hop per router visited, its
+     * departure absent while the packet is there; no hops while it waits in its source
+     * queue (`in_source`).
+     * @returns {TraceView}
+     */
+    trace() {
+        const ret = wasm.websim_trace(this.__wbg_ptr);
+        return ret;
     }
     /**
      * Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
@@ -542,21 +487,13 @@ export function benchAdvance(config_json, warmup, cycles, now_ms) {
 }
 
 /**
- * The catalog of topologies, routing algorithms, traffic patterns and parameters, as
- * JSON (see [`crate::catalog`]); the page builds its controls from it.
- * @returns {string}
+ * The catalog of topologies, routing algorithms, traffic patterns and parameters (see
+ * [`crate::catalog`]); the page builds its controls from it.
+ * @returns {Catalog}
  */
-export function catalogJson() {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        const ret = wasm.catalogJson();
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
+export function catalog() {
+    const ret = wasm.catalog();
+    return ret;
 }
 
 /**
@@ -588,125 +525,92 @@ export function checkStory(text) {
 
 /**
  * The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and
- * every topology at `N`, as JSON (see [`explore::figures`]). Milliseconds: run it on the
- * page's thread.
+ * every topology at `N` (see [`explore::figures`]). Milliseconds: run it on the page's
+ * thread.
  * @param {string} nodes
  * @param {string} radix
  * @param {string} beta
- * @returns {string}
+ * @returns {CostFigures}
  */
 export function costFigures(nodes, radix, beta) {
-    let deferred5_0;
-    let deferred5_1;
+    let ptr0, len0, ptr1, len1, ptr2, len2;
     try {
-        let ptr0, len0, ptr1, len1, ptr2, len2;
-        try {
-            ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-            ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len2 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        const ret = wasm.costFigures(ptr0, len0, ptr1, len1, ptr2, len2);
-        var ptr4 = ret[0];
-        var len4 = ret[1];
-        if (ret[3]) {
-            ptr4 = 0; len4 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred5_0 = ptr4;
-        deferred5_1 = len4;
-        return getStringFromWasm0(ptr4, len4);
-    } finally {
-        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+        ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
     }
+    const ret = wasm.costFigures(ptr0, len0, ptr1, len1, ptr2, len2);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
 }
 
 /**
- * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
+ * The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R` (see
  * [`explore::hyperx`]). Dozens of searches: the page runs it in `www/sim/cost-worker.js`.
  * @param {string} nodes
  * @param {string} radix
  * @param {string} beta
- * @returns {string}
+ * @returns {CostHyperx}
  */
 export function costHyperx(nodes, radix, beta) {
-    let deferred5_0;
-    let deferred5_1;
+    let ptr0, len0, ptr1, len1, ptr2, len2;
     try {
-        let ptr0, len0, ptr1, len1, ptr2, len2;
-        try {
-            ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-            ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len2 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        const ret = wasm.costHyperx(ptr0, len0, ptr1, len1, ptr2, len2);
-        var ptr4 = ret[0];
-        var len4 = ret[1];
-        if (ret[3]) {
-            ptr4 = 0; len4 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred5_0 = ptr4;
-        deferred5_1 = len4;
-        return getStringFromWasm0(ptr4, len4);
-    } finally {
-        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+        ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
     }
+    const ret = wasm.costHyperx(ptr0, len0, ptr1, len1, ptr2, len2);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
 }
 
 /**
- * Checks the inputs: `{nodes, radix, beta}` as JSON, or throws their `FieldError[]`.
+ * Checks the inputs: `{nodes, radix, beta}`, or throws their `FieldError[]`.
  * @param {string} nodes
  * @param {string} radix
  * @param {string} beta
- * @returns {string}
+ * @returns {CostQuery}
  */
 export function costQuery(nodes, radix, beta) {
-    let deferred5_0;
-    let deferred5_1;
+    let ptr0, len0, ptr1, len1, ptr2, len2;
     try {
-        let ptr0, len0, ptr1, len1, ptr2, len2;
-        try {
-            ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-            ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len2 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        const ret = wasm.costQuery(ptr0, len0, ptr1, len1, ptr2, len2);
-        var ptr4 = ret[0];
-        var len4 = ret[1];
-        if (ret[3]) {
-            ptr4 = 0; len4 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred5_0 = ptr4;
-        deferred5_1 = len4;
-        return getStringFromWasm0(ptr4, len4);
-    } finally {
-        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+        ptr0 = passStringToWasm0(nodes, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(radix, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passStringToWasm0(beta, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
     }
+    const ret = wasm.costQuery(ptr0, len0, ptr1, len1, ptr2, len2);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
 }
 
 /**
@@ -770,9 +674,28 @@ export function start() {
 }
 
 /**
+ * The offered loads of the page's sweep box (`start:stop:step` or a list; see
+ * [`crate::experiment::parse_loads`]), at most [`crate::story::MAX_SWEEP_LOADS`]; throws
+ * what is wrong as `[{path: "sweep", message}]`.
+ * @param {string} text
+ * @returns {Float64Array}
+ */
+export function sweepLoads(text) {
+    const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.sweepLoads(ptr0, len0);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v2 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+    return v2;
+}
+
+/**
  * `{reserved, simulations, peak_reserved, limit, heap, peak_heap}`: the worker's budget and the heap it
  * really uses (the page's memory tests compare the two).
- * @returns {any}
+ * @returns {WorkerMemory}
  */
 export function workerMemory() {
     const ret = wasm.workerMemory();

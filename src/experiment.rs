@@ -270,3 +270,71 @@ fn run_batch(
         batch_normalized_latency: done.then(|| cycles as f64 / cfg.traffic.batch_size as f64),
     })
 }
+
+/// The offered loads of a sweep, as the CLI's `--loads`, a story's `experiment.sweep` and
+/// the page's sweep box write them: `start:stop:step` (each load rounded to 1e-9, so float
+/// noise goes) or a list of loads separated by commas or spaces; each in (0, 1], at most
+/// `max` of them. The error says what is wrong in one sentence.
+pub fn parse_loads(text: &str, max: usize) -> Result<Vec<f64>, String> {
+    let shown: String = text.chars().take(40).collect();
+    let number = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+    let loads: Vec<f64> = match text.split(':').collect::<Vec<_>>()[..] {
+        [a, b, step] => {
+            let (Some(a), Some(b), Some(step)) = (number(a), number(b), number(step)) else {
+                return Err(format!("'{shown}': start:stop:step, three numbers"));
+            };
+            if !(step > 0.0 && b >= a) {
+                return Err(format!("'{shown}': a positive step from start up to stop"));
+            }
+            let steps = ((b - a) / step + 1e-9).floor();
+            if steps >= max as f64 {
+                return Err(format!("'{shown}': {} loads; at most {max}", steps + 1.0));
+            }
+            (0..=steps as usize).map(|i| ((a + i as f64 * step) * 1e9).round() / 1e9).collect()
+        }
+        [_] => {
+            let parts: Vec<&str> = text.split([',', ' ', '\t', '\n']).filter(|s| !s.trim().is_empty()).collect();
+            if parts.len() > max {
+                return Err(format!("{} loads; at most {max}", parts.len()));
+            }
+            let mut loads = Vec::with_capacity(parts.len());
+            for s in parts {
+                let shown: String = s.chars().take(40).collect();
+                loads.push(number(s).ok_or_else(|| format!("'{shown}' is not a number"))?);
+            }
+            loads
+        }
+        _ => return Err(format!("'{shown}': start:stop:step or a list a, b, c")),
+    };
+    if loads.is_empty() {
+        return Err("no load: give start:stop:step or a list a, b, c".into());
+    }
+    match loads.iter().find(|&&x| !(x > 0.0 && x <= 1.0)) {
+        Some(x) => Err(format!("load {x}: offered loads are in (0, 1]")),
+        None => Ok(loads),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_loads;
+
+    /// One grammar for the CLI, the stories and the page: a range rounded to 1e-9, a list
+    /// by commas or spaces, loads in (0, 1], a bounded count, and a sentence for each fault.
+    #[test]
+    fn loads_parse_as_range_or_list_within_bounds() {
+        assert_eq!(parse_loads("0.1:0.3:0.1", 10), Ok(vec![0.1, 0.2, 0.3]));
+        assert_eq!(parse_loads(" 0.1, 0.5 1", 10), Ok(vec![0.1, 0.5, 1.0]));
+        let err = |text: &str, max: usize| parse_loads(text, max).unwrap_err();
+        assert!(err("0.01:1:0.01", 40).contains("100 loads; at most 40"));
+        assert!(err("0.1,0.2,0.3", 2).contains("3 loads; at most 2"));
+        assert!(err("0.1:2:0.1", 40).contains("(0, 1]"));
+        assert!(err("0,0.5", 40).contains("load 0"));
+        assert!(err("0.5:0.1:0.1", 40).contains("positive step"));
+        assert!(err("0.1:inf:0.1", 40).contains("three numbers"));
+        assert!(err("a", 40).contains("'a' is not a number"));
+        assert!(err("1:2", 40).contains("start:stop:step or a list"));
+        assert!(err(" ", 40).contains("no load"));
+        assert!(err("0:1:1e-12", 1000).contains("at most 1000"), "no allocation before the count is checked");
+    }
+}

@@ -35,6 +35,7 @@ pub mod config;
 pub mod cost;
 pub mod experiment;
 pub mod figures;
+pub mod inspect;
 pub mod packet;
 pub mod plot;
 pub mod rng;

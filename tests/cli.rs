@@ -254,7 +254,7 @@ fn hostile_inputs_are_refused_up_front() {
     rejects(&["run", "--set", "traffic.source_queue_cap=1e6"], "traffic.source_queue_cap");
     rejects(&["run", "--set", "traffic.pattern=router_shift", "--set", "traffic.shift=8"], "traffic.shift");
     rejects(&["sweep", "--loads", "0.1:inf:0.1"], "--loads");
-    rejects(&["sweep", "--loads", "0:1:1e-9"], "more than 1000 loads");
+    rejects(&["sweep", "--loads", "0:1:1e-9"], "at most 1000");
     rejects(&["sweep", "--loads", "0.1,0.2", "-j", "100000"], "-j 100000");
     rejects(&["sweep", "--loads", "0.1", "--csv", "/nonexistent-dir/x.csv"], "cannot write /nonexistent-dir/x.csv");
     rejects(

@@ -3,6 +3,7 @@
 //! change a run's results.
 
 use hiradix::config::{SimConfig, TopologyConfig};
+use hiradix::routing::{Decisions, HopKind};
 use hiradix::sim::{Simulation, TraceEvent};
 
 fn dal(pattern: &str, load: f64) -> SimConfig {
@@ -41,6 +42,11 @@ fn recording_notes_or_tracing_changes_nothing() {
 fn dal_notes_explain_the_decision() {
     let mut sim = Simulation::new(&dal("swap2", 0.8)).unwrap();
     sim.record_hop_notes(true);
+    let Some(Decisions::PerHopDimensions { rules }) =
+        hiradix::routing::declaration("dal", "hyperx").map(|a| a.decisions)
+    else {
+        panic!("DAL declares per-hop decisions")
+    };
     let mut seen = std::collections::BTreeMap::<&str, u32>::new();
     for _ in 0..1500 {
         sim.advance(1).unwrap();
@@ -50,6 +56,9 @@ fn dal_notes_explain_the_decision() {
                 continue; // decided in an earlier cycle: already checked
             }
             *seen.entry(n.rule).or_default() += 1;
+            let rule =
+                rules.iter().find(|r| r.name == n.rule).expect("every rule DAL names is declared, for the inspector");
+            assert_eq!(rule.hop == HopKind::Escape, n.rule.contains("escape"), "{rule:?}");
             assert_eq!(n.dims, 3);
             let d = &n.per_dim[n.dim as usize];
             assert!(d.offset, "the chosen dimension is offset: {n:?}");

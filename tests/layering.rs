@@ -18,8 +18,8 @@ const LAYERS: &[&[&str]] = &[
     &["sim"],
     &["experiment"],
     // What is built on whole runs: the registry the CLI and the page read, the paper
-    // figures and their claims, the cost models.
-    &["catalog", "figures", "cost"],
+    // figures and their claims, the cost models, the page's views of a running simulation.
+    &["catalog", "figures", "cost", "inspect"],
     // Story documents, checked against the catalog and the engine.
     &["story"],
     // The front end (the CLI is a separate crate target in src/bin).

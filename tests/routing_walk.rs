@@ -150,7 +150,7 @@ fn declared_decisions_match_what_the_engine_records() {
         let hop_notes = (0..routers).any(|r| sim.hop_note(r).is_some());
         let (want_q, want_hop) = match algo.decisions {
             Decisions::QueueTimesHops { .. } => (true, false),
-            Decisions::PerHopDimensions => (false, true),
+            Decisions::PerHopDimensions { .. } => (false, true),
             Decisions::None | Decisions::QueueThreshold => (false, false),
         };
         assert_eq!(

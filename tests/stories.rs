@@ -160,7 +160,7 @@ fn the_experiment_must_build_in_every_pane() {
     refused(&with(|d| d["experiment"]["view"]["metric"] = json!("vc99")), "experiment.view.metric", "link colour");
     refused(&with(|d| d["experiment"]["ranges"] = json!({"occupancy": 2})), "experiment.ranges.occupancy", "(0, 1]");
     refused(&with(|d| d["experiment"]["sweep"] = json!("0.1:2:0.1")), "experiment.sweep", "(0, 1]");
-    refused(&with(|d| d["experiment"]["sweep"] = json!("0:1:0.0001")), "experiment.sweep", "at most 100");
+    refused(&with(|d| d["experiment"]["sweep"] = json!("0.01:1:0.01")), "experiment.sweep", "at most 40");
 }
 
 #[test]

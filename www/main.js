@@ -5,7 +5,7 @@
 // the simulation: each pane's `sim` is a mirror (www/sim/remote-sim.js) of the worker's.
 //
 // No bundler: ES modules importing wasm-bindgen's `--target web` output from ../pkg/.
-import init, { catalogJson, checkStory, lastPanic } from '../pkg/hiradix.js';
+import init, { catalog, checkStory, lastPanic } from '../pkg/hiradix.js';
 import { Controls, parseControl } from './ui/controls.js';
 import {
   MAX_VARIANTS,
@@ -1073,7 +1073,7 @@ async function main() {
   app.sims = new SimClient({ nextStep, onSnapshot, onCrash: (message) => showCrash(null, message) });
   wireControls();
   await init();
-  app.catalog = JSON.parse(catalogJson());
+  app.catalog = catalog();
   app.model = new Model(app.catalog);
   const readStory = async (/** @type {string} */ name) => {
     const r = await fetch(new URL(name, BUILTIN_STORIES));

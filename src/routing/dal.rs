@@ -57,8 +57,8 @@
 
 use super::hyperx_min::{dor_port, vc_in_class_at};
 use super::{
-    hyperx, wins_tie, Algorithm, Decision, Decisions, HopNote, QueueView, RouteCtx, RouteNote, RouterQueues, Routing,
-    NOTE_DIMS,
+    hyperx, wins_tie, Algorithm, Decision, Decisions, HopKind, HopNote, HopRule, QueueView, RouteCtx, RouteNote,
+    RouterQueues, Routing, NOTE_DIMS,
 };
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -96,10 +96,38 @@ impl Clone for Dal {
     }
 }
 
+/// DAL's rules (HyperX §3.3, numbered as there), named in its hop notes and explained by
+/// the inspector.
+const RULES: &[HopRule] = &[MINIMAL, DEROUTE, MINIMAL_CONGESTED, ESCAPE_RULE, IN_ESCAPE];
+/// (2) An unblocked, uncongested aligning output.
+const MINIMAL: HopRule =
+    HopRule { name: "minimal", explains: "an unblocked, uncongested minimal output", hop: HopKind::Minimal };
+/// (3) A deroute in a deroutable offset dimension.
+const DEROUTE: HopRule = HopRule {
+    name: "deroute",
+    explains: "no minimal output was uncongested: one deroute in this dimension",
+    hop: HopKind::Deroute,
+};
+/// (2') Nothing uncongested: an aligning output that is merely unblocked.
+const MINIMAL_CONGESTED: HopRule = HopRule {
+    name: "minimal_congested",
+    explains: "nothing uncongested: a minimal output that is merely unblocked",
+    hop: HopKind::Minimal,
+};
+/// (4) Nothing unblocked: the escape VC.
+const ESCAPE_RULE: HopRule = HopRule {
+    name: "escape",
+    explains: "no output unblocked: the escape VC (dimension order from here on)",
+    hop: HopKind::Escape,
+};
+/// Once in the escape VC, dimension order to the destination.
+const IN_ESCAPE: HopRule =
+    HopRule { name: "in_escape", explains: "already in the escape VC: dimension order", hop: HopKind::Escape };
+
 /// DAL: see [`Dal`].
 pub const DAL: Algorithm = Algorithm {
     name: "dal",
-    decisions: Decisions::PerHopDimensions,
+    decisions: Decisions::PerHopDimensions { rules: RULES },
     family: "hyperx",
     description:
         "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)",
@@ -311,13 +339,13 @@ impl Dal {
     fn decide(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> (Decision, &'static str, usize) {
         let q = ctx.here();
         if pkt.route_bits & ESCAPE != 0 {
-            return self.escape(ctx, &q, pkt, "in_escape");
+            return self.escape(ctx, &q, pkt, IN_ESCAPE.name);
         }
         let free = self.unblocked.max(pkt.size as u32);
         let uncongested = free.max(q.depth().saturating_sub(self.queue_threshold));
         // (2) an unblocked, uncongested aligning output in some offset dimension.
         match self.best_minimal(&q, ctx.router, pkt.dst_router, uncongested, rng) {
-            Some(b) => (Decision::Forward { port: b.port, vc: b.vc }, "minimal", b.dim),
+            Some(b) => (Decision::Forward { port: b.port, vc: b.vc }, MINIMAL.name, b.dim),
             None => self.deroute_or_escape(ctx, &q, pkt, free, uncongested, rng),
         }
     }
@@ -339,15 +367,15 @@ impl Dal {
         if let Some(b) = self.best_deroute(&ctx.queues, q, here, dst, pkt.route_bits, uncongested, rng) {
             pkt.route_bits |= 1 << b.dim;
             pkt.nonminimal = true;
-            return (Decision::Forward { port: b.port, vc: b.vc }, "deroute", b.dim);
+            return (Decision::Forward { port: b.port, vc: b.vc }, DEROUTE.name, b.dim);
         }
         // (2') nothing uncongested: an aligning output that is merely unblocked.
         if let Some(b) = self.best_minimal(q, here, dst, free, rng) {
-            return (Decision::Forward { port: b.port, vc: b.vc }, "minimal_congested", b.dim);
+            return (Decision::Forward { port: b.port, vc: b.vc }, MINIMAL_CONGESTED.name, b.dim);
         }
         // (4) escape.
         pkt.route_bits |= ESCAPE;
-        self.escape(ctx, q, pkt, "escape")
+        self.escape(ctx, q, pkt, ESCAPE_RULE.name)
     }
 
     /// The escape network's hop: dimension order on an escape (odd) VC, or a detour

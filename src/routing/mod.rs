@@ -437,11 +437,35 @@ pub enum Decisions {
     /// measures for this algorithm; `true_queue` what is shown beside it.
     QueueTimesHops { q: &'static str, true_queue: TrueQueue },
     /// Hop by hop, dimension by dimension, with each output's state (DAL, HyperX §3.3),
-    /// from the notes recorded while a router is inspected ([`HopNote`]).
-    PerHopDimensions,
+    /// from the notes recorded while a router is inspected ([`HopNote`]), each decision
+    /// made by one of `rules`.
+    PerHopDimensions { rules: &'static [HopRule] },
     /// A direct link while its queue is within a threshold, else one non-minimal hop (the
     /// 2DFB paper's Algorithm 1), with each output's state.
     QueueThreshold,
+}
+
+/// A rule a per-hop algorithm decides a hop by, as the inspector explains it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HopRule {
+    /// The name its hop notes give it ([`HopNote::rule`]).
+    pub name: &'static str,
+    /// What it means, as one clause.
+    pub explains: &'static str,
+    /// The kind of hop it picks.
+    pub hop: HopKind,
+}
+
+/// The kind of hop a [`HopRule`] picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HopKind {
+    /// Towards the destination.
+    Minimal,
+    /// Away from it, in a dimension still offset.
+    Deroute,
+    /// Into (or along) the escape VC, in dimension order.
+    Escape,
 }
 
 /// What the inspector sets beside the queue a q·H decision sensed.

@@ -32,6 +32,10 @@ pub const MAX_STORY_BYTES: usize = 256 << 10;
 /// The most panes a story compares side by side (the page's `MAX_VARIANTS`).
 pub const MAX_VARIANTS: usize = 3;
 
+/// The most offered loads the page's sweep runs (its sweep box reads them with
+/// [`crate::experiment::parse_loads`], as a story's `experiment.sweep` is checked).
+pub const MAX_SWEEP_LOADS: usize = 40;
+
 /// The page's speeds, in simulated cycles per displayed frame (`www/model/experiment.js`).
 pub const MIN_SPEED: f64 = 1.0 / 120.0;
 pub const MAX_SPEED: f64 = 5000.0;
@@ -97,7 +101,8 @@ pub struct Experiment {
     /// Per link colour (`occupancy`, `utilization`, `vcN`), the value drawn in full colour.
     #[serde(default)]
     pub ranges: BTreeMap<String, f64>,
-    /// The load sweep offered beside the story: `start:stop:step` or a comma-separated list.
+    /// The load sweep offered beside the story: `start:stop:step` or a list of loads
+    /// ([`crate::experiment::parse_loads`]), at most [`MAX_SWEEP_LOADS`].
     #[serde(default)]
     pub sweep: Option<String>,
 }
@@ -407,7 +412,7 @@ impl Experiment {
             });
         }
         if let Some(sweep) = &self.sweep {
-            if let Err(e) = sweep_loads(sweep) {
+            if let Err(e) = crate::experiment::parse_loads(sweep, MAX_SWEEP_LOADS) {
                 p.add("experiment.sweep", e);
             }
         }
@@ -480,43 +485,6 @@ fn applies(focus: &Focus, cfg: &SimConfig) -> Result<(), String> {
                 _ => Err(format!("the network has {slices} slice(s), numbered from 0")),
             }
         }
-    }
-}
-
-/// The loads of a sweep: `start:stop:step` or a comma-separated list, each an offered
-/// load in (0, 1], at most 100.
-pub fn sweep_loads(text: &str) -> Result<Vec<f64>, String> {
-    let number = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite());
-    let loads: Vec<f64> = match text.split(':').collect::<Vec<_>>()[..] {
-        [a, b, step] => {
-            let (Some(a), Some(b), Some(step)) = (number(a), number(b), number(step)) else {
-                return Err(format!("'{}': start:stop:step, three numbers", shown(text, 40)));
-            };
-            if !(step > 0.0 && b >= a) {
-                return Err(format!("'{}': a positive step from start up to stop", shown(text, 40)));
-            }
-            let n = ((b - a) / step + 1e-9).floor() + 1.0;
-            if n > 100.0 {
-                return Err(format!("'{}': {n} loads; at most 100", shown(text, 40)));
-            }
-            (0..n as usize).map(|i| a + i as f64 * step).collect()
-        }
-        [_] => {
-            let parts: Vec<&str> = text.split(',').collect();
-            if parts.len() > 100 {
-                return Err(format!("{} loads; at most 100", parts.len()));
-            }
-            let mut loads = Vec::new();
-            for s in parts {
-                loads.push(number(s).ok_or_else(|| format!("'{}' is not a number", shown(s, 40)))?);
-            }
-            loads
-        }
-        _ => return Err(format!("'{}': start:stop:step or a list a,b,c", shown(text, 40))),
-    };
-    match loads.iter().find(|&&x| !(x > 0.0 && x <= 1.0 + 1e-9)) {
-        Some(x) => Err(format!("load {x}: offered loads are in (0, 1]")),
-        None => Ok(loads),
     }
 }
 

@@ -151,19 +151,6 @@ impl Topology {
             _ => (vec![0; routers as usize], ""),
         }
     }
-
-    /// The family's shape parameters, by the names the papers give them: the dragonfly's
-    /// `p, a, h, g`, the HyperX family's extents `dims`, trunking and `t`.
-    pub fn shape(&self) -> serde_json::Value {
-        match self {
-            Topology::Dragonfly(df) => {
-                serde_json::json!({"p": df.p, "a": df.a, "h": df.h, "g": df.g, "slices": df.slices})
-            }
-            Topology::HyperX(hx) => serde_json::json!({"dims": hx.s, "trunking": hx.k, "t": hx.t}),
-            Topology::FoldedClos(_) | Topology::Butterfly(_) => serde_json::json!({}),
-        }
-    }
-
     /// (nodes per group, groups) for families with groups (the dragonfly; of one slice).
     pub fn groups(&self) -> Option<(u32, u32)> {
         match self {

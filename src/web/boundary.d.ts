@@ -69,3 +69,328 @@ export interface SweepPoint {
     batch_normalized_latency: number | null;
     summary: Summary;
 }
+
+/** A configuration, as its JSON names it, with every default filled in (config::SimConfig). */
+export interface SimConfig {
+    faults: { links: number[][]; random_fraction: number };
+    measurement: { drain_limit: number; measure: number; warmup: number; watchdog: number };
+    router: { buffer_depth: number; buffer_per_port: number | null; global_latency: number; islip_iterations: number; local_latency: number; output_queue: number | null; pipeline_delay: number; speedup: number; switch_allocator: string; terminal_latency: number; terminal_period: number; vcs: number };
+    routing: { algorithm: string; allocator: string; cr_granularity: number; crt0: number; dal_queue_threshold: number; dal_unblocked_credits: number; intermediate_group: string; threshold: number; ugal_threshold: number };
+    seed: number;
+    topology: TopologyConfig;
+    traffic: { batch_size: number; injection: string; load: number; packet_size: number; pattern: string; shift: number; source_queue_cap: number };
+}
+
+/** A topology and its parameters, by `type` (config::TopologyConfig). */
+export interface TopologyConfig {
+    a?: number;
+    arrangement?: string;
+    down?: number[];
+    g?: number;
+    h?: number;
+    intra?: number[] | null;
+    intra_trunking?: number[] | null;
+    k?: number | number[];
+    n?: number;
+    p?: number;
+    s?: number[];
+    slice_policy?: string;
+    slices?: number;
+    t?: number;
+    taper?: number[][];
+    type: string;
+    up?: number[];
+}
+
+/** The topologies, routing algorithms, traffic patterns and parameters the page builds its controls from (catalog::Catalog). */
+export interface Catalog {
+    default_config: SimConfig;
+    params: Param[];
+    patterns: NamedEntry[];
+    routings: NamedEntry[];
+    topologies: TopologyEntry[];
+}
+
+/** A parameter of the catalog, with its range (config::schema::Param). */
+export interface Param {
+    help: string;
+    kind: string;
+    label: string;
+    max: number;
+    min: number;
+    options: string[];
+    path: string;
+    unset: string | null;
+    used_when: { path: string; values: string[] } | null;
+}
+
+/** A routing algorithm or traffic pattern of the catalog (catalog::NamedEntry). */
+export interface NamedEntry {
+    decisions?: Decisions;
+    description: string;
+    families: string;
+    name: string;
+}
+
+/** What a routing algorithm's decisions mean, declared with it (routing::Decisions). */
+export interface Decisions {
+    kind: string;
+    q?: string;
+    rules?: HopRule[];
+    true_queue?: string;
+}
+
+/** A rule a per-hop algorithm decides a hop by, as the inspector explains it (routing::HopRule). */
+export interface HopRule {
+    explains: string;
+    hop: string;
+    name: string;
+}
+
+/** A topology of the catalog (config::schema::TopologyEntry). */
+export interface TopologyEntry {
+    default: TopologyConfig;
+    description: string;
+    family: string;
+    name: string;
+    params: Param[];
+}
+
+/** The network a simulation runs, as the page draws and labels it (inspect::NetworkInfo). */
+export interface NetworkInfo {
+    a?: number;
+    algorithm: string;
+    batch: boolean;
+    batch_size: number;
+    channels: number;
+    depth: number;
+    dims?: number[];
+    family: string;
+    g?: number;
+    group_kind: string;
+    groups: number;
+    h?: number;
+    p?: number;
+    packet_size: number;
+    routers: number;
+    sequential: boolean;
+    slices?: number;
+    t?: number;
+    terminal_period: number;
+    terminals: number;
+    terminals_per_router: number;
+    trunking?: number[];
+    type: string;
+    vcs: number;
+}
+
+/** Everything the inspector shows about a router (inspect::RouterDetail). */
+export interface RouterDetail {
+    algorithm: string;
+    coords: number[] | null;
+    credit_delay: { delay_sum: number; delayed_credits: number } | null;
+    cycle: number;
+    decisions: Decisions | null;
+    depth: number;
+    group: number | null;
+    hop_note: HopNoteView | null;
+    load: number;
+    note: RouteNoteView | null;
+    ports: PortDetail[];
+    recording_hop_notes: boolean;
+    router: number;
+    terminals: ({ source_queue: number; terminal: number })[];
+    ugal_threshold: number;
+    vcs: number;
+}
+
+/** A per-hop (DAL) decision's numbers, HyperX paper §4.2 (inspect::HopNoteView). */
+export interface HopNoteView {
+    cycle: number;
+    dim: number;
+    dst: number;
+    hops: number;
+    in_port: number;
+    in_vc: number;
+    need_free: number;
+    need_uncongested: number;
+    per_dim: DimNoteView[];
+    port: number;
+    rule: string;
+    src: number;
+    vc: number;
+}
+
+/** One dimension of a DAL per-hop note (inspect::DimNoteView). */
+export interface DimNoteView {
+    der_free: number;
+    der_queue: number;
+    deroutable: boolean;
+    has_deroute: boolean;
+    min_free: number;
+    min_queue: number;
+    offset: boolean;
+}
+
+/** A router's last adaptive (UGAL) decision, dragonfly paper §4.2 (inspect::RouteNoteView). */
+export interface RouteNoteView {
+    chose_minimal: boolean;
+    cycle: number;
+    dst: number;
+    h_min: number;
+    h_nonmin: number;
+    q_min: number;
+    q_nonmin: number;
+    q_true: number;
+    src: number;
+}
+
+/** One port of a router (inspect::PortDetail). */
+export interface PortDetail {
+    class: string;
+    dim: number;
+    in_flits: number[];
+    out: VcState;
+    output_queue: number;
+    peer_port: number | null;
+    peer_router: number | null;
+    port: number;
+    port_queue: number;
+    sent: number;
+    td: number | null;
+    terminal: number | null;
+}
+
+/** Per-VC state of a channel: downstream flits, upstream credits, committed flits, queue estimate (inspect::VcState). */
+export interface VcState {
+    committed: number[];
+    credits: number[];
+    flits: number[] | null;
+    queue: number[];
+}
+
+/** Everything the inspector shows about a channel (inspect::ChannelDetail). */
+export interface ChannelDetail {
+    channel: number;
+    class: string;
+    committed: number[];
+    credits: number[];
+    cycle: number;
+    depth: number;
+    dim: number;
+    dst: number;
+    dst_port: number;
+    flits: number[];
+    queue: number[];
+    sent: number;
+    src: number;
+    src_port: number;
+    td: number | null;
+}
+
+/** The trace panel's state: the armed router, the cycle, the followed packet (inspect::TraceView). */
+export interface TraceView {
+    armed: number | null;
+    now: number;
+    trace: PacketTrace | null;
+}
+
+/** The followed packet (inspect::PacketTrace). */
+export interface PacketTrace {
+    created: number;
+    delivered: boolean;
+    delivered_at: number | null;
+    dst: number;
+    dst_router: number;
+    hops: TraceHop[];
+    in_source: boolean;
+    nonminimal: boolean;
+    src: number;
+    src_router: number;
+    unroutable: Unroutable | null;
+}
+
+/** One router a traced packet visited; its departure's keys are absent while it is there (inspect::TraceHop). */
+export interface TraceHop {
+    arrived: number;
+    channel?: number | null;
+    class?: string;
+    dim?: number;
+    found?: number;
+    in_port: number;
+    in_vc: number;
+    injected?: number;
+    left?: number;
+    next_router?: number | null;
+    out_port?: number;
+    out_vc?: number;
+    router: number;
+}
+
+/** Where a traced packet was dropped as unroutable (inspect::Unroutable). */
+export interface Unroutable {
+    cycle: number;
+    port: number;
+    router: number;
+}
+
+/** Dragonfly paper Fig. 9 over a window of the page's run (inspect::Fig9Window). */
+export interface Fig9Window {
+    cycles: number;
+    minimal: number;
+    minimal_channels: number;
+    other: number;
+    per_channel: number[];
+    same_router: number;
+    same_router_channels: number;
+}
+
+/** The cost view's inputs, read (cost::explore::CostQuery). */
+export interface CostQuery {
+    beta: number;
+    nodes: number;
+    radix: number;
+}
+
+/** The cost view's analytic plots and every topology at N (cost::explore::figures). */
+export interface CostFigures {
+    at_n: { edge_m: number; fb_dimension: { k_prime: number; n_prime: number }; fb_saving_vs_clos: number; rows: ({ channels: number; config: string; cost_per_node: number; cost_per_node_df: number; power_per_node: number; routers: number; topology: string })[] };
+    plots: CostPlot[];
+    query: { beta: number; nodes: number; radix: number };
+}
+
+/** One of the cost view's plots, its series and axes (cost::explore::Plot). */
+export interface CostPlot {
+    empty: string | null;
+    id: string;
+    log_x: boolean;
+    mark_label: string;
+    mark_x: number | null;
+    note: string;
+    series: ({ dashed: boolean; name: string; points: number[][] })[];
+    title: string;
+    x_label: string;
+    y_label: string;
+    y_max: number | null;
+}
+
+/** The HyperX design search and Fig. 8 (cost::explore::hyperx). */
+export interface CostHyperx {
+    clos: { levels: number; switches: number };
+    general: { beta: number; dims: number; ports_used: number; regular: boolean; shape: number[]; switches: number; t_range: number[]; terminals_per_switch: number; text: string; trunking: number[] };
+    general_ties: number;
+    plot: CostPlot;
+    query: { beta: number; nodes: number; radix: number };
+    regular: { beta: number; dims: number; ports_used: number; regular: boolean; shape: number[]; switches: number; t_range: number[]; terminals_per_switch: number; text: string; trunking: number[] };
+    shapes_evaluated: number;
+}
+
+/** A simulation worker's budget and the heap it really uses (inspect::WorkerMemory). */
+export interface WorkerMemory {
+    heap: number;
+    limit: number;
+    peak_heap: number;
+    peak_reserved: number;
+    reserved: number;
+    simulations: number;
+}

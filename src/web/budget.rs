@@ -15,7 +15,6 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::config::{ConfigErrors, SimConfig};
@@ -122,26 +121,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The worker's memory as its own accounting sees it.
-#[derive(Serialize)]
-pub struct WorkerMemory {
-    /// Bytes the simulations it holds have reserved, and how many they are.
-    pub reserved: f64,
-    pub simulations: u32,
-    /// The most bytes reserved at once since the module started.
-    pub peak_reserved: f64,
-    /// What they may reserve together.
-    pub limit: f64,
-    /// Bytes allocated now, and the most allocated at once since the module started.
-    pub heap: f64,
-    pub peak_heap: f64,
-}
-
 /// `{reserved, simulations, peak_reserved, limit, heap, peak_heap}`: the worker's budget and the heap it
 /// really uses (the page's memory tests compare the two).
-#[wasm_bindgen(js_name = workerMemory)]
+#[wasm_bindgen(js_name = workerMemory, unchecked_return_type = "WorkerMemory")]
 pub fn worker_memory() -> JsValue {
-    let m = WorkerMemory {
+    let m = crate::inspect::WorkerMemory {
         reserved: RESERVED.with(Cell::get) as f64,
         simulations: HOLDERS.with(Cell::get),
         peak_reserved: PEAK_RESERVED.with(Cell::get) as f64,
@@ -149,7 +133,7 @@ pub fn worker_memory() -> JsValue {
         heap: HEAP.load(Ordering::Relaxed) as f64,
         peak_heap: PEAK.load(Ordering::Relaxed) as f64,
     };
-    serde_wasm_bindgen::to_value(&m).unwrap_or(JsValue::NULL)
+    super::to_js(&m)
 }
 
 /// The most a simulation of `config_json` can reserve when it is built ([`reserve`]: its

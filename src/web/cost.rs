@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::field_errors;
+use super::{field_errors, to_js};
 use crate::config::{ConfigError, ConfigErrors};
 use crate::cost::explore::{self, CostQuery};
 
@@ -16,23 +16,23 @@ fn query(nodes: &str, radix: &str, beta: &str) -> Result<CostQuery, JsValue> {
     })
 }
 
-/// Checks the inputs: `{nodes, radix, beta}` as JSON, or throws their `FieldError[]`.
-#[wasm_bindgen(js_name = costQuery)]
-pub fn cost_query(nodes: &str, radix: &str, beta: &str) -> Result<String, JsValue> {
-    Ok(serde_json::to_string(&query(nodes, radix, beta)?).expect("serialises"))
+/// Checks the inputs: `{nodes, radix, beta}`, or throws their `FieldError[]`.
+#[wasm_bindgen(js_name = costQuery, unchecked_return_type = "CostQuery")]
+pub fn cost_query(nodes: &str, radix: &str, beta: &str) -> Result<JsValue, JsValue> {
+    Ok(to_js(&query(nodes, radix, beta)?))
 }
 
 /// The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and
-/// every topology at `N`, as JSON (see [`explore::figures`]). Milliseconds: run it on the
-/// page's thread.
-#[wasm_bindgen(js_name = costFigures)]
-pub fn cost_figures(nodes: &str, radix: &str, beta: &str) -> Result<String, JsValue> {
-    Ok(explore::figures(&query(nodes, radix, beta)?).to_string())
+/// every topology at `N` (see [`explore::figures`]). Milliseconds: run it on the page's
+/// thread.
+#[wasm_bindgen(js_name = costFigures, unchecked_return_type = "CostFigures")]
+pub fn cost_figures(nodes: &str, radix: &str, beta: &str) -> Result<JsValue, JsValue> {
+    Ok(to_js(&explore::figures(&query(nodes, radix, beta)?)))
 }
 
-/// The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R`, as JSON (see
+/// The HyperX design search for `(N, R, β)` and Fig. 8 for radix `R` (see
 /// [`explore::hyperx`]). Dozens of searches: the page runs it in `www/sim/cost-worker.js`.
-#[wasm_bindgen(js_name = costHyperx)]
-pub fn cost_hyperx(nodes: &str, radix: &str, beta: &str) -> Result<String, JsValue> {
-    Ok(explore::hyperx(&query(nodes, radix, beta)?).to_string())
+#[wasm_bindgen(js_name = costHyperx, unchecked_return_type = "CostHyperx")]
+pub fn cost_hyperx(nodes: &str, radix: &str, beta: &str) -> Result<JsValue, JsValue> {
+    Ok(to_js(&explore::hyperx(&query(nodes, radix, beta)?)))
 }

@@ -7,7 +7,8 @@
 //! terminal load), one bulk transfer each, no per-object calls, and post them to the
 //! drawing thread. Static arrays (positions, channel endpoints and classes) are read once
 //! per simulation. Inspection (`routerDetail`, `channelDetail`) and the statistics that
-//! need the topology (Fig. 9 global-channel classes) come back as JSON. [`run_experiment`]
+//! need the topology (Fig. 9 global-channel classes) come back as objects ([`crate::inspect`]),
+//! declared for the page's type check in `boundary.d.ts`. [`run_experiment`]
 //! runs the papers' methodology for the load–latency sweep in another worker
 //! (`www/sim/sweep-worker.js`).
 //!
@@ -66,11 +67,17 @@ pub fn panic_for_test() {
     panic!("panic requested by the page's test hook");
 }
 
-/// The catalog of topologies, routing algorithms, traffic patterns and parameters, as
-/// JSON (see [`crate::catalog`]); the page builds its controls from it.
-#[wasm_bindgen(js_name = catalogJson)]
-pub fn catalog_json() -> String {
-    serde_json::to_string(&crate::catalog::catalog()).expect("the catalog serialises")
+/// The catalog of topologies, routing algorithms, traffic patterns and parameters (see
+/// [`crate::catalog`]); the page builds its controls from it.
+#[wasm_bindgen(unchecked_return_type = "Catalog")]
+pub fn catalog() -> JsValue {
+    to_js(&crate::catalog::catalog())
+}
+
+/// `value` as the page reads it: a plain object (maps as objects, `None` as `null`), as
+/// `JSON.parse` of its JSON would give, and as `src/web/boundary.d.ts` declares it.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
 }
 
 /// The TypeScript declarations of the objects the page reads (`FieldError`,
@@ -106,6 +113,16 @@ pub fn check_story(text: &str) -> JsValue {
     field_errors(&errors)
 }
 
+/// The offered loads of the page's sweep box (`start:stop:step` or a list; see
+/// [`crate::experiment::parse_loads`]), at most [`crate::story::MAX_SWEEP_LOADS`]; throws
+/// what is wrong as `[{path: "sweep", message}]`.
+#[wasm_bindgen(js_name = sweepLoads)]
+pub fn sweep_loads(text: &str) -> Result<Vec<f64>, JsValue> {
+    crate::experiment::parse_loads(text, crate::story::MAX_SWEEP_LOADS).map_err(|e| {
+        field_errors(&crate::config::ConfigErrors(vec![crate::config::ConfigError::new("sweep", e.as_str())]))
+    })
+}
+
 /// Runs one configuration with the papers' methodology (warm-up, labeled window, drain;
 /// see [`crate::experiment`]) and returns `{summary, batch_normalized_latency}`, the
 /// summary named as the CLI's JSON names it ([`crate::experiment::SweepPoint`]). Used by the
@@ -119,8 +136,7 @@ pub fn run_experiment(config_json: &str) -> Result<JsValue, JsValue> {
         other => JsError::new(&other.to_string()).into(),
     })?;
     // JSON first, as the CLI writes it (a NaN mean becomes null), then a JS object.
-    let out = serde_json::to_value(result.sweep_point()).expect("serialises");
-    Ok(out.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL))
+    Ok(to_js(&serde_json::to_value(result.sweep_point()).expect("serialises")))
 }
 
 /// Engine speed in the browser: builds a configuration, runs `warmup` cycles, then times

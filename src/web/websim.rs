@@ -3,8 +3,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::field_errors;
-use crate::config::{InjectionMode, SimConfig};
+use super::{field_errors, to_js};
+use crate::config::{ConfigError, ConfigErrors, SimConfig};
+use crate::inspect::NetworkInfo;
 use crate::sim::history::{Event, History};
 use crate::sim::Simulation;
 use crate::topology::LinkClass;
@@ -213,39 +214,11 @@ impl WebSim {
         self.sim.topology().drawing_blocks().0
     }
 
-    /// What the page needs to know about the network, as JSON: `{type, family, routers,
-    /// terminals, channels, vcs, depth, packet_size, terminal_period, groups, group_kind,
-    /// batch, batch_size, algorithm, sequential}` plus the family's shape (the dragonfly's
-    /// `p, a, h, g`; the HyperX family's `dims, trunking, t`).
-    #[wasm_bindgen(js_name = networkInfo)]
-    pub fn network_info(&self) -> String {
-        use serde_json::json;
-        let (net, topo) = (self.sim.network(), self.sim.topology());
-        let cfg = self.sim.config();
-        let (blocks, group_kind) = topo.drawing_blocks();
-        let mut info = json!({
-            "type": serde_json::to_value(&cfg.topology).expect("serialises")["type"].clone(),
-            "family": topo.family(),
-            "routers": net.routers(),
-            "terminals": net.terminals(),
-            "channels": self.downstream_port.len(),
-            "vcs": self.sim.vcs(),
-            "depth": self.sim.buffer_depth(),
-            "packet_size": cfg.traffic.packet_size,
-            "terminal_period": cfg.router.terminal_period,
-            "terminals_per_router": topo.terminals_per_router(),
-            "groups": blocks.iter().max().map_or(1, |&b| b + 1),
-            "group_kind": group_kind,
-            "batch": cfg.traffic.injection == InjectionMode::Batch,
-            "batch_size": cfg.traffic.batch_size,
-            "algorithm": cfg.routing.algorithm,
-            "sequential": self.sim.sequential_allocation(),
-        });
-        let obj = info.as_object_mut().expect("object");
-        for (k, v) in topo.shape().as_object().expect("object") {
-            obj.insert(k.clone(), v.clone());
-        }
-        info.to_string()
+    /// What the page needs to know about the network ([`NetworkInfo`]): its type and
+    /// family, sizes, counters' units, drawing blocks and the family's shape.
+    #[wasm_bindgen(js_name = networkInfo, unchecked_return_type = "NetworkInfo")]
+    pub fn network_info(&self) -> JsValue {
+        to_js(&NetworkInfo::of(&self.sim))
     }
 
     /// Per channel and VC, the flits buffered in the downstream input VC the channel feeds:
@@ -339,15 +312,17 @@ impl WebSim {
 
     /// Fails (`failed`) or restores the link of channel `channel` (both of its directions)
     /// while the simulation runs (HyperX §6; `Simulation::set_link_failed` states what
-    /// happens to packets under way). Returns `""`, or why it was refused (a failure that
-    /// would disconnect the network, or a channel that does not exist).
-    #[wasm_bindgen(js_name = setChannelFailed)]
-    pub fn set_channel_failed(&mut self, channel: u32, failed: bool) -> String {
+    /// happens to packets under way). Returns `[]`, or why it was refused as
+    /// `[{path, message}]` (a failure that would disconnect the network, or a channel that
+    /// does not exist).
+    #[wasm_bindgen(js_name = setChannelFailed, unchecked_return_type = "FieldError[]")]
+    pub fn set_channel_failed(&mut self, channel: u32, failed: bool) -> JsValue {
         let Some(&port) = self.upstream_port.get(channel as usize) else {
-            return format!("channel {channel} does not exist");
+            let message = format!("channel {channel} does not exist");
+            return field_errors(&ConfigErrors(vec![ConfigError::new("channel", message.as_str())]));
         };
         let event = Event::LinkFailed { port: port as usize, failed };
-        self.history.apply(&mut self.sim, event).err().map(|e| e.0[0].message.clone()).unwrap_or_default()
+        field_errors(&self.history.apply(&mut self.sim, event).err().unwrap_or(ConfigErrors(Vec::new())))
     }
 
     /// Per channel: 1 if its link has failed.
@@ -368,10 +343,10 @@ impl WebSim {
     }
 
     /// The configuration in effect (with the load set while running), with every default
-    /// filled in, as pretty JSON.
-    #[wasm_bindgen(js_name = configJson)]
-    pub fn config_json(&self) -> String {
-        self.sim.config().to_json()
+    /// filled in ([`SimConfig`], as its JSON names it).
+    #[wasm_bindgen(unchecked_return_type = "SimConfig")]
+    pub fn config(&self) -> JsValue {
+        to_js(self.sim.config())
     }
 }
 

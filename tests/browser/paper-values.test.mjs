@@ -30,7 +30,7 @@ import {
 import { Model, flatten, getPath, setPath } from '../../www/model/experiment.js';
 import { BUILTIN_STORIES, loadStories, presetExperiment } from '../../www/stories/presets.js';
 import { sweptConfig } from '../../www/sim/sweep.js';
-import { checkConfig, checkStory, catalogJson, initSync } from '../../pkg/hiradix.js';
+import { checkConfig, checkStory, catalog, initSync } from '../../pkg/hiradix.js';
 
 const PAPERS_DIR = join(ROOT, '..', 'shared', 'papers');
 const CLAIMS_DIR = join(ROOT, 'src', 'figures', 'claims');
@@ -54,7 +54,7 @@ let reads;
 let env;
 before(async () => {
   initSync({ module: await readFile(join(ROOT, 'pkg', 'hiradix_bg.wasm')) });
-  model = new Model(JSON.parse(catalogJson()));
+  model = new Model(catalog());
   reads = readerOf(model);
   env = await setup();
 });

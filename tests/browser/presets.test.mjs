@@ -81,9 +81,7 @@ test('side by side: two simulations, same traffic and seed, one differing parame
   await page.waitForFunction(() => window.hiradix.sim.now() > 200, null, { timeout: 60_000 });
   await page.click('#btn-run');
   await page.waitForSelector('body[data-state="paused"]');
-  const state = await page.evaluate(() =>
-    window.hiradix.panes.map((p) => ({ now: p.sim.now(), config: JSON.parse(p.sim.configJson()), counters: p.sim.liveCounters() })),
-  );
+  const state = await page.evaluate(() => window.hiradix.panes.map((p) => ({ now: p.sim.now(), config: p.sim.config(), counters: p.sim.liveCounters() })));
   assert.equal(state[0].now, state[1].now, 'panes are not in lock-step');
   assert.equal(state[0].config.routing.algorithm, 'min');
   assert.equal(state[1].config.routing.algorithm, 'clos_ad');

@@ -244,7 +244,7 @@ test('the load while running: offered load follows, refused out of range, in the
   await page.waitForFunction(() => new URLSearchParams(location.search).get('traffic.load') === '0.15');
   assert.equal(await page.isVisible('#story-modified'), true, 'the story is not marked modified');
   assert.equal(await page.inputValue('#ctl-traffic-load'), '0.15', 'the form does not show the new load');
-  const engine = await page.evaluate(() => Promise.all(window.hiradix.panes.map((p) => p.sim.ask('configJson').then((j) => JSON.parse(j).traffic.load))));
+  const engine = await page.evaluate(() => Promise.all(window.hiradix.panes.map((p) => p.sim.ask('config').then((c) => c.traffic.load))));
   assert.deepEqual(engine, [0.15, 0.15]);
   await runUntilCycle(page, 2600);
   const c2600 = await snap();
@@ -274,10 +274,7 @@ test('the load while running: offered load follows, refused out of range, in the
   await settle(page);
   await page.waitForFunction(() => document.getElementById('load-value').value === '0.3');
   assert.equal(await page.evaluate(() => window.hiradix.experiment.config.traffic.load), 0.3);
-  assert.deepEqual(
-    await page.evaluate(() => Promise.all(window.hiradix.panes.map((p) => p.sim.ask('configJson').then((j) => JSON.parse(j).traffic.load)))),
-    [0.3, 0.3],
-  );
+  assert.deepEqual(await page.evaluate(() => Promise.all(window.hiradix.panes.map((p) => p.sim.ask('config').then((c) => c.traffic.load)))), [0.3, 0.3]);
   await page.waitForFunction(
     () => !new URLSearchParams(location.search).has('traffic.load') || new URLSearchParams(location.search).get('traffic.load') === '0.3',
   );

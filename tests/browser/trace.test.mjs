@@ -133,7 +133,7 @@ test('trace: the packet at the head of a queue, from the inspector, in side-by-s
   const r = await page.evaluate(async () => {
     const p = window.hiradix.panes[1];
     for (let r = 0; r < p.info.routers; r++) {
-      const d = JSON.parse(await p.sim.ask('routerDetail', r));
+      const d = await p.sim.ask('routerDetail', r);
       if (d.ports.some((q) => q.class !== 'terminal' && q.in_flits.some((f) => f > 0))) return r;
     }
     return -1;

@@ -74,9 +74,8 @@ export class StatsTracker {
   }
 
   sampleFig9(sim) {
-    const json = sim.globalChannelUtilization();
-    if (!json) return;
-    const u = JSON.parse(json);
+    const u = sim.globalChannelUtilization();
+    if (!u) return;
     if (!this.fig9) {
       this.fig9 = { per_channel: [...u.per_channel], cycles: u.cycles };
     } else {

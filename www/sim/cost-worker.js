@@ -7,6 +7,6 @@ import { serve } from './wasm-worker.js';
 
 serve(({ nodes, radix, beta }) => {
   const t0 = performance.now();
-  const result = JSON.parse(costHyperx(String(nodes), String(radix), String(beta)));
+  const result = costHyperx(String(nodes), String(radix), String(beta));
   return { result, ms: performance.now() - t0 };
 });

@@ -13,8 +13,10 @@ export class Pane {
     this.index = index;
     this.variant = variant;
     this.sim = sim;
-    this.info = JSON.parse(sim.networkInfo());
-    this.config = JSON.parse(sim.configJson());
+    /** @type {import('../../pkg/hiradix.js').NetworkInfo} */
+    this.info = sim.networkInfo();
+    /** @type {import('../../pkg/hiradix.js').SimConfig} the pane's own copy of the config in effect */
+    this.config = structuredClone(sim.config());
     this.vcs = sim.vcs();
     this.depth = sim.bufferDepth();
     this.title = variant.label ? `${variant.name}: ${variant.label}` : `${this.info.type} · ${this.info.algorithm}`;

@@ -20,7 +20,7 @@ export class RemoteSim {
     this.gen = gen;
     this.index = index;
     this.data = data;
-    this.info = JSON.parse(data.info);
+    this.info = data.info;
     this.snap = null;
     this.seq = 0; // snapshots applied
     this.utilization = null;
@@ -39,13 +39,16 @@ export class RemoteSim {
 
   // Static data.
   /** The config in effect changed in the worker (a load set while running, a rewind). */
-  setConfigJson(json) {
-    if (typeof json === 'string') this.data.config = json;
+  /** @param {import('../../pkg/hiradix.js').SimConfig} config */
+  setConfig(config) {
+    if (config && typeof config === 'object') this.data.config = config;
   }
+  /** @returns {import('../../pkg/hiradix.js').NetworkInfo} */
   networkInfo() {
     return this.data.info;
   }
-  configJson() {
+  /** @returns {import('../../pkg/hiradix.js').SimConfig} the config in effect (shared: clone it to change it) */
+  config() {
     return this.data.config;
   }
   vcs() {
@@ -105,21 +108,31 @@ export class RemoteSim {
     if (!h || h.length !== 2 * bins) throw new Error(`no latency histograms of ${bins} bins in this snapshot`);
     return h;
   }
+  /** @returns {import('../../pkg/hiradix.js').Fig9Window | undefined} the snapshot's Fig. 9 window */
   globalChannelUtilization() {
     return this.snap.sample?.fig9 ?? undefined;
   }
-  /** The inspected router's detail, if the snapshot has it (the page asks for the selection's). */
+  /**
+   * The inspected router's detail, if the snapshot has it (the page asks for the selection's).
+   * @param {number} r
+   * @returns {import('../../pkg/hiradix.js').RouterDetail | undefined}
+   */
   routerDetail(r) {
-    return this.detail('router', r);
+    return /** @type {import('../../pkg/hiradix.js').RouterDetail | undefined} */ (this.detail('router', r));
   }
+  /**
+   * @param {number} c
+   * @returns {import('../../pkg/hiradix.js').ChannelDetail | undefined}
+   */
   channelDetail(c) {
-    return this.detail('channel', c);
+    return /** @type {import('../../pkg/hiradix.js').ChannelDetail | undefined} */ (this.detail('channel', c));
   }
   detail(kind, index) {
     const d = this.snap.detail;
-    return d && d.kind === kind && d.index === index ? (d.json ?? undefined) : undefined;
+    return d && d.kind === kind && d.index === index ? (d.value ?? undefined) : undefined;
   }
-  traceJson() {
+  /** @returns {import('../../pkg/hiradix.js').TraceView | undefined} the trace, until a trace command is answered */
+  trace() {
     return this.traceValue;
   }
 
@@ -158,9 +171,9 @@ export class RemoteSim {
   routerDecisions() {
     return this.snap.decisions ?? null;
   }
-  /** {earliest, max_replay, snapshots, bytes, budget}: how far back a rewind can go, and the memory its snapshots take. */
+  /** @returns {import('../../pkg/hiradix.js').Rewindable} how far back a rewind can go, and the memory its snapshots take */
   rewindable() {
-    return this.snap.rewind ?? { earliest: 0, max_replay: 0, snapshots: 0 };
+    return this.snap.rewind ?? { earliest: 0, max_replay: 0, snapshots: 0, bytes: 0, budget: 0 };
   }
 
   /** The worker frees the simulation when the next ones replace it. */

@@ -27,7 +27,7 @@
 //      The teaching commands (www/ui/time-control.js, www/ui/live-load.js) are WebSim calls too:
 //      rewindTo(cycle) (every pane in one step, so they stay aligned), runUntil(kind,
 //      router, maxCycles), advance(cycles) (the other panes after a runUntil), setLoad(load),
-//      and failedChannels() / configJson() to re-read what a rewind undid.
+//      and failedChannels() / config() to re-read what a rewind undid.
 //  {type: 'panic'}            panics on purpose (the page's test hook).
 //  {type: 'oom'}              dies of memory that cannot grow, unanswered (the test hook
 //      for a worker that runs out of memory).
@@ -96,7 +96,7 @@ function commit({ gen: next, want }) {
   halted = false;
   const statics = panes.map(({ sim }) => ({
     info: sim.networkInfo(),
-    config: sim.configJson(),
+    config: sim.config(),
     vcs: sim.vcs(),
     depth: sim.bufferDepth(),
     positions: sim.routerPositions(),
@@ -126,7 +126,7 @@ const COMMANDS = {
   traceClear: (sim) => sim.traceClear(),
   // Queries.
   channelLink: (sim, channel) => sim.channelLink(channel),
-  configJson: (sim) => sim.configJson(),
+  config: (sim) => sim.config(),
   failedChannels: (sim) => sim.failedChannels(),
   focusChannels: (sim, focus) => sim.focusChannels(focus),
   liveCounters: (sim) => sim.liveCounters(),
@@ -190,7 +190,7 @@ function snapshot(want, traced, transfer) {
     };
     // Utilization samples the counters since its last call: only read while it is shown.
     if (want.metric === 'utilization') s.utilization = sim.channelUtilization();
-    if (want.trace || traced) s.trace = sim.traceJson();
+    if (want.trace || traced) s.trace = sim.trace();
     // How far back a rewind can go: three numbers.
     s.rewind = sim.rewindable();
     // The packets on the channels cost per packet: read only while the page draws them
@@ -202,7 +202,7 @@ function snapshot(want, traced, transfer) {
       // Per-hop decision notes (DAL's) cost the engine time: recorded once someone looks
       // at a router (the algorithms without them ignore it).
       if (d.kind === 'router') sim.recordHopNotes(true);
-      s.detail = { kind: d.kind, index: d.index, json: (d.kind === 'router' ? sim.routerDetail(d.index) : sim.channelDetail(d.index)) ?? null };
+      s.detail = { kind: d.kind, index: d.index, value: (d.kind === 'router' ? sim.routerDetail(d.index) : sim.channelDetail(d.index)) ?? null };
     }
     if (sample) s.sample = { hist: sim.latencyHistograms(want.bins), fig9: sim.globalChannelUtilization() ?? null };
     for (const a of [s.vc, s.occupancy, s.fill, s.queue, s.utilization, s.sample?.hist, s.packets, s.decisions]) if (a) transfer.push(a.buffer);

@@ -2,27 +2,22 @@
 // one at a time, lowest loads first and the panes interleaved so every curve grows as the
 // points arrive. A pane's higher loads are skipped once it saturated.
 
-/** Parses "0.05:0.5:0.05" (start:stop:step) or "0.1, 0.2, 0.4" into loads in (0, 1]. */
+import { sweepLoads } from '../../pkg/hiradix.js';
+import { messageOf } from '../lib/errors.js';
+
+/**
+ * Reads "0.05:0.5:0.05" (start:stop:step) or "0.1, 0.2, 0.4" into loads in (0, 1] with the
+ * engine's rule (`sweepLoads`: experiment::parse_loads, as the CLI's --loads and a story's
+ * sweep), or says what is wrong.
+ * @param {string} text
+ * @returns {{loads: number[], error?: undefined} | {error: string, loads?: undefined}}
+ */
 export function parseLoads(text) {
-  const t = String(text).trim();
-  let loads;
-  const range = t.match(/^([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)$/);
-  if (range) {
-    const [a, b, s] = range.slice(1).map(Number);
-    if (!(s > 0) || !(b >= a)) return { error: 'start:stop:step needs step > 0 and stop ≥ start' };
-    loads = [];
-    for (let i = 0; a + i * s <= b + 1e-9 && i < 200; i++) loads.push(Number((a + i * s).toFixed(6)));
-  } else {
-    loads = t
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map(Number);
+  try {
+    return { loads: Array.from(sweepLoads(String(text))) };
+  } catch (e) {
+    return { error: Array.isArray(e) && e.length ? String(e[0].message) : messageOf(e) };
   }
-  if (!loads.length || !loads.every((x) => Number.isFinite(x) && x > 0 && x <= 1)) {
-    return { error: `loads must be numbers in (0, 1], as start:stop:step or a list, got '${t}'` };
-  }
-  if (loads.length > 40) return { error: `at most 40 loads, got ${loads.length}` };
-  return { loads };
 }
 
 /**

@@ -353,7 +353,7 @@ export class CostView {
     try {
       if (typeof wasm.costFigures !== 'function')
         throw new Error('nodes: the wasm module (pkg/) is older than the cost view; rebuild it with scripts/build-wasm.sh');
-      figures = JSON.parse(wasm.costFigures(v.nodes, v.radix, v.beta));
+      figures = wasm.costFigures(v.nodes, v.radix, v.beta);
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError) {
         this.onCrash(e);

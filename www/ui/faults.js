@@ -161,11 +161,13 @@ export class FailLinks {
     const before = app.timeControl?.liveState();
     const answers = await app.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setChannelFailed', channel, fail))));
     if (app.gen !== gen) return;
+    // Per pane: [] when done, else why not (FieldError[]); undefined when not asked.
     const results = answers.map((a) => a?.value);
-    const refused = results.find((r) => typeof r === 'string' && r !== '');
-    if (refused !== undefined || results.some((r) => r !== '')) {
+    const done = results.map((r) => Array.isArray(r) && r.length === 0);
+    const refused = results.find((r) => Array.isArray(r) && r.length > 0)?.[0]?.message;
+    if (!done.every(Boolean)) {
       // Undo it where it was done: the panes keep showing the same failures.
-      await Promise.all(panes.filter((_, i) => results[i] === '').map((p) => p.sim.ask('setChannelFailed', channel, !fail)));
+      await Promise.all(panes.filter((_, i) => done[i]).map((p) => p.sim.ask('setChannelFailed', channel, !fail)));
       if (refused !== undefined) this.say(`Link ${formatLink(link)} cannot fail: ${clip(refused, 400)}`);
       return;
     }

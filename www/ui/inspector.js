@@ -70,14 +70,6 @@ function decision(d) {
   return box;
 }
 
-const RULES = {
-  minimal: ['an unblocked, uncongested minimal output', 'min'],
-  deroute: ['no minimal output was uncongested: one deroute in this dimension', 'nonmin'],
-  minimal_congested: ['nothing uncongested: a minimal output that is merely unblocked', 'min'],
-  escape: ['no output unblocked: the escape VC (dimension order from here on)', 'nonmin'],
-  in_escape: ['already in the escape VC: dimension order', 'nonmin'],
-};
-
 // DAL (HyperX §3.3): the last per-hop decision here, dimension by dimension.
 function dalDecision(d) {
   const n = d.hop_note;
@@ -87,8 +79,11 @@ function dalDecision(d) {
       : 'DAL’s decisions are recorded while you inspect a router.';
     return el('div', { class: 'decision dal-note' }, muted(text));
   }
-  const [why, cls] = Object.hasOwn(RULES, n.rule) ? RULES[n.rule] : [n.rule, ''];
-  const escaped = n.rule === 'escape' || n.rule === 'in_escape';
+  // The rule that decided, as the algorithm declares it (routing::HopRule).
+  const rule = (d.decisions?.rules ?? []).find((r) => r.name === n.rule);
+  const why = rule?.explains ?? n.rule;
+  const cls = rule ? (rule.hop === 'minimal' ? 'min' : 'nonmin') : '';
+  const escaped = rule?.hop === 'escape';
   const mark = (ok) => (ok ? el('span', { class: 'ok' }, '✓') : el('span', { class: 'no' }, '✗'));
   const cell = (free, queue) => [`${free} free `, muted(`(q ${queue})`)];
   const rows = n.per_dim.map((x, dim) => {

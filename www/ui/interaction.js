@@ -113,13 +113,13 @@ export function updateInspector(app) {
   if (sel.kind === 'router') {
     const d = pane.sim.routerDetail(sel.index);
     if (d) {
-      content = routerNodes(JSON.parse(d), pane.config, pane.info);
+      content = routerNodes(d, pane.config, pane.info);
       // Where routing decides: this router's counts (www/model/decisions.js), after its last decision.
       content.splice(2, 0, decisionNodes(pane, sel.index));
     }
   } else {
     const d = pane.sim.channelDetail(sel.index);
-    if (d) content = channelNodes(JSON.parse(d), pane.config, pane.info);
+    if (d) content = channelNodes(d, pane.config, pane.info);
     if (content && pane.failed?.[sel.index]) {
       const how = app.failPicking ? 'Click it to restore it.' : 'To restore it: ✂ Fail links (x), then click it.';
       content.splice(1, 0, el('p', { class: 'failed-note' }, `This link has failed: it carries nothing in either direction. ${how}`));

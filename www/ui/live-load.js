@@ -116,9 +116,9 @@ export class LiveLoad {
       app.experiment.config.traffic.load = value;
       for (const p of panes) {
         p.config.traffic.load = value;
-        const cfg = JSON.parse(p.sim.configJson());
+        const cfg = structuredClone(p.sim.config());
         cfg.traffic.load = value;
-        p.sim.setConfigJson(JSON.stringify(cfg));
+        p.sim.setConfig(cfg);
       }
       this.hooks.recordEdit(results[0].at, before);
       this.hooks.changed();

@@ -7,7 +7,7 @@
 // the same cycle in the same step (SimClient.together), so side-by-side panes stay
 // aligned. A rewind is an undo: what was changed while running after the target cycle —
 // the offered load, failed or restored links — is undone in the engine, and the page
-// re-reads the load (configJson) and the failed links (failedChannels) and restores its
+// re-reads the load (config) and the failed links (failedChannels) and restores its
 // own record of them (the experiment's config, hence the form and the share link) from
 // the log of live edits kept here (`recordEdit`: each edit with the cycle it was applied at
 // and the state before it).
@@ -181,7 +181,7 @@ export class TimeControl {
         Promise.all([
           Promise.all(panes.map((p) => p.sim.ask('rewindTo', to))),
           Promise.all(panes.map((p) => p.sim.ask('failedChannels'))),
-          Promise.all(panes.map((p) => p.sim.ask('configJson'))),
+          Promise.all(panes.map((p) => p.sim.ask('config'))),
         ]),
       );
       if (app.gen !== gen || app.panes !== panes) return null;
@@ -217,9 +217,9 @@ export class TimeControl {
           p.setFailed(masks[i]);
           links = true;
         }
-        if (typeof configs?.[i] === 'string') {
-          p.sim.setConfigJson(configs[i]);
-          const l = JSON.parse(configs[i]).traffic?.load;
+        if (configs?.[i] && typeof configs[i] === 'object') {
+          p.sim.setConfig(configs[i]);
+          const l = configs[i].traffic?.load;
           if (typeof l === 'number' && l !== p.config.traffic.load) {
             p.config.traffic.load = l;
             load = true;

@@ -24,8 +24,8 @@ export class PacketTrace {
     this.said = null; // the notice this trace shows, if any
     this.active = false; // some pane is armed or following a packet
     this.picking = false; // the next router click arms the trace
-    this.data = []; // per pane: parsed traceJson()
-    this.raw = []; // per pane: the JSON data was parsed from
+    /** @type {import('../../pkg/hiradix.js').TraceView[]} per pane: its trace, as the latest snapshot brought it */
+    this.data = [];
     this.lastPanel = 0;
     this.link = null; // {router, cycle} of a trace armed at a router, for the URL
     this.pending = null; // {router, cycle}: arm at that router when the run reaches that cycle
@@ -66,7 +66,6 @@ export class PacketTrace {
     this.setPicking(false);
     this.pending = null;
     this.data = [];
-    this.raw = [];
     const armed = Promise.all(this.app.panes.map((p) => p.sim.traceNextAt(router)));
     this.setLink({ router, cycle: this.app.panes[0]?.now ?? 0 });
     this.start();
@@ -122,7 +121,6 @@ export class PacketTrace {
     Promise.all(panes.map((p, i) => (i === pane ? p.sim.traceQueueHead(router, port, vc) : p.sim.traceClear()))).then((ok) => {
       if (ok[pane] && this.app.panes === panes) {
         this.data = [];
-        this.raw = [];
         this.start();
       }
     });
@@ -140,7 +138,6 @@ export class PacketTrace {
     this.setLink(null);
     this.active = false;
     this.data = [];
-    this.raw = [];
     $('trace-box').hidden = true;
   }
 
@@ -164,11 +161,10 @@ export class PacketTrace {
    */
   read() {
     if (!this.active) return;
-    const raw = this.app.panes.map((p) => p.sim.traceJson());
-    if (raw.some((j) => j === undefined)) return;
-    if (raw.length === this.raw.length && raw.every((j, i) => j === this.raw[i])) return;
-    this.raw = raw;
-    this.data = raw.map((j) => JSON.parse(j));
+    const data = this.app.panes.map((p) => p.sim.trace());
+    if (data.some((t) => t === undefined)) return;
+    if (data.length === this.data.length && data.every((t, i) => t === this.data[i])) return;
+    this.data = data;
   }
 
   /** What pane `i` should highlight, or null. */

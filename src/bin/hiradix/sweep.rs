@@ -56,33 +56,7 @@ impl Outputs {
 
 /// Parses `a:b:step` or `a,b,c`.
 pub fn parse_loads(spec: &str) -> Result<Vec<f64>, Failure> {
-    let bad =
-        || bad_input(format!("--loads {spec}: expected start:stop:step or a comma-separated list of loads in (0, 1]"));
-    let loads: Vec<f64> = if let Some((a, rest)) = spec.split_once(':') {
-        let (b, step) = rest.split_once(':').ok_or_else(bad)?;
-        let (a, b, step): (f64, f64, f64) =
-            (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?, step.parse().map_err(|_| bad())?);
-        if ![a, b, step].iter().all(|x| x.is_finite()) || step <= 0.0 || b < a {
-            return Err(bad());
-        }
-        let steps = ((b - a) / step + 1e-9).floor();
-        if steps >= MAX_LOADS as f64 {
-            return Err(bad_input(format!("--loads {spec}: more than {MAX_LOADS} loads")));
-        }
-        let n = steps as usize;
-        // Rounded to 1e-9 (not coarser): float noise goes, a load like 4e-7 stays what the
-        // list form reads.
-        (0..=n).map(|i| ((a + i as f64 * step) * 1e9).round() / 1e9).collect()
-    } else {
-        spec.split(',').map(|s| s.trim().parse::<f64>().map_err(|_| bad())).collect::<Result<_, _>>()?
-    };
-    if loads.is_empty() || loads.iter().any(|&l| !(l > 0.0 && l <= 1.0)) {
-        return Err(bad());
-    }
-    if loads.len() > MAX_LOADS {
-        return Err(bad_input(format!("--loads: {} loads; at most {MAX_LOADS}", loads.len())));
-    }
-    Ok(loads)
+    hiradix::experiment::parse_loads(spec, MAX_LOADS).map_err(|e| bad_input(format!("--loads {spec}: {e}")))
 }
 
 /// The most offered loads one sweep takes.
