@@ -45,7 +45,7 @@ export class SimState extends Emitter {
 
   /** Drops the panes (their canvases go); `stopWorkers` too after a crash. */
   clear({ stopWorkers = false } = {}) {
-    if (stopWorkers) this.sims.stop();
+    if (stopWorkers) this.sims?.stop();
     const old = this.shown;
     this.shown = [];
     for (const p of old) p.destroy();
