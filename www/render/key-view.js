@@ -18,14 +18,14 @@ const METRIC_WORDS = {
 const metricWords = (m) => METRIC_WORDS[m] ?? `occupancy of VC ${m.slice(2)}`;
 
 /** The key plots an experiment shows: the story's, else defaults for the network. */
-export function keyPlotsOf(app, preset) {
-  const focused = app.panes.some((p) => p.focus);
+export function keyPlotsOf(panes, preset) {
+  const focused = panes.some((p) => p.focus);
   // The class plots compare the story's focus with the rest: without a focus, none.
   const plots = preset?.keyPlots ? preset.keyPlots.filter((k) => (k !== 'classes' && k !== 'decisions') || focused) : [];
-  const dragonfly = app.panes.some((p) => p.info.family === 'dragonfly');
-  const batch = app.panes[0]?.info.batch;
+  const dragonfly = panes.some((p) => p.info.family === 'dragonfly');
+  const batch = panes[0]?.info.batch;
   // With failed links, the packets lost to them.
-  const failed = app.panes.some((p) => p.failedLinks > 0);
+  const failed = panes.some((p) => p.failedLinks > 0);
   for (const k of [batch ? 'batch' : 'throughput', failed ? 'unroutable' : dragonfly ? 'fig9' : 'latency', 'throughput']) {
     if (plots.length >= 2) break;
     if (!plots.includes(k)) plots.push(k);
@@ -48,15 +48,19 @@ function caption(i, title, note) {
 
 const paneLabel = (p) => (p.variant.label ? `${p.variant.name} · ${p.short}` : p.short);
 
-/** Draws the key plots; records the numbers of the class plot in app.keyNumbers. */
-export function renderKey(app, preset, present) {
-  const panes = app.panes;
-  if (!panes.length) return;
-  const kinds = keyPlotsOf(app, preset);
-  app.keyKinds = kinds;
-  const metric = app.experiment.view.metric;
-  app.keyNumbers = null;
-  app.decisionNumbers = null;
+/**
+ * Draws the key plots of the experiment in `experiments` (its story's, see keyPlotsOf) for
+ * `panes`, large in `present` mode. Returns the plots drawn (`kinds`) and the numbers of the
+ * class plot and of the decisions plot (null when not drawn), or null without panes.
+ * @param {import('../sim/pane.js').Pane[]} panes
+ * @param {import('../stories/experiment-state.js').ExperimentState} experiments
+ * @param {boolean} present
+ */
+export function renderKey(panes, experiments, present) {
+  if (!panes.length) return null;
+  const kinds = keyPlotsOf(panes, experiments.story);
+  const metric = experiments.experiment.view.metric;
+  const shown = { kinds, keyNumbers: null, decisionNumbers: null };
   withFontSize(present ? 16 : 12, () => {
     kinds.forEach((kind, i) => {
       const canvas = canvasById(`key-plot-${i}`);
@@ -65,12 +69,12 @@ export function renderKey(app, preset, present) {
           const m = p.focus && p.links && p.linksMetric === metric ? classMeans(p.links, p.focus) : { focus: NaN, rest: NaN, count: 0 };
           return { label: paneLabel(p), colour: p.colour, ...m };
         });
-        app.keyNumbers = {
+        shown.keyNumbers = {
           metric,
           panes: groups.map((g, k) => ({ pane: panes[k].variant.name, algorithm: panes[k].short, focus: g.focus, rest: g.rest, count: g.count })),
         };
         caption(i, 'The orange-cased channels vs the rest', `(mean ${metricWords(metric)}, as coloured)`);
-        const range = app.storyLook?.().range ?? 1;
+        const range = experiments.look().range ?? 1;
         // Room above the tallest bar for its value.
         const yMax = Math.max(range, ...groups.flatMap((g) => [g.focus, g.rest]).filter(Number.isFinite)) * 1.18;
         classBars(canvas, { groups, yLabel: metric === 'utilization' ? 'flits/cycle' : 'fraction full', yMax });
@@ -81,7 +85,7 @@ export function renderKey(app, preset, present) {
           const m = owners ? p.decisions.split(owners) : { inside: NaN, outside: NaN, routersInside: 0 };
           return { label: paneLabel(p), colour: p.colour, ...m, span: p.decisions.span };
         });
-        app.decisionNumbers = {
+        shown.decisionNumbers = {
           panes: groups.map((g, k) => ({
             pane: panes[k].variant.name,
             algorithm: panes[k].short,
@@ -173,4 +177,5 @@ export function renderKey(app, preset, present) {
       }
     });
   });
+  return shown;
 }

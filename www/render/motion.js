@@ -25,30 +25,36 @@ export const MOTION_MAX_SPEED = 1;
 export const MOTION_MAX_ROUTERS = 300;
 const STEP_GLIDE_MS = 450;
 
-/** Whether the page draws the packets now. */
-export function motionOn(app) {
-  if (app.tab !== 'sim' || !app.panes.length || !app.experiment) return false;
-  if (app.experiment.view.packets === false) return false;
-  return app.experiment.speed <= MOTION_MAX_SPEED && app.panes.every((p) => p.info.routers <= MOTION_MAX_ROUTERS);
+/**
+ * Whether the page draws the packets now: on the simulation's `tab`, for the experiment
+ * `exp` shown in `panes`.
+ */
+export function motionOn(tab, exp, panes) {
+  if (tab !== 'sim' || !panes.length || !exp) return false;
+  if (exp.view.packets === false) return false;
+  return exp.speed <= MOTION_MAX_SPEED && panes.every((p) => p.info.routers <= MOTION_MAX_ROUTERS);
 }
 
-/** The glide of the latest snapshot: call on every snapshot applied (`cycles` advanced). */
-export function snapshotArrived(app, cycles, { jump = false } = {}) {
-  const m = (app.motion ??= { at: 0, ms: 0 });
+/** When the latest snapshot arrived (performance.now()) and over how many ms its packets glide. */
+export const newGlide = () => ({ at: 0, ms: 0 });
+
+/**
+ * The glide `m` (newGlide) of the latest snapshot: call on every snapshot applied (`cycles`
+ * advanced), with whether the simulation is `running`, the frame rate and the speed.
+ */
+export function snapshotArrived(m, cycles, { jump = false, running = false, fps = 0, speed = 1 } = {}) {
   if (cycles <= 0 && !jump) return;
   m.at = performance.now();
   if (jump) m.ms = 0;
-  else if (!app.running) m.ms = STEP_GLIDE_MS;
+  else if (!running) m.ms = STEP_GLIDE_MS;
   else {
-    const frame = app.perf.fps > 0 ? 1000 / app.perf.fps : 1000 / 60;
-    const speed = app.experiment?.speed ?? 1;
+    const frame = fps > 0 ? 1000 / fps : 1000 / 60;
     m.ms = speed < 1 ? Math.round(1 / speed) * frame : frame;
   }
 }
 
 /** How far through its last cycle the picture is, in [0, 1] (1: where the snapshot left it). */
-export function glide(app) {
-  const m = app.motion;
+export function glide(m) {
   if (!m || !(m.ms > 0)) return 1;
   return Math.min(1, Math.max(0, (performance.now() - m.at) / m.ms));
 }

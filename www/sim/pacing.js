@@ -26,6 +26,21 @@ export class Pacer {
     this.cappedTo = 0; // cycles per step "smooth" held the last step to (0: not held)
   }
 
+  /** One more single step (the Step button), advanced even when paused. */
+  step() {
+    this.steps++;
+  }
+
+  /** Forgets the single steps asked for. */
+  cancelSteps() {
+    this.steps = 0;
+  }
+
+  /** A new speed: the slow frames counted towards the next cycle start again. */
+  speedChanged() {
+    this.slowFrames = 0;
+  }
+
   /** Forgets the owed cycles (on pause). */
   stop() {
     this.owed = 0;

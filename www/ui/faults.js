@@ -90,11 +90,19 @@ export function parseLinks(raw, max = 4294967295) {
 /** The fail-links mode and the clicks that fail and restore links (see the top). */
 export class FailLinks {
   /**
-   * `serial(fn)` queues fn after the page's pending experiment changes; `changed(panes)`
-   * runs after links failed or recovered in those panes (the config, URL and focus follow).
+   * Reads the simulations and the run state; changes the experiment's links through its
+   * owner (`experiments`); ends `trace`'s picking when this mode starts; records each change
+   * in `timeControl`'s live-edit log. `serial(fn)` queues fn after the page's pending
+   * experiment changes; `changed(panes)` runs after links failed or recovered in those
+   * panes (the config, URL and focus follow).
+   * @param {{experiments: import('../stories/experiment-state.js').ExperimentState, sim: import('../sim/sim-state.js').SimState, run: import('../sim/run-state.js').RunState, trace: import('./trace-view.js').PacketTrace, timeControl: import('./time-control.js').TimeControl}} parts
    */
-  constructor(app, { serial, changed }) {
-    this.app = app;
+  constructor({ experiments, sim, run, trace, timeControl }, { serial, changed }) {
+    this.experiments = experiments;
+    this.sim = sim;
+    this.run = run;
+    this.trace = trace;
+    this.timeControl = timeControl;
     this.serial = serial;
     this.changed = changed;
     this.picking = false;
@@ -107,8 +115,7 @@ export class FailLinks {
 
   setPicking(on) {
     this.picking = Boolean(on);
-    this.app.failPicking = this.picking;
-    if (this.picking && this.app.trace?.picking) this.app.trace.setPicking(false);
+    if (this.picking && this.trace.picking) this.trace.setPicking(false);
     document.body.classList.toggle('fail-picking', this.picking);
     $('btn-fail').setAttribute('aria-pressed', String(this.picking));
     $('fault-hint').hidden = !this.picking;
@@ -133,10 +140,10 @@ export class FailLinks {
   }
 
   async toggleLink(index, channel) {
-    const app = this.app;
-    const pane = app.panes[index];
-    const exp = app.experiment;
-    if (!pane || !exp || app.crashed || channel >= pane.info.channels) return;
+    const sim = this.sim;
+    const pane = sim.panes[index];
+    const exp = this.experiments.experiment;
+    if (!pane || !exp || this.run.crashed || channel >= pane.info.channels) return;
     const param = exp.compare?.param ?? '';
     if (param.startsWith('topology.')) {
       this.say(
@@ -145,23 +152,21 @@ export class FailLinks {
       return;
     }
     const own = param === 'faults.links';
-    const panes = own ? [pane] : app.panes;
-    const gen = app.gen;
+    const panes = own ? [pane] : sim.panes;
+    const gen = sim.gen;
     const fail = !pane.failed[channel];
     const raw = await pane.sim.ask('channelLink', channel);
-    if (app.gen !== gen || !raw) return; // replaced meanwhile
+    if (sim.gen !== gen || !raw) return; // replaced meanwhile
     const link = normaliseLink(Array.from(raw));
-    exp.config.faults ??= { links: [], random_fraction: 0 };
-    const list = normaliseLinks(own ? exp.compare.values[index] : exp.config.faults.links);
+    const list = normaliseLinks(own ? exp.compare.values[index] : exp.config.faults?.links);
     if (!fail && !hasLink(list, link)) {
       this.say(`Link ${formatLink(link)} failed by faults.random_fraction (a draw from the seed): it comes back when that fraction is 0.`);
       return;
     }
     // The state before, for a rewind to undo this (www/ui/time-control.js's live-edit log).
-    const before = app.timeControl?.liveState();
-    const answers = await app.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setChannelFailed', channel, fail))));
-    if (app.gen !== gen) return;
-    // Per pane: [] when done, else why not (FieldError[]); undefined when not asked.
+    const before = this.timeControl.liveState();
+    const answers = await sim.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setChannelFailed', channel, fail))));
+    if (sim.gen !== gen) return;
     const results = answers.map((a) => a?.value);
     const done = results.map((r) => Array.isArray(r) && r.length === 0);
     const refused = results.find((r) => Array.isArray(r) && r.length > 0)?.[0]?.message;
@@ -172,18 +177,16 @@ export class FailLinks {
       return;
     }
     const masks = await Promise.all(panes.map((p) => p.sim.ask('failedChannels')));
-    if (app.gen !== gen) return;
+    if (sim.gen !== gen) return;
     // The experiment, the panes and (in `changed`) the form and the URL, together.
     const next = fail ? [...list, link] : list.filter((l) => linkKey(l) !== linkKey(link));
-    if (own) {
-      exp.compare.values[index] = next;
-      pane.setVariantValue(next);
-    } else exp.config.faults.links = next;
+    this.experiments.setLinks(next, own ? index : null);
+    if (own) pane.setVariantValue(next);
     panes.forEach((p, i) => {
-      p.config.faults = { ...(p.config.faults ?? {}), links: next };
+      p.config.faults = { ...p.config.faults, links: next };
       if (masks[i]) p.setFailed(masks[i]);
     });
-    if (before) app.timeControl.recordEdit(answers[0].at, before);
+    this.timeControl.recordEdit(answers[0].at, before);
     this.say(null);
     this.changed(panes);
   }

@@ -12,8 +12,8 @@ import { decisionNodes } from '../model/decisions.js';
 
 const $ = (id) => document.getElementById(id);
 
-function paneOf(app, canvas) {
-  return app.panes[Number(canvas.dataset.pane)];
+function paneOf(sim, canvas) {
+  return sim.panes[Number(canvas.dataset.pane)];
 }
 
 function devicePoint(canvas, ev) {
@@ -22,8 +22,16 @@ function devicePoint(canvas, ev) {
   return [(ev.clientX - rect.left) * dpr, (ev.clientY - rect.top) * dpr];
 }
 
-export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTrace, failLink }) {
-  const update = () => updateInspector(app);
+/**
+ * The pointer on the canvases of `container`: hover and selection go to `view` (its owner),
+ * the inspector follows; `trace` and `failLinks` say whether a click picks a router to trace
+ * or a link to fail (then `pickTrace(router)`, `failLink(pane, channel)`); `setView(zoom,
+ * cx, cy)` and `syncViewFrom(pane)` zoom and pan every pane.
+ * @param {{sim: import('../sim/sim-state.js').SimState, view: import('../render/view-state.js').ViewState, trace: {picking: boolean}, failLinks: {picking: boolean}, inspector: Inspector}} parts
+ * @param {HTMLElement} container
+ */
+export function wireCanvasEvents({ sim, view, trace, failLinks, inspector }, container, { setView, syncViewFrom, pickTrace, failLink }) {
+  const update = () => inspector.update();
   let drag = null;
   container.addEventListener('pointerdown', (ev) => {
     if (!(ev.target instanceof HTMLCanvasElement)) return;
@@ -32,7 +40,7 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTr
   });
   container.addEventListener('pointermove', (ev) => {
     if (!(ev.target instanceof HTMLCanvasElement)) return;
-    const pane = paneOf(app, ev.target);
+    const pane = paneOf(sim, ev.target);
     if (!pane) return;
     if (drag && drag.canvas === ev.target) {
       const dx = ev.clientX - drag.x;
@@ -51,9 +59,9 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTr
     const [px, py] = devicePoint(ev.target, ev);
     const hit = pane.view.hitTest(px, py);
     const hover = hit ? { pane: pane.index, ...hit } : null;
-    if (!sameValue(hover, app.hover)) {
-      app.hover = hover;
-      if (!app.selection) update();
+    if (!sameValue(hover, view.hover)) {
+      view.setHover(hover);
+      if (!view.selection) update();
     }
   });
   container.addEventListener('pointerup', (ev) => {
@@ -62,30 +70,30 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTr
     drag.canvas.classList.remove('dragging');
     drag = null;
     if (wasDrag || !(ev.target instanceof HTMLCanvasElement)) return;
-    const pane = paneOf(app, ev.target);
+    const pane = paneOf(sim, ev.target);
     if (!pane) return;
     const hit = pane.view.hitTest(...devicePoint(ev.target, ev));
-    if (app.tracePicking && hit?.kind === 'router') {
+    if (trace.picking && hit?.kind === 'router') {
       pickTrace(hit.index);
       return;
     }
     // Fail-links mode (www/ui/faults.js): a channel fails or restores its link.
-    if (app.failPicking && hit?.kind === 'channel') {
+    if (failLinks.picking && hit?.kind === 'channel') {
       failLink(pane.index, hit.index);
       return;
     }
-    app.selection = hit ? { pane: pane.index, ...hit } : null;
+    view.select(hit ? { pane: pane.index, ...hit } : null);
     update();
   });
   container.addEventListener('pointerleave', () => {
-    app.hover = null;
-    if (!app.selection) update();
+    view.setHover(null);
+    if (!view.selection) update();
   });
   container.addEventListener(
     'wheel',
     (ev) => {
       if (!(ev.target instanceof HTMLCanvasElement)) return;
-      const pane = paneOf(app, ev.target);
+      const pane = paneOf(sim, ev.target);
       if (!pane) return;
       ev.preventDefault();
       pane.view.zoomAt(...devicePoint(ev.target, ev), Math.exp(-ev.deltaY * 0.0015));
@@ -99,37 +107,57 @@ export function wireCanvasEvents(app, container, { setView, syncViewFrom, pickTr
 /** Which element an inspector selection shows. */
 export const inspectorKey = (sel) => (sel ? `${sel.pane}/${sel.kind}/${sel.index}` : null);
 
-export function updateInspector(app) {
-  const sel = app.selection ?? app.hover;
-  const box = $('inspector');
-  const pane = sel ? app.panes[sel.pane] : null;
-  if (!sel || !pane || app.crashed) {
-    box.hidden = true;
-    app.inspectorFor = null;
-    return;
+/**
+ * The inspector panel: the pinned (else hovered) router or channel of `view`, from the
+ * detail the worker's snapshots bring. `shownFor` is the element it shows (inspectorKey),
+ * or null.
+ */
+export class Inspector {
+  /**
+   * @param {{sim: import('../sim/sim-state.js').SimState, view: import('../render/view-state.js').ViewState, run: import('../sim/run-state.js').RunState, failLinks: {picking: boolean}}} parts
+   */
+  constructor({ sim, view, run, failLinks }) {
+    this.sim = sim;
+    this.view = view;
+    this.run = run;
+    this.failLinks = failLinks;
+    /** @type {string | null} */
+    this.shownFor = null;
   }
-  // The worker records DAL's per-hop numbers once a router of a DAL pane is inspected.
-  let content = null;
-  if (sel.kind === 'router') {
-    const d = pane.sim.routerDetail(sel.index);
-    if (d) {
-      content = routerNodes(d, pane.config, pane.info);
-      // Where routing decides: this router's counts (www/model/decisions.js), after its last decision.
-      content.splice(2, 0, decisionNodes(pane, sel.index));
+
+  update() {
+    const { sim, view } = this;
+    const sel = view.inspected;
+    const box = $('inspector');
+    const pane = sel ? sim.panes[sel.pane] : null;
+    if (!sel || !pane || this.run.crashed) {
+      box.hidden = true;
+      this.shownFor = null;
+      return;
     }
-  } else {
-    const d = pane.sim.channelDetail(sel.index);
-    if (d) content = channelNodes(d, pane.config, pane.info);
-    if (content && pane.failed?.[sel.index]) {
-      const how = app.failPicking ? 'Click it to restore it.' : 'To restore it: ✂ Fail links (x), then click it.';
-      content.splice(1, 0, el('p', { class: 'failed-note' }, `This link has failed: it carries nothing in either direction. ${how}`));
+    // The worker records DAL's per-hop numbers once a router of a DAL pane is inspected.
+    let content = null;
+    if (sel.kind === 'router') {
+      const d = pane.sim.routerDetail(sel.index);
+      if (d) {
+        content = routerNodes(d, pane.config, pane.info);
+        // Where routing decides: this router's counts (www/model/decisions.js), after its last decision.
+        content.splice(2, 0, decisionNodes(pane, sel.index));
+      }
+    } else {
+      const d = pane.sim.channelDetail(sel.index);
+      if (d) content = channelNodes(d, pane.config, pane.info);
+      if (content && pane.failed?.[sel.index]) {
+        const how = this.failLinks.picking ? 'Click it to restore it.' : 'To restore it: ✂ Fail links (x), then click it.';
+        content.splice(1, 0, el('p', { class: 'failed-note' }, `This link has failed: it carries nothing in either direction. ${how}`));
+      }
     }
+    this.shownFor = content ? inspectorKey(sel) : null;
+    const who = sim.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
+    $('inspector-mode').textContent = `${who}${view.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
+    // Unchanged content (a paused simulation) keeps its DOM, so a button under the pointer
+    // stays the one the user presses.
+    setChildren($('inspector-body'), content ?? []);
+    box.hidden = !content;
   }
-  app.inspectorFor = content ? inspectorKey(sel) : null;
-  const who = app.panes.length > 1 ? `pane ${pane.variant.name} (${pane.variant.label}) · ` : '';
-  $('inspector-mode').textContent = `${who}${app.selection ? 'pinned — click elsewhere or press Esc to unpin' : 'hover — click to pin'}`;
-  // Unchanged content (a paused simulation) keeps its DOM, so a button under the pointer
-  // stays the one the user presses.
-  setChildren($('inspector-body'), content ?? []);
-  box.hidden = !content;
 }

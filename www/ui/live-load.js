@@ -14,9 +14,16 @@ import { clip, inputById } from '../lib/dom.js';
 const $ = (id) => document.getElementById(id);
 
 export class LiveLoad {
-  /** hooks: changed() (the experiment's load changed), recordEdit(at, before), liveState(). */
-  constructor(app, hooks) {
-    this.app = app;
+  /**
+   * Reads the simulations and the run state; changes the experiment's load through its
+   * owner (`experiments`). hooks: changed() (the experiment's load changed),
+   * recordEdit(at, before), liveState().
+   * @param {{experiments: import('../stories/experiment-state.js').ExperimentState, sim: import('../sim/sim-state.js').SimState, run: import('../sim/run-state.js').RunState}} parts
+   */
+  constructor({ experiments, sim, run }, hooks) {
+    this.experiments = experiments;
+    this.sim = sim;
+    this.run = run;
     this.hooks = hooks;
     this.pending = false;
     this.next = undefined;
@@ -25,7 +32,7 @@ export class LiveLoad {
 
   /** traffic.load's range in the catalog. */
   range() {
-    const spec = this.app.model?.catalog.params.find((p) => p.path === 'traffic.load');
+    const spec = this.experiments.model?.catalog.params.find((p) => p.path === 'traffic.load');
     return { min: spec?.min ?? 0, max: spec?.max ?? 1 };
   }
 
@@ -54,9 +61,8 @@ export class LiveLoad {
 
   /** Why the control is off now, or null. */
   refusal() {
-    const app = this.app;
-    const exp = app.experiment;
-    if (!exp || !app.panes.length || app.crashed || app.stopped) return 'No simulation is running.';
+    const exp = this.experiments.experiment;
+    if (!exp || !this.sim.panes.length || !this.run.usable) return 'No simulation is running.';
     if (exp.compare?.param === 'traffic.load') return 'The panes compare traffic.load: each runs its own load (change the values under Side by side).';
     if (exp.config.traffic.injection === 'batch') return 'Batch injection: every terminal sends its batch as fast as it can, so the offered load is not used.';
     return null;
@@ -64,9 +70,8 @@ export class LiveLoad {
 
   /** The control shows the experiment's load (every frame: cheap when unchanged). */
   sync() {
-    const app = this.app;
     const why = this.refusal();
-    const load = app.experiment?.config.traffic.load;
+    const load = this.experiments.experiment?.config.traffic.load;
     const { min, max } = this.range();
     const key = [why, load, min, max, this.pending].join();
     if (key === this.synced) return;
@@ -84,6 +89,12 @@ export class LiveLoad {
     }
   }
 
+  /** The control shows the experiment's load, even if it looks unchanged (a new experiment). */
+  refresh() {
+    this.synced = '';
+    this.sync();
+  }
+
   /** Sets the load in every pane (the latest value wins while one is under way). */
   async set(value) {
     if (this.refusal()) return;
@@ -91,21 +102,21 @@ export class LiveLoad {
       this.next = value;
       return;
     }
-    const app = this.app;
-    const panes = app.panes;
-    const gen = app.gen;
-    const old = app.experiment.config.traffic.load;
+    const sim = this.sim;
+    const panes = sim.panes;
+    const gen = sim.gen;
+    const old = this.experiments.experiment.config.traffic.load;
     const before = this.hooks.liveState();
     this.pending = true;
     try {
-      const results = await app.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setLoad', value))));
-      if (app.gen !== gen || app.panes !== panes) return;
+      const results = await sim.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setLoad', value))));
+      if (sim.gen !== gen || sim.panes !== panes) return;
       const errors = results.map((r) => (Array.isArray(r?.value) ? r.value : r?.value?.error ? [{ path: 'traffic.load', message: r.value.error }] : []));
       const bad = errors.find((e) => e.length);
       if (bad) {
         // Where it was accepted, put the old load back: the panes keep running the same one.
         const undo = panes.filter((_, i) => !errors[i].length);
-        if (undo.length) await app.sims.together(() => Promise.all(undo.map((p) => p.sim.ask('setLoad', old))));
+        if (undo.length) await sim.sims.together(() => Promise.all(undo.map((p) => p.sim.ask('setLoad', old))));
         this.say(bad.map((e) => `${clip(e.path, 40)}: ${clip(e.message, 200)}`).join('\n'));
         this.synced = '';
         this.sync();
@@ -113,7 +124,7 @@ export class LiveLoad {
         return;
       }
       this.say(null);
-      app.experiment.config.traffic.load = value;
+      this.experiments.setLoad(value);
       for (const p of panes) {
         p.config.traffic.load = value;
         const cfg = structuredClone(p.sim.config());
@@ -127,7 +138,7 @@ export class LiveLoad {
       this.synced = '';
       const next = this.next;
       this.next = undefined;
-      if (next !== undefined && next !== app.experiment?.config.traffic.load) this.set(next);
+      if (next !== undefined && next !== this.experiments.experiment?.config.traffic.load) this.set(next);
       else this.sync();
     }
   }

@@ -26,8 +26,15 @@ function paneLegend(panes) {
   return [];
 }
 
-export function renderPlots(app) {
-  const panes = app.panes;
+/**
+ * What the statistics are read from (read only): the panes, the load sweep, the model and
+ * the experiment.
+ * @typedef {{panes: import('../sim/pane.js').Pane[], sweep: import('../sim/sweep.js').Sweep | null, model: import('../model/experiment.js').Model | null, experiment: object | null}} StatsSource
+ */
+
+/** @param {StatsSource} src */
+export function renderPlots(src) {
+  const panes = src.panes;
   if (!panes.length) return;
   const legend = paneLegend(panes);
   lineChart(canvasById('plot-throughput'), {
@@ -62,7 +69,7 @@ export function renderPlots(app) {
   });
   if (!$('fig9-box').hidden) renderFig9(panes);
   renderHistogram(panes);
-  renderSweep(app);
+  renderSweep(src);
 }
 
 function renderFig9(panes) {
@@ -131,11 +138,11 @@ function renderHistogram(panes) {
 /** A paper value's colour: its pane's, or dark grey when it is drawn for several panes. */
 const referenceColour = (ref) => (ref.series.length > 1 ? '#1c2430' : ref.series[0].colour);
 
-function renderSweep(app) {
-  const sw = app.sweep;
+function renderSweep(src) {
+  const sw = src.sweep;
   const ser = sw?.series ?? [];
   // A setting the configuration does not read (the catalog's used_when) is no condition.
-  const references = sweepReferences(ser, app.model ? readerOf(app.model) : undefined);
+  const references = sweepReferences(ser, src.model ? readerOf(src.model) : undefined);
   const finite = ser.flatMap((s) => s.points.filter((p) => !p.saturated && Number.isFinite(p.avg_latency)).map((p) => p.avg_latency));
   const yMax = finite.length ? Math.max(...finite) * 1.25 : undefined;
   lineChart(canvasById('plot-sweep'), {
@@ -191,10 +198,12 @@ function paperValuesList() {
 
 const f = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 
-export function renderStatsTable(table, app) {
-  const panes = app.panes;
+/** @param {HTMLElement} table @param {StatsSource} src */
+export function renderStatsTable(table, src) {
+  const panes = src.panes;
   if (!panes.length) return;
   const recent = panes.map((p) => p.stats.recent(10));
+  /** @type {[string, (r: (typeof recent)[number]) => string][]} */
   const rows = [
     ['offered load', (r) => f(r?.offered)],
     ['accepted throughput', (r) => f(r?.accepted)],
@@ -217,7 +226,7 @@ export function renderStatsTable(table, app) {
     extra.push(['  same-router channels', panes.map((p) => f(p.stats.fig9?.same_router))]);
     extra.push(['  other channels', panes.map((p) => f(p.stats.fig9?.other))]);
   }
-  const sat = app.sweep?.series ?? [];
+  const sat = src.sweep?.series ?? [];
   if (sat.some((s) => s.points.length)) {
     const curves = sat.map((s) => curveSaturation(s.points));
     extra.push(['sweep: saturation starts at load', curves.map((c) => c.text)]);
@@ -246,10 +255,11 @@ export function renderStatsTable(table, app) {
   setChildren(table, [head, el('tbody', {}, body)]);
 }
 
-export function statsCsv(app) {
+/** @param {StatsSource} src */
+export function statsCsv(src) {
   const lines = [CSV_HEADER];
-  for (const p of app.panes) lines.push(...p.stats.csvRows(p.variant.label || p.info.algorithm));
-  const sw = app.sweep?.series ?? [];
+  for (const p of src.panes) lines.push(...p.stats.csvRows(p.variant.label || p.info.algorithm));
+  const sw = src.sweep?.series ?? [];
   if (sw.some((s) => s.points.length)) {
     lines.push(
       '',
@@ -279,11 +289,12 @@ export function statsCsv(app) {
   return `${lines.join('\n')}\n`;
 }
 
-export function statsJson(app) {
+/** @param {StatsSource} src */
+export function statsJson(src) {
   return {
-    url: `${location.origin}${location.pathname}?${encodeExperiment(app.model, app.experiment)}`,
-    experiment: app.experiment,
-    panes: app.panes.map((p) => ({
+    url: `${location.origin}${location.pathname}?${encodeExperiment(src.model, src.experiment)}`,
+    experiment: src.experiment,
+    panes: src.panes.map((p) => ({
       variant: p.variant.name,
       label: p.variant.label,
       config: p.config,
@@ -292,6 +303,6 @@ export function statsJson(app) {
       fig9: p.stats.fig9,
       batch: p.stats.batchDone,
     })),
-    sweep: (app.sweep?.series ?? []).map((s) => ({ variant: s.name, label: s.label, points: s.points })),
+    sweep: (src.sweep?.series ?? []).map((s) => ({ variant: s.name, label: s.label, points: s.points })),
   };
 }

@@ -22,7 +22,6 @@
 // refused while a simulation stopped (watchdog) or crashed.
 
 import { grouped } from '../model/decisions.js';
-import { snapshotArrived } from '../render/motion.js';
 import { clone } from '../model/experiment.js';
 import { buttonById, inputById, selectById } from '../lib/dom.js';
 
@@ -37,18 +36,27 @@ const EVENT_WORDS = {
 
 export class TimeControl {
   /**
+   * Reads the simulations (and tells them when they jumped in time), the run state and the
+   * view; puts back the experiment's load and links through their owner (`experiments`).
    * hooks: serial(fn) (queues after the page's experiment changes), setRunning(on),
    * notice(text), updateInspector(), untilCycle(text) (the plain "until cycle"),
-   * liveChanged({links}) (the load or the failed links changed: form, URL, story, focus),
-   * redraw({plots}) (the next frame redraws the key plots, and the statistics plots),
-   * resetRate() (the cycles per second are measured afresh).
+   * liveChanged({links}) (the load or the failed links changed: form, URL, story, focus).
+   * @param {{experiments: import('../stories/experiment-state.js').ExperimentState, sim: import('../sim/sim-state.js').SimState, run: import('../sim/run-state.js').RunState, view: import('../render/view-state.js').ViewState}} parts
    */
-  constructor(app, hooks) {
-    this.app = app;
+  constructor({ experiments, sim, run, view }, hooks) {
+    this.experiments = experiments;
+    this.sim = sim;
+    this.run = run;
+    this.view = view;
     this.hooks = hooks;
     this.busy = false;
     this.synced = '';
-    app.liveEdits = [];
+    /** The live edits of the panes shown: {at, before} (see recordEdit), oldest first. */
+    this.liveEdits = [];
+    // New panes (or none, after a crash) have no live edits.
+    sim.on('panes', () => {
+      this.liveEdits = [];
+    });
   }
 
   wire() {
@@ -65,7 +73,7 @@ export class TimeControl {
       rewindTo.value = '';
       if (!raw) return;
       const n = Number(raw);
-      const now = this.app.panes[0]?.now ?? 0;
+      const now = this.sim.panes[0]?.now ?? 0;
       if (!Number.isInteger(n) || n < 0) return this.say(`back to: '${raw.slice(0, 20)}' is not a cycle (a whole number ≥ 0)`);
       if (n >= now) return this.say(`back to: cycle ${grouped(n)} is not before the current cycle ${grouped(now)} — to run on to it, use until`);
       this.say(null);
@@ -82,16 +90,16 @@ export class TimeControl {
 
   /** The controls' enabled state and labels; cheap when nothing changed (every frame). */
   sync() {
-    const app = this.app;
-    const ok = app.panes.length > 0 && !app.crashed && !app.stopped;
-    const now = ok ? app.panes[0].now : 0;
-    const earliest = ok ? Math.max(...app.panes.map((p) => p.sim.rewindable().earliest)) : 0;
+    const { sim, view } = this;
+    const ok = sim.panes.length > 0 && this.run.usable;
+    const now = ok ? sim.panes[0].now : 0;
+    const earliest = ok ? Math.max(...sim.panes.map((p) => p.sim.rewindable().earliest)) : 0;
     const canBack = ok && now > earliest && !this.busy;
-    const sel = app.selection?.kind === 'router' && app.panes[app.selection.pane] ? app.selection : null;
+    const sel = view.selection?.kind === 'router' && sim.panes[view.selection.pane] ? view.selection : null;
     const kind = selectById('until-kind').value;
     // A simulation too large for its worker's memory to hold a copy keeps none (src/web/budget.rs).
-    const uncopied = ok && app.panes.some((p) => p.sim.rewindable().budget !== undefined && p.sim.rewindable().snapshots === 0);
-    const key = [ok, canBack, earliest, now <= earliest, sel?.pane, sel?.index, this.busy, app.panes.length, kind, uncopied].join();
+    const uncopied = ok && sim.panes.some((p) => p.sim.rewindable().budget !== undefined && p.sim.rewindable().snapshots === 0);
+    const key = [ok, canBack, earliest, now <= earliest, sel?.pane, sel?.index, this.busy, sim.panes.length, kind, uncopied].join();
     if (key === this.synced) return;
     this.synced = key;
     const why = !ok
@@ -107,7 +115,7 @@ export class TimeControl {
     inputById('rewind-to').title = canBack
       ? `Go back to an earlier cycle (from ${grouped(earliest)} on): every pane returns to exactly the state it had then`
       : why;
-    const who = sel && app.panes.length > 1 ? ` (pane ${app.panes[sel.pane].variant.name})` : '';
+    const who = sel && sim.panes.length > 1 ? ` (pane ${sim.panes[sel.pane].variant.name})` : '';
     for (const [value, words] of Object.entries(EVENT_WORDS)) {
       const o = selectById('until-kind').querySelector(`option[value="${value}"]`);
       if (!(o instanceof HTMLOptionElement)) continue;
@@ -135,7 +143,7 @@ export class TimeControl {
   stepBack() {
     return this.hooks.serial(async () => {
       if (!(await this.pause())) return;
-      const now = this.app.panes[0].now;
+      const now = this.sim.panes[0].now;
       if (now <= 0) return;
       await this.rewind(now - 1);
     });
@@ -153,14 +161,13 @@ export class TimeControl {
 
   /** Pauses and waits until the workers are idle; false when there is nothing to control. */
   async pause() {
-    const app = this.app;
-    if (!app.panes.length || app.crashed || app.stopped || this.busy) return false;
+    const { sim, run } = this;
+    if (!sim.panes.length || !run.usable || this.busy) return false;
     this.hooks.setRunning(false);
-    app.pacer.steps = 0;
-    app.until = 0;
-    inputById('run-until').value = '';
-    await app.sims.idle();
-    return app.panes.length > 0 && !app.crashed && !app.stopped;
+    sim.pacer.cancelSteps();
+    run.setUntil(0);
+    await sim.sims.idle();
+    return sim.panes.length > 0 && run.usable;
   }
 
   /**
@@ -168,23 +175,23 @@ export class TimeControl {
    * the cycle reached, or null when the panes were replaced meanwhile.
    */
   async rewind(target) {
-    const app = this.app;
-    const panes = app.panes;
-    const gen = app.gen;
+    const sim = this.sim;
+    const panes = sim.panes;
+    const gen = sim.gen;
     const now = panes[0].now;
     const earliest = Math.max(...panes.map((p) => p.sim.rewindable().earliest));
     const to = Math.max(earliest, Math.min(now, Math.floor(target)));
     if (to === now) return now;
     this.busy = true;
     try {
-      const [reached, masks, configs] = await app.sims.together(() =>
+      const [reached, masks, configs] = await sim.sims.together(() =>
         Promise.all([
           Promise.all(panes.map((p) => p.sim.ask('rewindTo', to))),
           Promise.all(panes.map((p) => p.sim.ask('failedChannels'))),
           Promise.all(panes.map((p) => p.sim.ask('config'))),
         ]),
       );
-      if (app.gen !== gen || app.panes !== panes) return null;
+      if (sim.gen !== gen || sim.panes !== panes) return null;
       if (reached.some((r) => r !== to)) throw new Error(`the panes went back to different cycles: ${reached.join(', ')} (asked ${to})`);
       this.afterJump(panes, to, { rewound: panes, masks, configs });
       return to;
@@ -201,7 +208,6 @@ export class TimeControl {
    * packets stop gliding, and the next snapshot takes a statistics sample.
    */
   afterJump(panes, cycle, { rewound = [], masks = null, configs = null } = {}) {
-    const app = this.app;
     for (const p of rewound) {
       p.stats.rewind(cycle);
       p.decisions.rewind(cycle);
@@ -228,27 +234,26 @@ export class TimeControl {
       });
       // The engine's load is the truth: the experiment follows it (unless the panes
       // compare the load, which no live edit changes).
-      const exp = app.experiment;
+      const exp = this.experiments.experiment;
       if (exp && exp.compare?.param !== 'traffic.load' && panes[0] && exp.config.traffic.load !== panes[0].config.traffic.load) {
-        exp.config.traffic.load = panes[0].config.traffic.load;
+        this.experiments.setLoad(panes[0].config.traffic.load);
         load = true;
       }
     }
-    app.nextSample = 0;
-    app.lastWant = null;
-    this.hooks.resetRate();
-    snapshotArrived(app, 0, { jump: true });
+    // The animation takes a statistics sample with the next snapshot, measures the rate
+    // afresh and stops the packets gliding.
+    this.sim.jumped(cycle);
     if (links || load) this.hooks.liveChanged({ links, load });
     this.hooks.updateInspector();
-    this.hooks.redraw({ plots: true });
-    app.sims.pump();
+    this.view.redraw({ plots: true });
+    this.sim.sims.pump();
   }
 
   // ------------------------------------------------------------------ live edits
 
   /** What a live edit may change, as it is now. */
   liveState() {
-    const exp = this.app.experiment;
+    const exp = this.experiments.experiment;
     return {
       load: exp.config.traffic.load,
       links: clone(exp.config.faults?.links ?? []),
@@ -258,50 +263,37 @@ export class TimeControl {
 
   /** A live edit was applied at cycle `at`; `before`: liveState() before it. */
   recordEdit(at, before) {
-    this.app.liveEdits.push({ at, before });
+    this.liveEdits.push({ at, before });
   }
 
   /** Undoes the live edits made after `cycle` (as the engine did): {load, links} changed. */
   undoAfter(cycle) {
-    const app = this.app;
-    const edits = app.liveEdits;
+    const edits = this.liveEdits;
     const i = edits.findIndex((e) => e.at > cycle);
     if (i < 0) return { load: false, links: false };
     const st = edits[i].before;
     edits.length = i;
-    const exp = app.experiment;
-    const load = exp.config.traffic.load !== st.load;
-    const links =
-      JSON.stringify(exp.config.faults?.links ?? []) !== JSON.stringify(st.links) ||
-      (st.compareValues && JSON.stringify(st.compareValues) !== JSON.stringify(exp.compare?.values));
-    exp.config.traffic.load = st.load;
-    if (exp.config.faults || st.links.length) {
-      exp.config.faults ??= { links: [], random_fraction: 0 };
-      exp.config.faults.links = st.links;
-    }
-    if (st.compareValues && exp.compare?.param === 'faults.links') {
-      exp.compare.values = st.compareValues;
-      app.panes.forEach((p, k) => p.setVariantValue(st.compareValues[k]));
-    }
-    for (const p of app.panes) {
+    const exp = this.experiments.experiment;
+    const { load, links } = this.experiments.restoreLive(st);
+    if (st.compareValues && exp.compare?.param === 'faults.links') this.sim.panes.forEach((p, k) => p.setVariantValue(st.compareValues[k]));
+    for (const p of this.sim.panes) {
       p.config.traffic.load = exp.compare?.param === 'traffic.load' ? p.config.traffic.load : st.load;
       if (p.config.faults) p.config.faults = { ...p.config.faults, links: st.compareValues ? st.compareValues[p.index] : st.links };
     }
-    return { load, links: Boolean(links) };
+    return { load, links };
   }
 
   // ------------------------------------------------------------------ run until
 
   /** Runs until `kind` ('decision', 'nonminimal', 'saturated') happens; see the top. */
   runUntil(kind) {
-    const app = this.app;
-    const sel = app.selection?.kind === 'router' ? app.selection : null;
+    const sel = this.view.selection?.kind === 'router' ? this.view.selection : null;
     if (kind !== 'saturated' && !EVENT_WORDS[kind]) return;
     if (kind !== 'saturated' && !sel) {
       this.say(`Click a router first (it opens in the inspector): the ${EVENT_WORDS[kind].option} is awaited at the selected router.`);
       return;
     }
-    if (!app.panes.length || app.crashed || app.stopped) return;
+    if (!this.sim.panes.length || !this.run.usable) return;
     this.say(null);
     return this.hooks.serial(async () => {
       if (!(await this.pause())) return;
@@ -323,14 +315,14 @@ export class TimeControl {
   }
 
   async untilAtRouter(kind, paneIndex, router) {
-    const app = this.app;
-    const panes = app.panes;
-    const gen = app.gen;
+    const sim = this.sim;
+    const panes = sim.panes;
+    const gen = sim.gen;
     const start = panes[0].now;
     const pane = panes[paneIndex];
     if (!pane) return;
     const r = await pane.sim.ask('runUntil', kind, router, MAX_CYCLES);
-    if (app.gen !== gen) return;
+    if (sim.gen !== gen) return;
     if (!r || (r.error && !r.cycles)) {
       this.say(`Run until: ${r?.error ?? 'no answer from the simulation'}`);
       return;
@@ -339,8 +331,8 @@ export class TimeControl {
     const others = panes.filter((p) => p !== pane);
     let failed = null;
     if (n > 0 && others.length) {
-      const res = await app.sims.together(() => Promise.all(others.map((p) => p.sim.ask('advance', n))));
-      if (app.gen !== gen) return;
+      const res = await sim.sims.together(() => Promise.all(others.map((p) => p.sim.ask('advance', n))));
+      if (sim.gen !== gen) return;
       failed = res.find((x) => x && x.error)?.error ?? null;
     }
     this.afterJump(panes, start + n);
@@ -357,12 +349,12 @@ export class TimeControl {
   }
 
   async untilSaturated() {
-    const app = this.app;
-    const panes = app.panes;
-    const gen = app.gen;
+    const sim = this.sim;
+    const panes = sim.panes;
+    const gen = sim.gen;
     const start = panes[0].now;
-    const results = await app.sims.together(() => Promise.all(panes.map((p) => p.sim.ask('runUntil', 'saturated', 0, MAX_CYCLES))));
-    if (app.gen !== gen) return;
+    const results = await sim.sims.together(() => Promise.all(panes.map((p) => p.sim.ask('runUntil', 'saturated', 0, MAX_CYCLES))));
+    if (sim.gen !== gen) return;
     const bad = results.find((r) => !r || (r.error && !r.cycles));
     if (bad !== undefined) {
       this.say(`Run until: ${bad?.error ?? 'no answer from the simulation'}`);
@@ -377,8 +369,8 @@ export class TimeControl {
     const target = start + cycles;
     const ahead = panes.filter((_, i) => results[i].cycles > cycles);
     if (ahead.length) {
-      const back = await app.sims.together(() => Promise.all(ahead.map((p) => p.sim.ask('rewindTo', target))));
-      if (app.gen !== gen) return;
+      const back = await sim.sims.together(() => Promise.all(ahead.map((p) => p.sim.ask('rewindTo', target))));
+      if (sim.gen !== gen) return;
       if (back.some((c) => c !== target)) throw new Error(`the panes went back to different cycles: ${back.join(', ')} (asked ${target})`);
     }
     this.afterJump(panes, target, { rewound: ahead });
@@ -393,8 +385,7 @@ export class TimeControl {
     const pane = panes[best];
     const c = results[best].channel;
     const g = pane.view.geo;
-    app.selection = { pane: best, kind: 'channel', index: c };
-    app.lastWant = null;
+    this.view.select({ pane: best, kind: 'channel', index: c });
     this.hooks.updateInspector();
     const where = panes.length > 1 ? ` in pane ${pane.variant.name} (${pane.short}), the first to saturate one; the other panes are at the same cycle` : '';
     this.hooks.notice(

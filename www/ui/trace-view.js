@@ -18,8 +18,12 @@ import { el, setChildren, swatch } from '../lib/dom.js';
 const $ = (id) => document.getElementById(id);
 
 export class PacketTrace {
-  constructor(app, { notice }) {
-    this.app = app;
+  /**
+   * `sim`: the page's simulations (read only); `notice(text)` shows a notice.
+   * @param {import('../sim/sim-state.js').SimState} sim
+   */
+  constructor(sim, { notice }) {
+    this.sim = sim;
     this.notice = notice;
     this.said = null; // the notice this trace shows, if any
     this.active = false; // some pane is armed or following a packet
@@ -51,7 +55,6 @@ export class PacketTrace {
 
   setPicking(on) {
     this.picking = on;
-    this.app.tracePicking = on;
     document.body.classList.toggle('trace-picking', on);
     $('btn-trace').classList.toggle('active', on);
     if (on)
@@ -66,8 +69,8 @@ export class PacketTrace {
     this.setPicking(false);
     this.pending = null;
     this.data = [];
-    const armed = Promise.all(this.app.panes.map((p) => p.sim.traceNextAt(router)));
-    this.setLink({ router, cycle: this.app.panes[0]?.now ?? 0 });
+    const armed = Promise.all(this.sim.panes.map((p) => p.sim.traceNextAt(router)));
+    this.setLink({ router, cycle: this.sim.panes[0]?.now ?? 0 });
     this.start();
     armed.then(() => this.refresh());
   }
@@ -77,9 +80,9 @@ export class PacketTrace {
    * Returns a problem sentence, or null.
    */
   armFromLink({ router, cycle }) {
-    const routers = this.app.panes[0]?.sim.routerCount() ?? 0;
+    const routers = this.sim.panes[0]?.sim.routerCount() ?? 0;
     if (router >= routers) return `trace: router ${router} does not exist (this network has routers 0–${routers - 1}); no packet traced`;
-    if (cycle <= (this.app.panes[0]?.now ?? 0)) {
+    if (cycle <= (this.sim.panes[0]?.now ?? 0)) {
       this.armAt(router);
     } else {
       this.pending = { router, cycle };
@@ -95,12 +98,12 @@ export class PacketTrace {
    */
   limit(cycles, ahead = 0) {
     if (!this.pending) return cycles;
-    return Math.min(cycles, Math.max(0, this.pending.cycle - (this.app.panes[0]?.now ?? 0) - ahead));
+    return Math.min(cycles, Math.max(0, this.pending.cycle - (this.sim.panes[0]?.now ?? 0) - ahead));
   }
 
   /** After advancing: arm a pending link's trace once its cycle is reached. */
   afterAdvance() {
-    if (this.pending && (this.app.panes[0]?.now ?? 0) >= this.pending.cycle) {
+    if (this.pending && (this.sim.panes[0]?.now ?? 0) >= this.pending.cycle) {
       this.unsay();
       this.armAt(this.pending.router);
     }
@@ -117,9 +120,9 @@ export class PacketTrace {
     this.setPicking(false);
     this.pending = null;
     this.setLink(null);
-    const panes = this.app.panes;
+    const panes = this.sim.panes;
     Promise.all(panes.map((p, i) => (i === pane ? p.sim.traceQueueHead(router, port, vc) : p.sim.traceClear()))).then((ok) => {
-      if (ok[pane] && this.app.panes === panes) {
+      if (ok[pane] && this.sim.panes === panes) {
         this.data = [];
         this.start();
       }
@@ -128,7 +131,7 @@ export class PacketTrace {
 
   clear() {
     this.setPicking(false);
-    if (this.active) this.app.panes.forEach((p) => p.sim?.traceClear());
+    if (this.active) this.sim.panes.forEach((p) => p.sim?.traceClear());
     this.stop();
   }
 
@@ -161,7 +164,7 @@ export class PacketTrace {
    */
   read() {
     if (!this.active) return;
-    const data = this.app.panes.map((p) => p.sim.trace());
+    const data = this.sim.panes.map((p) => p.sim.trace());
     if (data.some((t) => t === undefined)) return;
     if (data.length === this.data.length && data.every((t, i) => t === this.data[i])) return;
     this.data = data;
@@ -195,8 +198,8 @@ export class PacketTrace {
     const t = performance.now();
     if (!force && t - this.lastPanel < 250) return;
     this.lastPanel = t;
-    const many = this.app.panes.length > 1;
-    const panes = this.data.map((d, i) => paneNodes(d, many ? this.app.panes[i] : null));
+    const many = this.sim.panes.length > 1;
+    const panes = this.data.map((d, i) => paneNodes(d, many ? this.sim.panes[i] : null));
     const note = many && !samePacket(this.data.map((d) => d.trace)) ? [el('p', { class: 'trace-differs' }, DIFFERENT_PACKETS)] : [];
     setChildren($('trace-body'), [...note, ...panes]);
   }

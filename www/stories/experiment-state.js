@@ -1,0 +1,141 @@
+// The experiment the page shows and the story it opened from: written only here (the page's
+// other modules call these methods), announced by a 'changed' event. The catalog, the model
+// read from it and the built-in stories' experiments are set once the wasm module and the
+// stories have loaded.
+//
+// The story is held, not looked up: set() takes it from the presets with the experiment.
+
+import { Emitter } from '../lib/events.js';
+import { sameValue } from '../model/experiment.js';
+import { PRESETS } from './presets.js';
+
+/** @typedef {ReturnType<typeof import('../model/experiment.js').newExperiment>} Experiment */
+/** @typedef {(typeof PRESETS)[number]} Story */
+/** @typedef {ReturnType<typeof import('./presets.js').presetExperiments>} Presets */
+/**
+ * What changed: 'replaced' (another experiment, set()), 'view' (how it is drawn, setView),
+ * 'speed', or 'live' (its load or failed links, changed while running).
+ * @typedef {{experiment: object, how: 'replaced' | 'view' | 'speed' | 'live'}} ExperimentChange
+ */
+
+/** @extends {Emitter<{changed: ExperimentChange}>} */
+export class ExperimentState extends Emitter {
+  constructor() {
+    super();
+    /** The catalog (`catalog()`) and the model read from it, once the wasm module is loaded. */
+    this.catalog = null;
+    /** @type {import('../model/experiment.js').Model | null} */
+    this.model = null;
+    /** The built-in stories' experiments by id: {preset, experiment}. @type {Presets} */
+    this.presets = new Map();
+    /** @type {Experiment | null} */
+    this.current = null;
+    /** @type {Story | null} */
+    this.currentStory = null;
+  }
+
+  /** The experiment shown (null before the first one, or after a link's failed). */
+  get experiment() {
+    return this.current;
+  }
+
+  /** The story the experiment opened from (its `preset`), or null. */
+  get story() {
+    return this.currentStory;
+  }
+
+  /** The catalog and its model (once). */
+  setCatalog(catalog, model) {
+    this.catalog = catalog;
+    this.model = model;
+  }
+
+  /** @param {Presets} presets */
+  setPresets(presets) {
+    this.presets = presets;
+  }
+
+  /** Another experiment (or null); its story with it. */
+  set(exp) {
+    this.current = exp;
+    this.currentStory = exp?.preset ? (PRESETS.find((p) => p.id === exp.preset) ?? null) : null;
+    this.emit('changed', { experiment: exp, how: 'replaced' });
+  }
+
+  /** How the experiment is drawn: `patch` of its view (metric, routers, zoom, …). */
+  setView(patch) {
+    Object.assign(this.current.view, patch);
+    this.emit('changed', { experiment: this.current, how: 'view' });
+  }
+
+  /** The cycles per frame. */
+  setSpeed(speed) {
+    this.current.speed = speed;
+    this.emit('changed', { experiment: this.current, how: 'speed' });
+  }
+
+  /** The offered load, changed while running (or read back from the engine after a rewind). */
+  setLoad(load) {
+    this.current.config.traffic.load = load;
+    this.emit('changed', { experiment: this.current, how: 'live' });
+  }
+
+  /**
+   * The failed links, changed while running: the config's faults.links, or with `pane`
+   * (when the panes compare faults.links) that pane's compared value.
+   */
+  setLinks(links, pane = null) {
+    const exp = this.current;
+    if (pane !== null) exp.compare.values[pane] = links;
+    else {
+      exp.config.faults ??= { links: [], random_fraction: 0 };
+      exp.config.faults.links = links;
+    }
+    this.emit('changed', { experiment: exp, how: 'live' });
+  }
+
+  /**
+   * Puts back what live edits changed (www/ui/time-control.js's `liveState()`: the load, the
+   * failed links, the compared failed links). Returns whether the load and the links changed.
+   */
+  restoreLive(st) {
+    const exp = this.current;
+    const load = exp.config.traffic.load !== st.load;
+    const links =
+      JSON.stringify(exp.config.faults?.links ?? []) !== JSON.stringify(st.links) ||
+      (st.compareValues && JSON.stringify(st.compareValues) !== JSON.stringify(exp.compare?.values));
+    exp.config.traffic.load = st.load;
+    if (exp.config.faults || st.links.length) {
+      exp.config.faults ??= { links: [], random_fraction: 0 };
+      exp.config.faults.links = st.links;
+    }
+    if (st.compareValues && exp.compare?.param === 'faults.links') exp.compare.values = st.compareValues;
+    this.emit('changed', { experiment: exp, how: 'live' });
+    return { load, links: Boolean(links) };
+  }
+
+  /**
+   * How the story draws its picture: the value shown in full colour for the current metric
+   * (`range`, e.g. a quarter full when the point is a queue building up), how much the
+   * channels outside its focus are dimmed (`dim`, their opacity) and the routers' scale.
+   * @returns {{range?: number, dim?: number, routerScale?: number}}
+   */
+  look() {
+    const p = this.currentStory;
+    if (!p) return {};
+    const look = {};
+    const range = p.ranges?.[this.current.view.metric];
+    if (range) look.range = range;
+    if (p.focus?.dim !== undefined) look.dim = p.focus.dim;
+    if (p.focus?.routerScale !== undefined) look.routerScale = p.focus.routerScale;
+    return look;
+  }
+
+  /** Whether an experiment that opened as a story has since been changed (config or panes). */
+  modified() {
+    const exp = this.current;
+    const entry = exp?.preset ? this.presets.get(exp.preset) : null;
+    if (!entry) return false;
+    return !sameValue(exp.config, entry.experiment.config) || !sameValue(exp.compare, entry.experiment.compare);
+  }
+}
