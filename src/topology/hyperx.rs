@@ -2,7 +2,7 @@
 //!
 //! Switches sit on an L-dimensional lattice with extents `S = (S1..SL)`; each dimension
 //! is fully connected, with `Kk` parallel links between two switches that differ only in
-//! dimension k, and `T` terminals per switch. Named instances (SPEC.md §2):
+//! dimension k, and `T` terminals per switch. Named instances (HyperX paper §3):
 //! - the flattened butterfly k-ary n-flat is HyperX(L = n−1, S = k, K = 1, T = k);
 //! - the 2-dilated flattened butterfly is the same with K = 2 (2DFB paper §II);
 //! - the hypercube is HyperX(S = 2, K = 1, T = 1).
