@@ -1,5 +1,5 @@
-// Motion the eye can follow (issue 17): at slow speeds on small networks every packet on a
-// router-to-router channel is drawn as a symbol travelling along its link — minimal
+// Motion the eye can follow (docs/lecture.md, Packets in motion): at slow speeds on small
+// networks every packet on a router-to-router channel is drawn as a symbol travelling along its link — minimal
 // packets as filled dark discs, packets routed off their minimal path as hollow vermilion
 // diamonds (shape and hue differ, so the two read apart in greyscale and to colour-blind
 // eyes), the packet the trace follows large, magenta and outlined, over its magenta path.
