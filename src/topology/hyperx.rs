@@ -220,11 +220,6 @@ impl HyperX {
     pub fn distance(&self, a: u32, b: u32) -> u32 {
         self.coords(a).iter().zip(self.coords(b)).filter(|(x, y)| x != y).count() as u32
     }
-    /// Lowest dimension in which `a` and `b` differ.
-    #[inline]
-    pub fn first_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
-        self.coords(a).iter().zip(self.coords(b)).position(|(x, y)| x != y)
-    }
     /// Highest dimension in which `a` and `b` differ.
     #[inline]
     pub fn highest_offset_dim(&self, a: u32, b: u32) -> Option<usize> {

@@ -53,18 +53,6 @@ export function glide(app) {
   return Math.min(1, Math.max(0, (performance.now() - m.at) / m.ms));
 }
 
-/** Counts of a `packetsOnChannels()` array: {minimal, nonminimal, followed}. */
-export function packetCounts(data) {
-  const n = { minimal: 0, nonminimal: 0, followed: 0 };
-  if (!data) return n;
-  for (let i = 0; i + 4 < data.length; i += 5) {
-    if (data[i + 3]) n.nonminimal++;
-    else n.minimal++;
-    if (data[i + 4]) n.followed++;
-  }
-  return n;
-}
-
 /** The legend's packet rows: shown (with their symbols) only while packets are drawn. */
 export function syncPacketLegend(on) {
   const row = document.getElementById('legend-packets-row');
