@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks that the committed pkg/ is what src/ builds (SPEC.md §7: pkg/ is committed and kept
-# in sync with src/). Rebuilds into a temporary dir with scripts/build-wasm.sh (reusing the
-# target/wasm cache) and compares:
+# Checks that the committed pkg/ is what src/ builds (pkg/ is committed so that the page
+# is served with no build step, docs/ARCHITECTURE.md, The page, so it must match src/).
+# Rebuilds into a temporary dir with scripts/build-wasm.sh (reusing the target/wasm cache)
+# and compares:
 #  1. the source hash in pkg/hiradix.stamp with the current sources (catches any src/
 #     change not followed by a rebuild, and is what lets serve.sh skip building);
 #  2. hiradix.js and the .d.ts files, byte for byte (wasm-bindgen's output is deterministic

@@ -1,4 +1,4 @@
-// Screenshots of the teaching features (issue 17) into docs/screenshots/teaching/:
+// Screenshots of the teaching features (docs/lecture.md) into docs/screenshots/teaching/:
 //
 //   packets-1366x768.png, packets-1920x1080.png   packets travelling on a 72-node dragonfly
 //       (slow motion, UGAL-L under group shift at load 0.15, channels of 2 and 5 cycles so

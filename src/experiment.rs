@@ -1,4 +1,4 @@
-//! The papers' measurement methodology (FB paper §3.2; SPEC.md §1).
+//! The papers' measurement methodology (FB paper §3.2).
 //!
 //! Bernoulli runs: warm up for `warmup` cycles without measuring, label every packet
 //! created during the next `measure` cycles, then keep simulating (injection continues,

@@ -10,8 +10,8 @@
 //! - Thamarakuzhi, Chandy, *Adaptive Load Balanced Routing for 2-Dilated Flattened
 //!   Butterfly* (adaptive 2DFB routing).
 //!
-//! The core (everything but [`web`]) has no web or OS dependency, so it builds natively
-//! and for `wasm32-unknown-unknown`. Layout:
+//! The core (everything but `web`, which is built for wasm32 only) has no web or OS
+//! dependency, so it builds natively and for `wasm32-unknown-unknown`. Layout:
 //! - [`config`]: the JSON experiment description and its validation (errors with paths),
 //!   with [`config::schema`], the declaration of every parameter;
 //! - [`packet`]: the packet record and its store;

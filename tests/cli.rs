@@ -228,7 +228,7 @@ fn a_setting_the_configuration_does_not_read_is_noted_not_refused() {
     assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
 }
 
-/// Issue 15's reproductions: each exits with status 2 naming the field, before any run.
+/// Hostile inputs (docs/reliability.md): each exits with status 2 naming the field, before any run.
 #[test]
 fn hostile_inputs_are_refused_up_front() {
     let folded_clos_of_one = [
@@ -326,8 +326,9 @@ fn a_cluster_sweep_merges_into_the_local_sweeps_csv() {
     assert!(stderr(&o).contains("--csv, --json, --svg go to `hiradix merge`"), "{}", stderr(&o));
 }
 
-/// Issue 27's command-line reproductions: each ends in a message naming the cause, with
-/// exit status 2 (or 1 for a merge that finds no usable result), never a panic or a hang.
+/// Oversized or malformed paths, keys, values and inputs on the command line
+/// (docs/reliability.md): each ends in a message naming the cause, with exit status 2 (or 1
+/// for a merge that finds no usable result), never a panic or a hang.
 #[test]
 fn paths_keys_and_values_are_bounded_and_shown_safely() {
     let deep = format!("topology.{}b=1", "a.".repeat(10_000));

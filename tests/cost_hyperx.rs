@@ -138,7 +138,8 @@ fn pruned_search_matches_brute_force_on_small_problems() {
 
 #[test]
 fn search_time_for_n_2_17_r_128() {
-    // Issue 6: one N = 2^17, R = 128 search finishes in under a second natively. Asserted
+    // The page's Cost tab reruns the search for every N, R and β it is given (docs/cost.md):
+    // one N = 2^17, R = 128 search finishes in under a second natively. Asserted
     // per search in optimised builds (they take about a millisecond; run with --nocapture
     // to see the time); a debug build only prints it.
     let start = Instant::now();

@@ -1,4 +1,4 @@
-//! The dragonfly paper's routing claims (§4, SPEC.md §5), checked at reduced size on the
+//! The dragonfly paper's routing claims (§4), checked at reduced size on the
 //! 72-node dragonfly of its Fig. 5 (p = h = 2, a = 4, g = 9; 3 VCs of 16 flits, speedup 2
 //! with output queues bounded by the downstream credits, greedy allocation). The full 1K-node reproductions are `hiradix figure df-fig*` and
 //! docs/dragonfly.md.

@@ -21,7 +21,7 @@ fn fb(k: u32, n: u32, routing: &str, pattern: &str, load: f64) -> SimConfig {
     c
 }
 
-/// SPEC.md §5: zero-load latency = hops × (router delay + channel latency) + serialization,
+/// Zero-load latency = hops × (router delay + channel latency) + serialization,
 /// here counted exactly: terminal channel in and out, one router delay per router on the
 /// path (hops + 1), one channel latency per hop, and size − 1 cycles for the tail.
 #[test]

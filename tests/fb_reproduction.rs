@@ -1,4 +1,4 @@
-//! Scaled reproduction of the flattened butterfly paper's Fig. 4 (SPEC.md §5) on an
+//! Scaled reproduction of the flattened butterfly paper's Fig. 4 (§3.2) on an
 //! 8-ary 2-flat (N = 64, k' = 15): 32 flits of buffering per port (4 VCs × 8), internal
 //! speedup 4 so that routers are not the bottleneck (FB paper §3.2: "sufficient switch
 //! speedup"; with speedup 2 and two 16-flit FIFO VCs head-of-line blocking caps MIN on UR

@@ -206,7 +206,7 @@ fn snapshots_thin_out_into_the_past() {
 }
 
 /// The history counts each snapshot at what it holds when taken: past saturation, with a
-/// large source-queue cap, the snapshots grow with the queues (issue 27: one link took the
+/// large source-queue cap, the snapshots grow with the queues (one share link took the
 /// page's worker from 1.5 to 4.8 GiB), and the history drops old ones to stay inside its
 /// bytes, keeping the first and a recent one.
 #[test]

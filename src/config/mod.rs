@@ -81,8 +81,8 @@ pub struct SimConfig {
     pub seed: u64,
 }
 
-/// Failed router-to-router links (HyperX paper §6; SPEC.md §2). A failed link carries
-/// nothing in either direction for the whole run (the page can fail and restore links
+/// Failed router-to-router links (HyperX paper §6; docs/hyperx.md, Failed links). A failed
+/// link carries nothing in either direction for the whole run (the page can fail and restore links
 /// while it runs: `Simulation::set_link_failed` states what happens to packets under way). Terminal links cannot fail: every
 /// terminal hangs on one link, so its failure would disconnect it, which is refused.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -277,7 +277,8 @@ impl Default for TopologyConfig {
     }
 }
 
-/// How a dragonfly's global channels are wired (dragonfly paper §3.1; SPEC.md §2).
+/// How a dragonfly's global channels are wired (dragonfly paper §3.1; the rule is in
+/// `topology::dragonfly` and docs/dragonfly.md, The topology).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GlobalArrangement {
@@ -421,7 +422,9 @@ pub enum SwitchAllocator {
     Islip,
 }
 
-/// Router micro-architecture and channel latencies (SPEC.md §1).
+/// Router micro-architecture and channel latencies: the FB paper's input-queued
+/// virtual-channel router with enough speedup not to be the bottleneck (§3.1–3.2), iSLIP as
+/// in the HyperX paper (§4.1). The timing the papers leave open is stated per figure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RouterConfig {
@@ -487,7 +490,7 @@ impl RouterConfig {
     }
 }
 
-/// The papers' methodology (SPEC.md §1): warm up, label packets created in the
+/// The papers' methodology (FB paper §3.2): warm up, label packets created in the
 /// measurement window, then drain until every labeled packet has arrived.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -176,7 +176,7 @@ pub fn dragonfly_paper_fb_dimensions(radix: u32, nodes: u64) -> Option<u32> {
 /// "the group size of the dragonfly is 16 routers (256 terminals) and this is also the size
 /// of each dimension of the flattened butterfly", at 64K "the flattened butterfly requires
 /// two additional dimensions, each of size 16" (Fig. 18), and in Fig. 19 "the group size
-/// [512] is twice as large as the dimension size for the flattened butterfly" — 16 routers
+/// \[512\] is twice as large as the dimension size for the flattened butterfly" — 16 routers
 /// of 16 terminals. As many dimensions as `N` needs ([`dragonfly_paper_fb_dimensions`]),
 /// the top one partially populated with parallel links up to the uniform-traffic bandwidth
 /// ("both topologies provide the same amount of global bisection bandwidth"), packaged and

@@ -10,8 +10,8 @@
 //! input link; taking it sets `h1`. Otherwise the packet waits and tries again next cycle.
 //!
 //! Choices the paper leaves open, documented here:
-//! - *One non-minimal hop per dimension* (the paper's §III text and the SPEC) is enforced
-//!   with a per-dimension mark in `pkt.route_bits` (bits 0..15; bit 31 is `h1`), which
+//! - *One non-minimal hop per dimension* (the paper's §III text: "only one non-minimal
+//!   forwarding in each dimension") is enforced with a per-dimension mark in `pkt.route_bits` (bits 0..15; bit 31 is `h1`), which
 //!   Algorithm 1 alone does not guarantee when `h1` sends the packet on in another
 //!   dimension first.
 //! - *Dilation*: each router pair has two parallel links (K = 2); the "direct link" is the

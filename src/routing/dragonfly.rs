@@ -61,7 +61,7 @@
 //! iff `q_m·H_m ≤ q_nm·H_nm + threshold` (`routing.ugal_threshold`, default 0), where `H`
 //! is the router-to-router hop count of the path (the non-minimal one estimated with the
 //! first gateway when several exist) and `q` is, per algorithm:
-//! - **UGAL-L**: the queue estimate (SPEC.md §1) of the first-hop output port of each path;
+//! - **UGAL-L**: the queue estimate ([`QueueView`]) of the first-hop output port of each path;
 //! - **UGAL-G**: the queue of the *global channel* each path would use, read at the router
 //!   that owns it — the ideal of §4.2 (for a packet staying in its group, whose minimal
 //!   path has no global channel, the minimal first-hop port queue);

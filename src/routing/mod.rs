@@ -8,7 +8,7 @@
 //! router is done by the engine; algorithms never see a packet that has arrived.
 //!
 //! Adaptive algorithms read congestion only through [`QueueView`], the credit-based
-//! estimate of SPEC.md §1: downstream occupancy `B − credits` plus flits already
+//! estimate of the FB paper §3.1: downstream occupancy `B − credits` plus flits already
 //! committed to the output in this router. Only algorithms that are explicitly global
 //! (UGAL-G) read other routers' state.
 
@@ -38,7 +38,7 @@ pub enum Decision {
 }
 
 /// The numbers behind the last adaptive decision at a router, for inspection in the page
-/// (SPEC.md §7): e.g. `q_min·H_min` vs `q_nm·H_nm`.
+/// (its inspector, docs/lecture.md): e.g. `q_min·H_min` vs `q_nm·H_nm`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RouteNote {
     pub cycle: u64,

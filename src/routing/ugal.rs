@@ -4,9 +4,9 @@
 //! path (MIN AD: the productive first-hop output with the shortest queue) with that of a
 //! Valiant path through a random intermediate router (dimension order to it, then to the
 //! destination): route minimally iff `q_min·H_min ≤ q_nm·H_nm + threshold`, where `q` is
-//! the queue estimate of the path's first-hop output port (SPEC.md §1: downstream occupancy
-//! from credits plus flits committed to it in this router, summed over its VCs) and `H` the
-//! path's hop count. A minimal packet then routes MIN AD at every hop; a non-minimal one
+//! the queue estimate of the path's first-hop output port ([`QueueView`](super::QueueView):
+//! downstream occupancy from credits plus flits committed to it in this router, summed over
+//! its VCs) and `H` the path's hop count. A minimal packet then routes MIN AD at every hop; a non-minimal one
 //! routes Valiant.
 //!
 //! UGAL uses the *greedy* allocator (every input decides from the queue state at the start

@@ -1,5 +1,6 @@
-//! Switch allocation (SPEC.md §1): separable input-first round-robin, or iSLIP, with
-//! internal speedup, and the crossbar traversal of the winners.
+//! Switch allocation (FB paper §3.2; iSLIP as in the HyperX paper §4.1): separable
+//! input-first round-robin, or iSLIP, with internal speedup, and the crossbar traversal of
+//! the winners.
 //!
 //! Each cycle a router collects its routed, pipeline-ready input VCs once into compact
 //! [`Candidate`] records (everything a round needs: the output port, the downstream credit

@@ -1,5 +1,5 @@
 //! Rewind: periodic copies of a simulation plus deterministic replay, so that stepping
-//! back is exact (issue 17: "time control for teaching").
+//! back is exact (the page's rewind for teaching, docs/lecture.md, Time).
 //!
 //! A [`History`] takes a copy ("snapshot") of the simulation every [`History::SPACING`]
 //! cycles and keeps as many as fit in its byte budget, each counted at what it holds when

@@ -1,5 +1,5 @@
 //! The memory a configuration will take, computed from the configuration alone with
-//! checked arithmetic, before anything is allocated (issue: a config must never allocate
+//! checked arithmetic, before anything is allocated (a config must never allocate
 //! past its estimate). `Simulation::new` refuses a configuration whose estimate exceeds
 //! [`MEMORY_LIMIT`], naming the setting that contributes most. The estimate is an upper
 //! bound: `tests/memory_estimate.rs` measures peak resident memory at overload against it.

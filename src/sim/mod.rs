@@ -1,4 +1,4 @@
-//! The cycle-driven engine (SPEC.md §1).
+//! The cycle-driven engine (docs/ARCHITECTURE.md, How a run flows).
 //!
 //! After construction a simulation is a set of flat arrays indexed by integer ids:
 //! - *port id* `p` (see [`Network::port_id`]): per-port state, both directions;

@@ -23,7 +23,7 @@ impl Simulation {
     }
 
     /// Flits routed to output VC `vc` of port id `port` that have not crossed the switch
-    /// yet (the "committed" part of the queue estimate of SPEC.md §1).
+    /// yet (the "committed" part of the queue estimate, [`crate::routing::QueueView`]).
     pub fn committed_flits(&self, port: usize, vc: u32) -> u32 {
         self.buffers.committed[port * self.params.vcs as usize + vc as usize] as u32
     }

@@ -98,7 +98,7 @@ pub struct Stats {
     pub traffic_fingerprint: u64,
     /// Last delivery cycle (batch mode completion time).
     pub last_delivery: u64,
-    /// Latency of all delivered packets since the last [`Stats::clear_live_histogram`].
+    /// Latency of all delivered packets since the start.
     pub live_latency: LatencyStats,
 }
 

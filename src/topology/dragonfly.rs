@@ -1,4 +1,4 @@
-//! The dragonfly (dragonfly paper §3; SPEC.md §2).
+//! The dragonfly (dragonfly paper §3; docs/dragonfly.md, The topology).
 //!
 //! `g` groups of `a` routers; each router has `p` terminals, local channels to the routers
 //! of its group and `h` global channels; `N = a·p·g`, `g ≤ a·h + 1`.
@@ -32,17 +32,18 @@
 //! **Global arrangement.** With `q = ⌊ah/(g−1)⌋` and `rem = ah mod (g−1)`, the first
 //! `q·(g−1)` slots of every group form `q` *rounds* of one link to each other group:
 //! slot `c = j·(g−1) + t` (round `j`, target index `t`) connects to
-//! - [`GlobalArrangement::Absolute`] (SPEC.md §2): group `t` if `t < G`, else `t + 1`;
+//! - [`GlobalArrangement::Absolute`] (the default): group `t` if `t < G`, else `t + 1`;
 //! - [`GlobalArrangement::Palmtree`]: group `(G − t − 1) mod g`.
 //!
-//! With `g = ah + 1` there is one round and this is exactly the rule of SPEC.md §2 (one link
-//! per group pair). Consecutive rounds put the parallel links between two groups on
+//! With `g = ah + 1` there is one round: one link per group pair, the paper's maximum-size
+//! dragonfly (§3.1). Consecutive rounds put the parallel links between two groups on
 //! different routers. The `rem` remaining slots of every group (`g < ah + 1` only) are the
 //! *extra* channels, wired as a circulant so they are spread evenly: extra slot `e` connects
 //! to group `G + d` with offsets `d = +1, −1, +2, −2, …` in that order and, when `rem` is
 //! odd, finally `d = g/2` (then `g` must be even; `g·a·h` odd cannot be wired at all and is
 //! rejected). Every pair of groups is thus joined by `q` or `q + 1` channels, at least
-//! `⌊ah/(g−1)⌋` as SPEC.md §2 asks (the paper's floor `⌊(ah+1)/g⌋` is never more).
+//! `⌊ah/(g−1)⌋`, the most any wiring can guarantee (the paper's floor `⌊(ah+1)/g⌋` is never
+//! more).
 //!
 //! **Drawing.** Groups sit on a circle, the routers of each group on a small circle around
 //! the group's centre, all inside the unit square; the slices of a sliced network side by
@@ -653,9 +654,9 @@ mod tests {
         }
     }
 
-    /// SPEC.md §2: slot c = r·h + k of group G connects to group c (c < G) or c + 1.
+    /// The absolute arrangement: slot c = r·h + k of group G connects to group c (c < G) or c + 1.
     #[test]
-    fn absolute_arrangement_matches_spec() {
+    fn absolute_arrangement_slot_rule() {
         let d = df(2, 4, 2, 9, GlobalArrangement::Absolute);
         check_structure(&d);
         for grp in 0..9 {

@@ -1,5 +1,6 @@
-//! Failed links (HyperX paper §6; SPEC.md §2): which router-to-router links of a built
-//! [`Network`] carry nothing, and the check that the network stays connected.
+//! Failed links (HyperX paper §6; docs/hyperx.md, Failed links): which router-to-router
+//! links of a built [`Network`] carry nothing, and the check that the network stays
+//! connected.
 //!
 //! A link is failed in both directions: both of its ports are marked. The set comes from a
 //! configuration's `faults` section ([`FaultSet::from_config`]) and can change while a

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-/// Link class of a port; each class has its own channel latency (SPEC.md §1).
+/// Link class of a port; each class has its own channel latency (`router.*_latency`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LinkClass {

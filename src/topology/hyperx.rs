@@ -2,7 +2,7 @@
 //!
 //! Switches sit on an L-dimensional lattice with extents `S = (S1..SL)`; each dimension
 //! is fully connected, with `Kk` parallel links between two switches that differ only in
-//! dimension k, and `T` terminals per switch. Named instances (SPEC.md §2):
+//! dimension k, and `T` terminals per switch. Named instances (HyperX paper §3):
 //! - the flattened butterfly k-ary n-flat is HyperX(L = n−1, S = k, K = 1, T = k);
 //! - the 2-dilated flattened butterfly is the same with K = 2 (2DFB paper §II);
 //! - the hypercube is HyperX(S = 2, K = 1, T = 1).
@@ -219,11 +219,6 @@ impl HyperX {
     #[inline]
     pub fn distance(&self, a: u32, b: u32) -> u32 {
         self.coords(a).iter().zip(self.coords(b)).filter(|(x, y)| x != y).count() as u32
-    }
-    /// Lowest dimension in which `a` and `b` differ.
-    #[inline]
-    pub fn first_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
-        self.coords(a).iter().zip(self.coords(b)).position(|(x, y)| x != y)
     }
     /// Highest dimension in which `a` and `b` differ.
     #[inline]

@@ -1,4 +1,4 @@
-//! Traffic: destination patterns (SPEC.md §4) and the injection process.
+//! Traffic: destination patterns (`patterns`) and the injection process.
 //!
 //! Destinations are drawn only from the traffic stream, and a terminal draws exactly the
 //! same numbers in the same cycles whatever the network does (a full source queue still

@@ -1,4 +1,4 @@
-//! Destination patterns of SPEC.md §4.
+//! Destination patterns of the four papers, plus the usual synthetic ones.
 //!
 //! Bit permutations follow Dally & Towles (*Principles and Practices of Interconnection
 //! Networks*, §3.2) on the terminal id; the shift patterns are the worst cases of the FB

@@ -1,5 +1,6 @@
-//! One memory budget for everything a page's worker holds (issue 27). A worker runs one
-//! instance of this module, so what this module counts is the worker's: every
+//! One memory budget for everything a page's worker holds, so that an experiment too large
+//! for it is refused by name instead of killing the worker. A worker runs one instance of
+//! this module, so what this module counts is the worker's: every
 //! [`WebSim`](super::WebSim) it holds — running panes and the ones staged to replace them —
 //! reserves, when it is built, its configuration's memory estimate
 //! ([`crate::sim::memory`]) plus its rewind history's budget twice (the snapshots, and the

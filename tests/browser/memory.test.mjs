@@ -1,5 +1,5 @@
-// The page's memory (issue 27): one budget for everything a simulation worker holds
-// (src/web/budget.rs), measured from the worker's own accounting — the bytes its
+// The page's memory (docs/reliability.md, a page's worker): one budget for everything a
+// simulation worker holds (src/web/budget.rs), measured from the worker's own accounting — the bytes its
 // simulations reserved and the heap its counting allocator saw at most. Links that used
 // to kill the worker: a rewind history growing with the source queues, a table over
 // wasm32's 2 GiB allocation limit, three ~1 GiB panes in one worker, and a rewind of a

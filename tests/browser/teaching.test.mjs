@@ -1,4 +1,4 @@
-// Time control and motion for teaching (issue 17): stepping back and rewinding is exact and
+// Time control and motion for teaching (docs/lecture.md): stepping back and rewinding is exact and
 // keeps the panes aligned (← and the ◀ button, greyed when nothing earlier is kept); run
 // until the next decision / non-minimal decision at the selected router or the first full
 // channel; the offered load changed while running (measured from the generated packets,

@@ -1,6 +1,6 @@
 // Hostile share links, generated: the page must take any URL without running injected
 // script, polluting a prototype, crashing, widening the page or silently keeping what it
-// refuses (issue 15). A seeded generator builds each link from parts — prototype keys
+// refuses (docs/reliability.md). A seeded generator builds each link from parts — prototype keys
 // (__proto__, constructor, prototype) at every position of a config path, markup and
 // javascript: in keys and values, huge and odd numbers (1e309, 309-digit integers, -0,
 // NaN), JSON nested 10 000 deep, unknown keys, invalid percent-escapes, 100 kB values,
@@ -207,7 +207,7 @@ function generate(rng, cat) {
         break;
       }
       case 15: {
-        // Heavy but valid (issue 27): a long run at full speed that fills large source
+        // Heavy but valid: a long run at full speed that fills large source
         // queues and the rewind history, side by side, with large buffers — the page must
         // keep it inside its workers' memory budget or refuse it by name.
         add('traffic.pattern', rng.pick(['router_shift', 'uniform', 'bit_complement']));

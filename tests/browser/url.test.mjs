@@ -107,7 +107,7 @@ test('a malformed or invalid URL gives a clear message and the page keeps workin
   await page.close();
 });
 
-// ------------------------------------------------------------------ hostile links (issue 15)
+// ------------------------------------------------------------------ hostile links (docs/reliability.md)
 
 const PWN = 'window.__pwned=1;alert(1)';
 
@@ -325,7 +325,7 @@ test('the Content-Security-Policy forbids inline script and markup styles', { ti
   await page.close();
 });
 
-// ------------------------------------------------------------------ hardening (issue 27)
+// ------------------------------------------------------------------ hardening: nesting, bad values, message text
 
 /** The notice's text once the page has loaded `query` (in an open page). */
 async function noticeFor(page, query) {

@@ -1,4 +1,4 @@
-// Where routing decides (issue 17): the engine counts, per router, the packets routed onto
+// Where routing decides (docs/lecture.md): the engine counts, per router, the packets routed onto
 // a router-to-router channel there and those sent off their minimal path there (UGAL's
 // choice of a Valiant path at the source, DAL's deroute): WebSim.routerDecisions(),
 // cumulative since cycle 0. The page reads them with its snapshots while they are shown

@@ -1,5 +1,5 @@
-// Motion the eye can follow (issue 17): at slow speeds on small networks every packet on a
-// router-to-router channel is drawn as a symbol travelling along its link — minimal
+// Motion the eye can follow (docs/lecture.md, Packets in motion): at slow speeds on small
+// networks every packet on a router-to-router channel is drawn as a symbol travelling along its link — minimal
 // packets as filled dark discs, packets routed off their minimal path as hollow vermilion
 // diamonds (shape and hue differ, so the two read apart in greyscale and to colour-blind
 // eyes), the packet the trace follows large, magenta and outlined, over its magenta path.
@@ -57,18 +57,6 @@ export function snapshotArrived(m, cycles, { jump = false, running = false, fps 
 export function glide(m) {
   if (!m || !(m.ms > 0)) return 1;
   return Math.min(1, Math.max(0, (performance.now() - m.at) / m.ms));
-}
-
-/** Counts of a `packetsOnChannels()` array: {minimal, nonminimal, followed}. */
-export function packetCounts(data) {
-  const n = { minimal: 0, nonminimal: 0, followed: 0 };
-  if (!data) return n;
-  for (let i = 0; i + 4 < data.length; i += 5) {
-    if (data[i + 3]) n.nonminimal++;
-    else n.minimal++;
-    if (data[i + 4]) n.followed++;
-  }
-  return n;
 }
 
 /** The legend's packet rows: shown (with their symbols) only while packets are drawn. */

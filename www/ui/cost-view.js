@@ -1,5 +1,5 @@
 // The "cost" view: the cost, power and design-space models of the three papers for the
-// user's network size N, router radix R and bisection bandwidth β (SPEC §6; the same
+// user's network size N, router radix R and bisection bandwidth β (the same
 // models as `hiradix cost …` and docs/cost.md).
 //
 // - The analytic plots (FB paper Figs. 10, 11, 13, 15; dragonfly paper Figs. 2, 19) and the

@@ -1,4 +1,5 @@
-// The offered load, changed while the simulation runs (issue 17): a slider and a number in
+// The offered load, changed while the simulation runs (docs/lecture.md, The load while
+// running): a slider and a number in
 // the toolbar, over `traffic.load`'s range in the catalog. A change calls WebSim.setLoad in
 // every pane (one step: they change at the same cycle) — no rebuild, the run goes on from
 // where it is. The engine's refusal ([{path, message}]) floats under the control. An

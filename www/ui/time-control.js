@@ -1,4 +1,4 @@
-// Time control for teaching (issue 17): step back, go back to a cycle, and run until
+// Time control for teaching (docs/lecture.md, Time): step back, go back to a cycle, and run until
 // something happens — the next routing decision or the next non-minimal decision at the
 // selected router, or the first saturated channel (a VC buffer it feeds is full).
 //
