@@ -425,17 +425,9 @@ export class WebSim {
      */
     channelClasses(): Uint8Array;
     /**
-     * Number of (unidirectional) router-to-router channels.
-     */
-    channelCount(): number;
-    /**
      * Channel `c` ([`ChannelDetail`]); `undefined` past the last channel.
      */
     channelDetail(c: number): ChannelDetail | undefined;
-    /**
-     * Per channel: its dimension (HyperX family; 0 elsewhere).
-     */
-    channelDims(): Uint8Array;
     /**
      * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
      * a link is its own channel, and parallel (trunked) links appear once each.
@@ -533,10 +525,6 @@ export class WebSim {
      */
     rewindable(): Rewindable;
     /**
-     * Number of routers.
-     */
-    routerCount(): number;
-    /**
      * Per router, the routing decisions counted since the start: `[routed0, nonminimal0,
      * routed1, …]` — packets routed onto a router-to-router channel there, and those sent
      * off their minimal path there (UGAL's choice of Valiant at the source, DAL's deroute).
@@ -589,10 +577,6 @@ export class WebSim {
      * array, or the errors as `[{path, message}]`. Rewinding past the change undoes it.
      */
     setLoad(load: number): FieldError[];
-    /**
-     * Number of terminals.
-     */
-    terminalCount(): number;
     /**
      * Stops following.
      */
@@ -734,9 +718,7 @@ export interface InitOutput {
     readonly websim_advance: (a: number, b: number) => [number, number];
     readonly websim_bufferDepth: (a: number) => number;
     readonly websim_channelClasses: (a: number) => [number, number];
-    readonly websim_channelCount: (a: number) => number;
     readonly websim_channelDetail: (a: number, b: number) => any;
-    readonly websim_channelDims: (a: number) => [number, number];
     readonly websim_channelEndpoints: (a: number) => [number, number];
     readonly websim_channelLink: (a: number, b: number) => [number, number];
     readonly websim_channelOccupancy: (a: number) => [number, number];
@@ -754,7 +736,6 @@ export interface InitOutput {
     readonly websim_recordHopNotes: (a: number, b: number) => void;
     readonly websim_rewindTo: (a: number, b: number) => number;
     readonly websim_rewindable: (a: number) => any;
-    readonly websim_routerCount: (a: number) => number;
     readonly websim_routerDecisions: (a: number) => [number, number];
     readonly websim_routerDetail: (a: number, b: number) => any;
     readonly websim_routerGroups: (a: number) => [number, number];
@@ -764,7 +745,6 @@ export interface InitOutput {
     readonly websim_runUntil: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
     readonly websim_setChannelFailed: (a: number, b: number, c: number) => any;
     readonly websim_setLoad: (a: number, b: number) => any;
-    readonly websim_terminalCount: (a: number) => number;
     readonly websim_trace: (a: number) => any;
     readonly websim_traceClear: (a: number) => void;
     readonly websim_traceNextAt: (a: number, b: number) => number;

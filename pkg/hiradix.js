@@ -50,14 +50,6 @@ export class WebSim {
         return v1;
     }
     /**
-     * Number of (unidirectional) router-to-router channels.
-     * @returns {number}
-     */
-    channelCount() {
-        const ret = wasm.websim_channelCount(this.__wbg_ptr);
-        return ret >>> 0;
-    }
-    /**
      * Channel `c` ([`ChannelDetail`]); `undefined` past the last channel.
      * @param {number} c
      * @returns {ChannelDetail | undefined}
@@ -65,16 +57,6 @@ export class WebSim {
     channelDetail(c) {
         const ret = wasm.websim_channelDetail(this.__wbg_ptr, c);
         return ret;
-    }
-    /**
-     * Per channel: its dimension (HyperX family; 0 elsewhere).
-     * @returns {Uint8Array}
-     */
-    channelDims() {
-        const ret = wasm.websim_channelDims(this.__wbg_ptr);
-        var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
-        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-        return v1;
     }
     /**
      * Channel endpoints, `[src0, dst0, src1, dst1, …]` as router indices. Each direction of
@@ -272,14 +254,6 @@ export class WebSim {
         return ret;
     }
     /**
-     * Number of routers.
-     * @returns {number}
-     */
-    routerCount() {
-        const ret = wasm.websim_routerCount(this.__wbg_ptr);
-        return ret >>> 0;
-    }
-    /**
      * Per router, the routing decisions counted since the start: `[routed0, nonminimal0,
      * routed1, …]` — packets routed onto a router-to-router channel there, and those sent
      * off their minimal path there (UGAL's choice of Valiant at the source, DAL's deroute).
@@ -391,14 +365,6 @@ export class WebSim {
     setLoad(load) {
         const ret = wasm.websim_setLoad(this.__wbg_ptr, load);
         return ret;
-    }
-    /**
-     * Number of terminals.
-     * @returns {number}
-     */
-    terminalCount() {
-        const ret = wasm.websim_terminalCount(this.__wbg_ptr);
-        return ret >>> 0;
     }
     /**
      * Stops following.

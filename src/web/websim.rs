@@ -140,24 +140,6 @@ impl WebSim {
         self.sim.now() as f64
     }
 
-    /// Number of routers.
-    #[wasm_bindgen(js_name = routerCount)]
-    pub fn router_count(&self) -> u32 {
-        self.sim.network().routers() as u32
-    }
-
-    /// Number of terminals.
-    #[wasm_bindgen(js_name = terminalCount)]
-    pub fn terminal_count(&self) -> u32 {
-        self.sim.network().terminals() as u32
-    }
-
-    /// Number of (unidirectional) router-to-router channels.
-    #[wasm_bindgen(js_name = channelCount)]
-    pub fn channel_count(&self) -> u32 {
-        self.downstream_port.len() as u32
-    }
-
     /// Virtual channels per port.
     pub fn vcs(&self) -> u32 {
         self.sim.vcs()
@@ -198,13 +180,6 @@ impl WebSim {
         let focus: crate::story::Focus =
             serde_json::from_str(focus_json).map_err(|e| JsError::new(&format!("focus: {e}")))?;
         Ok(crate::story::focus_mask(&focus, &self.sim).unwrap_or_default())
-    }
-
-    /// Per channel: its dimension (HyperX family; 0 elsewhere).
-    #[wasm_bindgen(js_name = channelDims)]
-    pub fn channel_dims(&self) -> Vec<u8> {
-        let net = self.sim.network();
-        self.upstream_port.iter().map(|&p| net.port_by_id(p as usize).dim as u8).collect()
     }
 
     /// Per router, the structural block it is drawn in: its group (dragonfly), its tile of
