@@ -397,7 +397,7 @@ function onControlChange(path, value) {
 }
 
 // A new network type: its default parameters; keep the routing and pattern if they still
-// work on it, else fall back to the family's first algorithm, then to uniform traffic.
+// work on it, else fall back to the family's first algorithm, then to the default pattern.
 async function changeTopology(exp, type) {
   const m = experiments.model;
   const entry = m.topologyEntry(type);
@@ -412,9 +412,11 @@ async function changeTopology(exp, type) {
     fixed.config.routing.algorithm = first;
     attempts.push({ exp: clone(fixed), notes: [...notes] });
   }
-  if (fixed.config.traffic.pattern !== 'uniform') {
-    notes.push(`traffic ${fixed.config.traffic.pattern} → uniform`);
-    fixed.config.traffic.pattern = 'uniform';
+  // The engine's default pattern (the catalog's default config), which every family runs.
+  const fallback = experiments.catalog.default_config.traffic.pattern;
+  if (fixed.config.traffic.pattern !== fallback) {
+    notes.push(`traffic ${fixed.config.traffic.pattern} → ${fallback}`);
+    fixed.config.traffic.pattern = fallback;
     attempts.push({ exp: clone(fixed), notes: [...notes] });
   }
   for (const a of attempts) {

@@ -22,7 +22,10 @@ import { PRESETS } from './presets.js';
 export class ExperimentState extends Emitter {
   constructor() {
     super();
-    /** The catalog (`catalog()`) and the model read from it, once the wasm module is loaded. */
+    /**
+     * The catalog (`catalog()`) and the model read from it, once the wasm module is loaded.
+     * @type {import('../../pkg/hiradix.js').Catalog | null}
+     */
     this.catalog = null;
     /** @type {import('../model/experiment.js').Model | null} */
     this.model = null;
