@@ -2,7 +2,9 @@
 //! (www/stories/builtin/) all pass the check, and a broken or hostile document is refused
 //! with every problem naming its field, by the library and by `hiradix story check`.
 
-use hiradix::story::{check, Selector, MAX_STORY_BYTES};
+use hiradix::config::SimConfig;
+use hiradix::sim::Simulation;
+use hiradix::story::{check, Selector, Stop, MAX_STORY_BYTES};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -291,4 +293,112 @@ fn a_focus_on_another_pattern_selects_nothing() {
     cfg.traffic.pattern = "uniform".into();
     let sim = hiradix::sim::Simulation::new(&cfg).expect("builds");
     assert_eq!(hiradix::story::focus_mask(&focus, &sim), None, "the focus is about router_shift");
+}
+
+/// Scenes: a caption, a stop (a cycle that moves forward, or an event at a router the
+/// network has), view and load changes, and a question whose answer is one of its choices.
+#[test]
+fn scenes_are_checked_against_the_network() {
+    let scene = |stop: Value| json!({"caption": ["Watch the ", {"b": "direct"}, " channels."], "stop": stop});
+    let played = with(|d| {
+        d["scenes"] = json!([
+            scene(json!({"until": "cycle", "cycle": 200})),
+            {
+                "caption": "What will router 3 do next?",
+                "stop": {"until": "nonminimal", "router": 3},
+                "view": {"metric": "vc0"},
+                "load": 0.5,
+                "inspect": 3,
+                "question": {"ask": "Which path?", "choices": ["minimal", "non-minimal"], "answer": 1, "why": "Its direct channel is full."}
+            },
+            scene(json!({"until": "saturated"})),
+            scene(json!({"until": "decision", "router": 0}))
+        ]);
+    });
+    let story = check(&played.to_string()).expect("four scenes");
+    assert_eq!(story.scenes.len(), 4);
+    assert_eq!(story.scenes[1].stop, Stop::Nonminimal { router: 3 });
+    let edit = |f: fn(&mut Value)| {
+        let mut d = played.clone();
+        f(&mut d);
+        d
+    };
+    refused(
+        &edit(|d| d["scenes"][1]["stop"]["router"] = json!(4)),
+        "scenes[1].stop.router",
+        "router 4; the network has 4",
+    );
+    refused(&edit(|d| d["scenes"][1]["inspect"] = json!(9)), "scenes[1].inspect", "router 9");
+    refused(
+        &edit(|d| d["scenes"][3]["stop"] = json!({"until": "cycle", "cycle": 100})),
+        "scenes[3].stop.cycle",
+        "after the previous stop (200)",
+    );
+    refused(&edit(|d| d["scenes"][0]["stop"] = json!({"until": "someday"})), "scenes[0].stop.until", "someday");
+    refused(&edit(|d| d["scenes"][0]["stop"]["color"] = json!(1)), "scenes[0].stop", "color");
+    refused(&edit(|d| d["scenes"][1]["question"]["answer"] = json!(2)), "scenes[1].question.answer", "there are 2");
+    refused(&edit(|d| d["scenes"][1]["question"]["choices"] = json!(["only"])), "scenes[1].question.choices", "2 to 6");
+    refused(
+        &edit(|d| d["scenes"][1]["question"]["why"] = json!({"script": 1})),
+        "scenes[1].question.why.script",
+        "emphasis",
+    );
+    refused(&edit(|d| d["scenes"][1]["load"] = json!(1.5)), "scenes[1].load", "(0, 1]");
+    refused(&edit(|d| d["scenes"][1]["view"]["metric"] = json!("heat")), "scenes[1].view.metric", "link colour");
+    refused(
+        &edit(|d| d["scenes"] = json!(vec![json!({"caption": "x", "stop": {"until": "saturated"}}); 41])),
+        "scenes",
+        "at most 40",
+    );
+}
+
+/// The UGAL-L story's question is answered by the run, as the page plays it in the first
+/// pane: at cycle 2000, router 3's next decision takes the minimal path (the answer) while
+/// the minimal global channel's true queue is far longer than the queue it compared; then
+/// router 0, which owns that channel, sends a packet non-minimally.
+#[test]
+fn the_ugal_l_story_s_question_is_answered_by_the_run() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("www/stories/builtin/ugal-l-misjudges.json"),
+    )
+    .expect("the story");
+    let story = check(&text).expect("checks");
+    let mut cfg = SimConfig::from_value(story.experiment.config.clone()).expect("a config");
+    cfg.routing.algorithm =
+        story.experiment.compare.as_ref().expect("panes").values[0].as_str().expect("a name").into();
+    let mut sim = Simulation::new(&cfg).expect("builds");
+    // As the page's WebSim: every packet labeled.
+    sim.stats_mut().label_start = 0;
+    sim.stats_mut().label_end = u64::MAX;
+    let until = |sim: &mut Simulation, router: usize, nonminimal: bool| {
+        let count = |sim: &Simulation| {
+            let d = sim.router_decisions()[router];
+            if nonminimal {
+                d.nonminimal
+            } else {
+                d.routed
+            }
+        };
+        let before = count(sim);
+        while count(sim) == before {
+            sim.advance(1).expect("runs");
+            assert!(sim.now() < 100_000, "no event at router {router}");
+        }
+    };
+    let [first, asked, owner] = &story.scenes[..] else { panic!("three scenes") };
+    assert_eq!(first.stop, Stop::Cycle { cycle: 2000 });
+    sim.advance(2000).expect("runs");
+    assert_eq!(asked.stop, Stop::Decision { router: 3 });
+    until(&mut sim, 3, false);
+    let note = sim.route_notes()[3];
+    assert_eq!(note.cycle + 1, sim.now(), "the decision the inspector shows is the one the scene stopped at");
+    let question = asked.question.as_ref().expect("a question");
+    assert_eq!(note.chose_minimal, question.answer == 0, "{note:?}");
+    assert!(note.q_true >= 2 * note.q_min.max(1), "the true queue is far longer: {note:?}");
+    let stated = (note.q_min, note.h_min, note.q_nonmin, note.h_nonmin, note.q_true);
+    assert_eq!(stated, (5, 3, 5, 4, 20), "docs/lecture.md (Scenes) states these numbers");
+    assert_eq!(owner.stop, Stop::Nonminimal { router: 0 });
+    until(&mut sim, 0, true);
+    let note = sim.route_notes()[0];
+    assert!(note.cycle + 1 == sim.now() && !note.chose_minimal, "{note:?}");
 }

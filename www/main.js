@@ -41,6 +41,7 @@ import { RemoteSim } from './sim/remote-sim.js';
 import { animation } from './ui/animation.js';
 import { FailLinks } from './ui/faults.js';
 import { TimeControl } from './ui/time-control.js';
+import { ScenePlayer } from './ui/scene-player.js';
 import { LiveLoad } from './ui/live-load.js';
 import { drawRamp } from './render/network-view.js';
 import { ExperimentState } from './stories/experiment-state.js';
@@ -107,6 +108,11 @@ const liveLoad = new LiveLoad(
 const failLinks = new FailLinks({ experiments, sim, run, trace, timeControl }, { serial, changed: onFaultsChanged });
 const inspector = new Inspector({ sim, view, run, failLinks });
 const sweeps = new SweepPanel({ experiments, sim, view });
+// A story's scenes, one per clicker press (www/ui/scene-player.js).
+const scenes = new ScenePlayer(
+  { experiments, sim, run, view, timeControl, liveLoad },
+  { serial, untilCycle: (cycle) => untilCycle(String(cycle)), applyView: applySceneView, updateInspector, notice },
+);
 const anim = animation({ experiments, sim, run, view, trace, timeControl, liveLoad, inspector, sweeps }, { showStopped, showCrash, setRunning, notice });
 
 // The owners' events: the "until" box shows the run's; a changed view or speed goes into
@@ -660,6 +666,7 @@ function wireControls() {
   runUntil.addEventListener('change', () => untilCycle(runUntil.value));
   timeControl.wire();
   liveLoad.wire();
+  scenes.wire();
   const routerMetric = selectById('router-metric');
   routerMetric.addEventListener('change', () => {
     experiments.setView({ routers: routerMetric.value });
@@ -777,6 +784,22 @@ function untilCycle(raw) {
   if (!run.running && run.usable) setRunning(true);
 }
 
+// A scene's view: the link colour (if the network has that VC), the routers' colour, the
+// packets, and the controls showing them.
+function applySceneView({ metric, routers, packets }) {
+  const vcs = sim.panes[0]?.vcs ?? 0;
+  const usable = metric && (!metric.startsWith('vc') || Number(metric.slice(2)) < vcs);
+  if (usable && metric !== view.metric) {
+    view.setMetric(metric);
+    selectById('link-metric').value = metric;
+    syncMetric(experiments, sim.panes);
+  }
+  experiments.setView({ routers, packets });
+  selectById('router-metric').value = routers === 'nonmin' ? 'nonmin' : 'fill';
+  inputById('show-packets').checked = packets !== false;
+  syncRouterLegend(experiments);
+}
+
 // The story's focus on every pane, selected by the engine in each pane's worker (with the
 // next step) on the links as they are now (the detours around failed links follow them);
 // the legend and the key plots follow once it has answered.
@@ -840,6 +863,18 @@ function onKey(ev) {
     view.select({ pane: pane.index, kind: 'router', index: next });
     updateInspector();
     return;
+  }
+  // A story's scenes: PageDown / PageUp (a presentation clicker's keys) always; in present
+  // mode also → and Space (next) and ← (previous).
+  if (scenes.scenes.length) {
+    const forward = ev.key === 'PageDown' || (view.present && (ev.key === 'ArrowRight' || ev.key === ' '));
+    const back = ev.key === 'PageUp' || (view.present && ev.key === 'ArrowLeft');
+    if (forward || back) {
+      ev.preventDefault();
+      if (forward) scenes.next();
+      else scenes.previous();
+      return;
+    }
   }
   const speedIndex = Number(inputById('speed-slider').value);
   switch (ev.key) {

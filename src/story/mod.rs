@@ -4,7 +4,9 @@
 //! look at as structured text (strings and `{b}`, `{i}`, `{sub}` segments: rendered as
 //! text, never as HTML), the experiment (the configuration over the defaults, the parameter
 //! compared side by side, speed, view, colour ranges, the load sweep), its focus (a named
-//! selector: which channels the picture cases in orange) and its key plots by name.
+//! selector: which channels the picture cases in orange), its key plots by name and its
+//! scenes (`scenes.rs`: the lecture's sequence, each with a caption, a stop and perhaps a
+//! question for the class).
 //!
 //! The seven built-in stories are such documents (`www/stories/builtin/`); the page reads
 //! them, `hiradix story check` and the page's `checkStory` check any document, and
@@ -21,7 +23,9 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 mod focus;
+mod scenes;
 pub use focus::focus_mask;
+pub use scenes::{Question, Scene, Stop, MAX_SCENES, MAX_SCENE_CYCLE};
 
 /// The version of the format this module reads (the document's `hiradix_story`).
 pub const FORMAT: u32 = 1;
@@ -69,6 +73,9 @@ pub struct Story {
     /// (`tests/browser/stories.test.mjs` measures them on the page).
     #[serde(default)]
     pub numbers: Option<StatedNumbers>,
+    /// The lecture's sequence (`scenes.rs`): played one scene per clicker press.
+    #[serde(default)]
+    pub scenes: Vec<Scene>,
     /// The author's notes on choices in the document (not shown).
     #[serde(default)]
     pub notes: Vec<String>,
@@ -332,6 +339,7 @@ impl Story {
         if let Some(numbers) = &self.numbers {
             numbers.problems(&mut p, panes.len(), self.focus.is_some());
         }
+        scenes::problems(&mut p, &self.scenes, &panes);
         let needs_focus = self.key_plots.iter().any(|k| matches!(k, KeyPlot::Classes | KeyPlot::Decisions));
         p.check(!needs_focus || self.focus.is_some(), "key_plots", || {
             "classes and decisions compare the focus with the rest: give a focus".into()

@@ -59,6 +59,7 @@ export function storyFromDocument(doc) {
     look: doc.look ?? [],
     focus: focus ? { selection: focus, label: focus.label, dim: focus.dim, routerScale: focus.router_scale } : null,
     keyPlots: doc.key_plots ?? [],
+    scenes: doc.scenes ?? [],
   };
 }
 

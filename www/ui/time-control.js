@@ -285,8 +285,11 @@ export class TimeControl {
 
   // ------------------------------------------------------------------ run until
 
-  /** Runs until `kind` ('decision', 'nonminimal', 'saturated') happens; see the top. */
-  runUntil(kind) {
+  /**
+   * Runs until `kind` ('decision', 'nonminimal', 'saturated') happens; see the top. `quiet`:
+   * no notice when a router's event is reached (a scene shows it in the inspector).
+   */
+  runUntil(kind, { quiet = false } = {}) {
     const sel = this.view.selection?.kind === 'router' ? this.view.selection : null;
     if (kind !== 'saturated' && !EVENT_WORDS[kind]) return;
     if (kind !== 'saturated' && !sel) {
@@ -305,7 +308,7 @@ export class TimeControl {
       );
       try {
         if (kind === 'saturated') await this.untilSaturated();
-        else await this.untilAtRouter(kind, sel.pane, sel.index);
+        else await this.untilAtRouter(kind, sel.pane, sel.index, quiet);
       } finally {
         this.busy = false;
         this.synced = '';
@@ -314,7 +317,7 @@ export class TimeControl {
     });
   }
 
-  async untilAtRouter(kind, paneIndex, router) {
+  async untilAtRouter(kind, paneIndex, router, quiet = false) {
     const sim = this.sim;
     const panes = sim.panes;
     const gen = sim.gen;
@@ -345,7 +348,7 @@ export class TimeControl {
     else
       text = `No ${words.missing} at router ${router} within ${grouped(MAX_CYCLES)} cycles${where ? ' (pane ' + pane.variant.name + ')' : ''}: paused at cycle ${at}.`;
     if (failed) text += ` Another pane could not follow: ${failed}`;
-    this.hooks.notice(text);
+    if (!(quiet && r.reached && !r.error && !failed)) this.hooks.notice(text);
   }
 
   async untilSaturated() {

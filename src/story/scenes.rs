@@ -1,0 +1,121 @@
+//! A story's scenes: the sequence a lecture is played in, one step per clicker press. Each
+//! scene has a caption, where the run stops (a cycle, or an event the page can run until:
+//! the next decision or non-minimal decision at a router, the first saturated channel),
+//! what changes as it starts (the view, the offered load, the router shown in the
+//! inspector) and, optionally, a question the class answers before the run reveals it
+//! (predict, then watch).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{is_metric, line, rich_text, Problems, View};
+use crate::config::SimConfig;
+
+/// The most scenes a story plays.
+pub const MAX_SCENES: usize = 40;
+/// The latest cycle a scene may stop at, and the most cycles one may run until its event.
+pub const MAX_SCENE_CYCLE: u64 = 1_000_000;
+
+/// One scene (see the module documentation).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// What the class is told during the scene: structured text.
+    pub caption: Value,
+    /// Where the run stops.
+    pub stop: Stop,
+    /// The view as the scene starts (unset fields keep the previous scene's).
+    #[serde(default)]
+    pub view: Option<View>,
+    /// The offered load set as the scene starts, as the load control sets it while running.
+    #[serde(default)]
+    pub load: Option<f64>,
+    /// The router the inspector shows once the scene has stopped (in the first pane).
+    #[serde(default)]
+    pub inspect: Option<u32>,
+    /// A question asked before the run, answered by it.
+    #[serde(default)]
+    pub question: Option<Question>,
+}
+
+/// Where a scene's run stops.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(tag = "until", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Stop {
+    /// At this cycle (the page animates up to it).
+    Cycle { cycle: u64 },
+    /// At the next routing decision at `router` (in the first pane).
+    Decision { router: u32 },
+    /// At the next packet `router` sends off its minimal path (in the first pane).
+    Nonminimal { router: u32 },
+    /// At the first saturated channel: a VC buffer it feeds is full.
+    Saturated {},
+}
+
+/// A question for the class: a few answers to choose from, the right one, and why, shown
+/// once the run has answered it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub ask: String,
+    pub choices: Vec<String>,
+    /// The index of the right choice.
+    pub answer: usize,
+    /// Why: structured text, shown with the answer.
+    pub why: Value,
+}
+
+/// Checks the scenes against the panes' configurations (the routers they name must exist
+/// in every pane; cycle stops must move forward).
+pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) {
+    p.check(scenes.len() <= MAX_SCENES, "scenes", || format!("{} scenes; at most {MAX_SCENES}", scenes.len()));
+    let routers = panes.iter().filter_map(|c| c.topology.size().map(|(r, _, _)| r)).min();
+    let mut last_cycle = 0;
+    for (i, s) in scenes.iter().enumerate().take(MAX_SCENES) {
+        let at = format!("scenes[{i}]");
+        rich_text(p, &format!("{at}.caption"), &s.caption);
+        let router = |p: &mut Problems, path: &str, r: u32| {
+            if let Some(n) = routers {
+                p.check(u64::from(r) < n, path, || format!("router {r}; the network has {n} (0 to {})", n - 1));
+            }
+        };
+        match s.stop {
+            Stop::Cycle { cycle } => {
+                p.check(cycle > last_cycle && cycle <= MAX_SCENE_CYCLE, &format!("{at}.stop.cycle"), || {
+                    format!("cycle {cycle}: after the previous stop ({last_cycle}) and at most {MAX_SCENE_CYCLE}")
+                });
+                last_cycle = last_cycle.max(cycle);
+            }
+            Stop::Decision { router: r } | Stop::Nonminimal { router: r } => router(p, &format!("{at}.stop.router"), r),
+            Stop::Saturated {} => {}
+        }
+        if let Some(view) = &s.view {
+            if let Some(m) = &view.metric {
+                p.check(is_metric(m), &format!("{at}.view.metric"), || {
+                    "not a link colour (occupancy, utilization, vc0 … vc15)".into()
+                });
+            }
+        }
+        if let Some(load) = s.load {
+            p.check(load.is_finite() && load > 0.0 && load <= 1.0, &format!("{at}.load"), || {
+                format!("{load}: an offered load in (0, 1]")
+            });
+        }
+        if let Some(r) = s.inspect {
+            router(p, &format!("{at}.inspect"), r);
+        }
+        if let Some(q) = &s.question {
+            line(p, &format!("{at}.question.ask"), &q.ask, 300);
+            p.check((2..=6).contains(&q.choices.len()), &format!("{at}.question.choices"), || {
+                format!("{} choices; 2 to 6", q.choices.len())
+            });
+            for (j, c) in q.choices.iter().enumerate().take(6) {
+                line(p, &format!("{at}.question.choices[{j}]"), c, 200);
+            }
+            p.check(q.answer < q.choices.len(), &format!("{at}.question.answer"), || {
+                format!("choice {}; there are {}", q.answer, q.choices.len())
+            });
+            rich_text(p, &format!("{at}.question.why"), &q.why);
+        }
+    }
+}

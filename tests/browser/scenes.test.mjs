@@ -1,0 +1,106 @@
+// A story's scenes played as a lecturer plays them with a clicker (src/story/scenes.rs,
+// www/ui/scene-player.js): in present mode, PageDown enters the next scene and runs to its
+// stop; a question waits for the class, the next press runs on and the run answers it (the
+// decision in the inspector); PageUp goes back exactly (by rewind). The UGAL-L story's
+// scenes: watch to cycle 2000; ask which path router 3's next packet takes; router 0's next
+// non-minimal decision (tests/stories.rs checks the answer against the engine natively).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, startServer } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser({ width: 1366, height: 768 });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const now = (page) => page.evaluate(() => window.hiradix.sim.now());
+const sceneCount = (page) => page.textContent('#scene-count');
+/** Waits until the scene player is idle (its run reached the stop). */
+const idle = (page) => page.waitForFunction(() => !document.getElementById('scene-bar').classList.contains('busy'), null, { timeout: 120_000 });
+
+test('the UGAL-L story plays its scenes with PageDown and PageUp; the question is answered by the run', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=ugal-l-misjudges&present=1`);
+  await page.waitForFunction(() => window.hiradix.panes.length === 3 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
+  assert.ok(await page.isVisible('#scene-bar'), 'a story with scenes shows the scene bar');
+  assert.equal(await sceneCount(page), '3 scenes');
+
+  // Scene 1: runs to cycle 2000 (back to it, if the opening run went past) and pauses.
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.getElementById('scene-count').textContent === 'Scene 1 of 3');
+  await idle(page);
+  assert.equal(await now(page), 2000);
+  assert.equal(await page.evaluate(() => window.hiradix.running), false, 'paused at the stop');
+  assert.match(await page.textContent('#scene-caption'), /orange-cased channels/);
+
+  // Scene 2 asks first: the run waits for the class.
+  await page.keyboard.press('ArrowRight'); // present mode: → is the clicker's next
+  await page.waitForFunction(() => document.getElementById('scene-count').textContent === 'Scene 2 of 3');
+  await idle(page);
+  assert.ok(await page.isVisible('#scene-question'));
+  assert.match(await page.textContent('#scene-ask'), /Which path does UGAL-L give router 3/);
+  assert.equal(await page.textContent('#scene-next'), '▶ Reveal');
+  assert.equal(await now(page), 2000, 'nothing runs while the class thinks');
+  assert.equal(await page.isVisible('#scene-why'), false, 'the answer waits for the run');
+  const choices = page.locator('#scene-choices button');
+  assert.equal(await choices.count(), 2);
+  await choices.nth(1).click(); // the class guesses non-minimal
+
+  // Reveal: the run goes on to router 3's next decision, which answers it.
+  await page.keyboard.press('PageDown');
+  await idle(page);
+  await page.waitForFunction(() => !document.getElementById('scene-why').hidden);
+  const cycle = await now(page);
+  assert.ok(cycle > 2000, `ran on to the decision (cycle ${cycle})`);
+  assert.match(await page.textContent('#scene-why'), /^Answer: The minimal path/);
+  assert.match(await choices.nth(0).getAttribute('class'), /\bright\b/);
+  assert.match(await choices.nth(1).getAttribute('class'), /\bwrong\b/);
+  // The inspector shows router 3 and its decision: minimal, with the true queue beside it.
+  await page.waitForSelector('#inspector', { state: 'visible' });
+  const selection = await page.evaluate(() => window.hiradix.selection);
+  assert.deepEqual(selection, { pane: 0, kind: 'router', index: 3 });
+  await page.waitForFunction(() => /minimal/.test(document.getElementById('inspector').textContent));
+  assert.match(await page.textContent('#inspector'), /true queue/);
+
+  // Scene 3: router 0's next non-minimal decision.
+  await page.keyboard.press(' '); // present mode: Space is the clicker's next too
+  await page.waitForFunction(() => document.getElementById('scene-count').textContent === 'Scene 3 of 3');
+  await idle(page);
+  assert.ok((await now(page)) > cycle);
+  assert.deepEqual(await page.evaluate(() => window.hiradix.selection), { pane: 0, kind: 'router', index: 0 });
+  assert.equal(await page.isEnabled('#scene-next'), false, 'the last scene');
+
+  // Back, exactly: scene 2 as it stopped, then scene 1 at cycle 2000.
+  await page.keyboard.press('PageUp');
+  await idle(page);
+  assert.equal(await sceneCount(page), 'Scene 2 of 3');
+  assert.equal(await now(page), cycle, 'back to where scene 2 stopped');
+  await page.keyboard.press('ArrowLeft'); // present mode: ← is the clicker's previous
+  await idle(page);
+  assert.equal(await sceneCount(page), 'Scene 1 of 3');
+  assert.equal(await now(page), 2000);
+
+  // And forward again: the same question, the same answer at the same cycle.
+  await page.keyboard.press('PageDown');
+  await idle(page);
+  assert.equal(await page.textContent('#scene-next'), '▶ Reveal');
+  await page.keyboard.press('PageDown');
+  await idle(page);
+  assert.equal(await now(page), cycle, 'the run is deterministic: the same decision at the same cycle');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a story without scenes shows no scene bar, and PageDown does nothing there', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=min-worst-case`);
+  await page.waitForFunction(() => window.hiradix.panes.length > 0 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
+  assert.equal(await page.isVisible('#scene-bar'), false);
+  await page.keyboard.press('PageDown');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
