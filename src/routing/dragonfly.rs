@@ -78,10 +78,10 @@
 
 use super::hyperx_min::vc_in_class_at;
 use super::{dragonfly, Algorithm, CrParams, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing, TrueQueue};
-use crate::config::{IntermediateGroup, RoutingConfig};
+use crate::config::{ConfigErrors, IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::topology::{Dragonfly, LinkClass};
+use crate::topology::{Dragonfly, LinkClass, Topology};
 
 /// Intermediate groups UGAL draws at most, beyond the first, looking for a non-minimal
 /// path that works when links have failed.
@@ -99,22 +99,6 @@ pub enum DfAlgorithm {
     UgalLCr,
 }
 
-impl DfAlgorithm {
-    /// Catalog name → algorithm.
-    pub fn from_name(name: &str) -> Option<DfAlgorithm> {
-        Some(match name {
-            "min" => DfAlgorithm::Min,
-            "val" => DfAlgorithm::Val,
-            "ugal_l" => DfAlgorithm::UgalL,
-            "ugal_g" => DfAlgorithm::UgalG,
-            "ugal_l_vc" => DfAlgorithm::UgalLVc,
-            "ugal_l_vch" => DfAlgorithm::UgalLVch,
-            "ugal_l_cr" => DfAlgorithm::UgalLCr,
-            _ => return None,
-        })
-    }
-}
-
 /// Dragonfly minimal routing (§4.1).
 pub const MIN: Algorithm = Algorithm {
     name: "min",
@@ -122,12 +106,13 @@ pub const MIN: Algorithm = Algorithm {
     family: "dragonfly",
     description: "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)",
     params: &[],
-    build: |cfg, topo| Ok(build(cfg, dragonfly(topo)?)),
+    build: |cfg, topo| build(DfAlgorithm::Min, cfg, topo),
 };
 /// Dragonfly Valiant routing (§4.1).
 pub const VAL: Algorithm = Algorithm {
     name: "val",
     description: "dragonfly Valiant: via a random intermediate group (dragonfly §4.1; 3 VCs, Fig. 7)",
+    build: |cfg, topo| build(DfAlgorithm::Val, cfg, topo),
     ..MIN
 };
 /// UGAL-L (§4.2).
@@ -139,6 +124,7 @@ pub const UGAL_L: Algorithm = Algorithm {
     },
     description: "UGAL-L: MIN vs VAL at the source by q·H of the local first-hop queues (dragonfly §4.2)",
     params: &["routing.ugal_threshold"],
+    build: |cfg, topo| build(DfAlgorithm::UgalL, cfg, topo),
     ..MIN
 };
 /// UGAL-G (§4.2).
@@ -149,6 +135,7 @@ pub const UGAL_G: Algorithm = Algorithm {
         true_queue: TrueQueue::Read,
     },
     description: "UGAL-G: MIN vs VAL by q·H of the global channels' own queues, the ideal (dragonfly §4.2)",
+    build: |cfg, topo| build(DfAlgorithm::UgalG, cfg, topo),
     ..UGAL_L
 };
 /// UGAL-L_VC (§4.3.1).
@@ -159,6 +146,7 @@ pub const UGAL_L_VC: Algorithm = Algorithm {
         true_queue: TrueQueue::Compare,
     },
     description: "UGAL-L_VC: per-VC queues, q(VC1) minimal vs q(VC0) non-minimal (dragonfly §4.3.1)",
+    build: |cfg, topo| build(DfAlgorithm::UgalLVc, cfg, topo),
     ..UGAL_L
 };
 /// UGAL-L_VCH (§4.3.1).
@@ -169,6 +157,7 @@ pub const UGAL_L_VCH: Algorithm = Algorithm {
         true_queue: TrueQueue::Compare,
     },
     description: "UGAL-L_VCH: port queues, VC queues when both paths start on the same port (dragonfly §4.3.1)",
+    build: |cfg, topo| build(DfAlgorithm::UgalLVch, cfg, topo),
     ..UGAL_L
 };
 /// UGAL-L_CR (§4.3.2).
@@ -180,14 +169,16 @@ pub const UGAL_L_CR: Algorithm = Algorithm {
     },
     description: "UGAL-L_CR: UGAL-L_VCH plus credit round-trip sensing and delayed credits (dragonfly §4.3.2)",
     params: &["routing.ugal_threshold", "routing.crt0", "routing.cr_granularity"],
+    build: |cfg, topo| build(DfAlgorithm::UgalLCr, cfg, topo),
     ..MIN
 };
 
-/// Builds the dragonfly algorithm `cfg.algorithm` names (which must be one of this family).
-pub fn build(cfg: &RoutingConfig, df: &Dragonfly) -> Box<dyn Routing> {
-    let alg = DfAlgorithm::from_name(&cfg.algorithm).expect("a dragonfly algorithm");
+/// Builds algorithm `alg` of this family (each declaration above names its own) for the
+/// dragonfly `topo`.
+fn build(alg: DfAlgorithm, cfg: &RoutingConfig, topo: &Topology) -> Result<Box<dyn Routing>, ConfigErrors> {
+    let df = dragonfly(topo)?;
     let cr = CrParams { crt0: cfg.crt0, granularity: cfg.cr_granularity.max(1) };
-    Box::new(DragonflyRouting::new(df, alg, cfg.ugal_threshold, cr).with_intermediate(cfg.intermediate_group))
+    Ok(Box::new(DragonflyRouting::new(df, alg, cfg.ugal_threshold, cr).with_intermediate(cfg.intermediate_group)))
 }
 
 /// A global channel seen from its source group (§4.1 step 2: from `R_a` to `R_b`).
