@@ -633,58 +633,24 @@ impl SimConfig {
         serde_json::to_string_pretty(self).expect("config serialises")
     }
 
-    /// Range checks of every field that does not depend on the chosen algorithms.
+    /// Checks every field's range (declared in the catalog, `schema`) and the rules across
+    /// fields that do not depend on the chosen algorithms.
     pub fn validate(&self) -> Result<(), ConfigErrors> {
-        let mut errs = Vec::new();
+        // Every single-field range is declared once, in the catalog (`schema`): the page's
+        // controls show the same ranges. What follows are the rules across fields.
+        let mut errs = schema::range_errors(self);
         let mut check = |ok: bool, path: &str, msg: String| {
             if !ok {
                 errs.push(ConfigError::new(path, msg));
             }
         };
         let r = &self.router;
-        check((1..=16).contains(&r.vcs), "router.vcs", format!("must be 1..=16, got {}", r.vcs));
         check(
             (1..=4096).contains(&r.depth_per_vc()),
             if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" },
             format!("gives {} flits per VC; must be 1..=4096", r.depth_per_vc()),
         );
-        check(
-            (1..=64).contains(&r.pipeline_delay),
-            "router.pipeline_delay",
-            format!("must be 1..=64 cycles, got {}", r.pipeline_delay),
-        );
-        check((1..=8).contains(&r.speedup), "router.speedup", format!("must be 1..=8, got {}", r.speedup));
-        check(
-            (1..=8).contains(&r.islip_iterations),
-            "router.islip_iterations",
-            format!("must be 1..=8, got {}", r.islip_iterations),
-        );
-        for (name, v) in [
-            ("terminal_latency", r.terminal_latency),
-            ("local_latency", r.local_latency),
-            ("global_latency", r.global_latency),
-        ] {
-            check((1..=1000).contains(&v), &format!("router.{name}"), format!("must be 1..=1000 cycles, got {v}"));
-        }
-        check(
-            (1..=16).contains(&r.terminal_period),
-            "router.terminal_period",
-            format!("must be 1..=16 cycles per flit, got {}", r.terminal_period),
-        );
-        if let Some(q) = r.output_queue {
-            check((1..=65535).contains(&q), "router.output_queue", format!("must be 1..=65535 packets, got {q}"));
-        }
         let t = &self.traffic;
-        check(
-            t.load.is_finite() && (0.0..=1.0).contains(&t.load),
-            "traffic.load",
-            format!("must be between 0 and 1 flits/cycle/terminal, got {}", t.load),
-        );
-        check(
-            (1..=64).contains(&t.packet_size),
-            "traffic.packet_size",
-            format!("must be 1..=64 flits, got {}", t.packet_size),
-        );
         check(
             t.packet_size <= r.depth_per_vc(),
             "traffic.packet_size",
@@ -694,28 +660,7 @@ impl SimConfig {
                 r.depth_per_vc()
             ),
         );
-        check(
-            (1..=1_000_000).contains(&t.batch_size),
-            "traffic.batch_size",
-            format!("must be 1..=1000000, got {}", t.batch_size),
-        );
-        check(
-            (1..=1_000_000).contains(&t.source_queue_cap),
-            "traffic.source_queue_cap",
-            format!("must be 1..=1000000, got {}", t.source_queue_cap),
-        );
         let m = &self.measurement;
-        check(m.measure >= 1, "measurement.measure", "must be at least 1 cycle".into());
-        check(m.watchdog >= 10, "measurement.watchdog", format!("must be at least 10 cycles, got {}", m.watchdog));
-        for (name, v) in
-            [("warmup", m.warmup), ("measure", m.measure), ("drain_limit", m.drain_limit), ("watchdog", m.watchdog)]
-        {
-            check(
-                v <= MAX_RUN_CYCLES,
-                &format!("measurement.{name}"),
-                format!("must be at most {MAX_RUN_CYCLES} cycles, got {v}"),
-            );
-        }
         let total = m.warmup.checked_add(m.measure).and_then(|t| t.checked_add(m.drain_limit));
         check(
             total.is_some_and(|t| t <= MAX_RUN_CYCLES),
@@ -734,16 +679,6 @@ impl SimConfig {
             "faults.links",
             format!("at most {MAX_LISTED_FAULTS} links, got {}", self.faults.links.len()),
         );
-        if self.routing.cr_granularity == 0 {
-            errs.push(ConfigError::new("routing.cr_granularity", "must be at least 1 (track every credit)"));
-        }
-        // The catalog's ranges (the page's controls show the same), where no check above
-        // already named the field.
-        for e in schema::range_errors(self) {
-            if !errs.iter().any(|known| known.path == e.path) {
-                errs.push(e);
-            }
-        }
         if errs.is_empty() {
             Ok(())
         } else {

@@ -224,7 +224,7 @@ test('link values of the wrong type are refused by name; the engine checks the r
   // A value of the right type that the engine refuses: named, and the default runs.
   const second = await openHostile(`?traffic.load=1${'0'.repeat(308)}`);
   const g = await second.facts();
-  assert.match(g.notice, /traffic\.load: must be between 0 and 1/);
+  assert.match(g.notice, /traffic\.load: must be 0\.\.=1, got/);
   assert.match(g.notice, /default experiment/);
   assert.deepEqual(second.errors, []);
   await second.page.close();
