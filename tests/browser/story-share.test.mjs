@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { ROOT, launchBrowser, openPage } from './harness.mjs';
 import { setup } from './page-helpers.mjs';
 import { MAX_LINK_PAYLOAD, deflate, toBase64Url } from '../../www/stories/share.js';
@@ -147,11 +148,8 @@ test('Download story saves <id>.json; Open story… and a dropped file open it a
 test('a story too large for a link opens from a file; Share story names the limit and its size', { timeout: 180_000 }, async () => {
   const doc = JSON.parse(await builtinText('min-worst-case'));
   doc.id = 'large-story';
-  // Notes of random text (which deflate cannot shrink much): 20 000 characters.
-  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-  let seed = 1;
-  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed);
-  doc.notes = Array.from({ length: 20 }, () => Array.from({ length: 1000 }, () => alphabet[next() % alphabet.length]).join(''));
+  // Notes of random text (which deflate cannot shrink below 6 bits a character): 20 000 characters.
+  doc.notes = Array.from({ length: 20 }, () => randomBytes(750).toString('base64'));
   const { page, errors } = await env.open();
   await page.setInputFiles('#story-file', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
   await waitStory(page, 'large-story');
@@ -217,7 +215,8 @@ test('hostile story links are refused with a notice and no exception; the first 
   const z = async (text) => `z:${toBase64Url(await deflate(new TextEncoder().encode(text)))}`;
   const refused = JSON.parse(JSON.stringify(doc));
   refused.title = 'x'.repeat(300);
-  refused.experiment.config.routing.algorithm = 'no_such_routing';
+  const badRouting = JSON.parse(JSON.stringify(doc));
+  badRouting.experiment.config.traffic.load = 7;
   // 10 MB of zeros deflate to under 10 KB: a link of 13 K characters that would inflate 40× past the limit.
   const bomb = await deflate(new Uint8Array(10_000_000));
   assert.ok(bomb.length < 12_000, `bomb of ${bomb.length} bytes`);
@@ -228,7 +227,8 @@ test('hostile story links are refused with a notice and no exception; the first 
     ['a deflate bomb', `z:${toBase64Url(bomb)}`, /inflates past 262,144 bytes, the most a story may have/],
     ['not JSON', await z('{"hiradix_story": 1, nope'), /it is not JSON/],
     ['not UTF-8', `z:${toBase64Url(await deflate(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])))}`, /is not UTF-8 text/],
-    ['refused by checkStory', await z(JSON.stringify(refused)), /the simulator refuses it: .*title: .*experiment\.config\.routing\.algorithm/],
+    ['refused by checkStory', await z(JSON.stringify(refused)), /the simulator refuses it: title: 300 characters/],
+    ['a pane refused by checkStory', await z(JSON.stringify(badRouting)), /the simulator refuses it: experiment\.config\.traffic\.load: /],
     ['an unknown field', await z(JSON.stringify({ ...doc, script: '<img src=x onerror=alert(1)>' })), /the simulator refuses it: .*script/],
     ['past the size limit', `z:${'A'.repeat(MAX_LINK_PAYLOAD + 1)}`, /too long \(16,001 characters, at most 16,000 characters\)/],
   ];

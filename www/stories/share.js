@@ -246,7 +246,12 @@ export async function fetchHostedStory(value, base, checkStory, fetchFn) {
     response.body?.cancel().catch(() => {});
     return { error: `'${name}' is ${plural(length, 'byte')}; a story has at most ${plural(MAX_STORY_BYTES, 'byte')}` };
   }
-  const read = await readLimited(response.body, MAX_STORY_BYTES);
+  // A response that states its length (as static hosts do) is read whole (its length was
+  // checked); one that does not is read as a stream, stopping past the limit.
+  const read =
+    Number.isFinite(length) && response.headers.has('content-length')
+      ? await readWhole(response, MAX_STORY_BYTES)
+      : await readLimited(response.body, MAX_STORY_BYTES);
   if (read.error === 'too large') return { error: `'${name}' is larger than ${plural(MAX_STORY_BYTES, 'byte')}, the most a story may have` };
   if (read.error) return { error: `'${name}' could not be read` };
   let text;
@@ -277,6 +282,16 @@ export async function readStoryFile(file, checkStory) {
   }
   const checked = checkStoryText(text, checkStory);
   return checked.error ? { error: `${name}: ${checked.error}` } : checked;
+}
+
+/** A response's bytes, at most `max`: {bytes} or {error}. */
+async function readWhole(response, max) {
+  try {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return bytes.length > max ? { error: 'too large' } : { bytes };
+  } catch {
+    return { error: 'unreadable' };
+  }
 }
 
 /** A stream's bytes, at most `max` (reading stops past it): {bytes} or {error}. */
