@@ -228,7 +228,11 @@ test('hostile story links are refused with a notice and no exception; the first 
     ['not JSON', await z('{"hiradix_story": 1, nope'), /it is not JSON/],
     ['not UTF-8', `z:${toBase64Url(await deflate(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])))}`, /is not UTF-8 text/],
     ['refused by checkStory', await z(JSON.stringify(refused)), /the simulator refuses it: title: 300 characters/],
-    ['a pane refused by checkStory', await z(JSON.stringify(badRouting)), /the simulator refuses it: experiment\.config\.traffic\.load: /],
+    [
+      'a pane refused by checkStory',
+      await z(JSON.stringify(badRouting)),
+      /the simulator refuses it: experiment\.compare\.values\[0\]\.traffic\.load: must be between 0 and 1/,
+    ],
     ['an unknown field', await z(JSON.stringify({ ...doc, script: '<img src=x onerror=alert(1)>' })), /the simulator refuses it: .*script/],
     ['past the size limit', `z:${'A'.repeat(MAX_LINK_PAYLOAD + 1)}`, /too long \(16,001 characters, at most 16,000 characters\)/],
   ];
