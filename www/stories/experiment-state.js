@@ -80,7 +80,12 @@ export class ExperimentState extends Emitter {
    * @param {Opened} opened
    */
   addOpened(doc, opened) {
-    const id = openedId(doc.id, (id) => this.presets.get(id)?.opened === null);
+    // Taken: a built-in story's id, or another opened story's (with another document id).
+    const taken = (id) => {
+      const entry = this.presets.get(id);
+      return Boolean(entry) && (entry.opened === null || entry.preset.doc.id !== doc.id);
+    };
+    const id = openedId(doc.id, taken);
     const preset = storyFromDocument(doc, id);
     this.presets.set(id, { preset, experiment: presetExperiment(this.model, preset), opened });
     this.emit('stories', { id });
