@@ -5,6 +5,8 @@
 // focus (a selector the engine turns into the channels to case in orange), its key plots
 // and the numbers its text states (measured with this simulator, `hiradix run` with the
 // same settings), each with the tolerance tests/browser/stories.test.mjs checks on the page.
+// Stories opened from a link, a file or the page's site (www/stories/share.js) take the same
+// form (storyFromDocument) and are added beside these (ExperimentState.addOpened).
 
 import { newExperiment } from '../model/experiment.js';
 
