@@ -31,7 +31,7 @@ import { BUILTIN_STORIES, PRESETS, loadStories, presetExperiments } from './stor
 import { describeCrash, smallerExperiment } from './ui/crash.js';
 import { Pane } from './sim/pane.js';
 import { layoutStage, watchLayout } from './render/layout.js';
-import { decodeExperiment, encodeExperiment } from './model/url-state.js';
+import { decodeExperiment, encodeExperiment, splitStoryParam, withPreset } from './model/url-state.js';
 import { Inspector, wireCanvasEvents } from './ui/interaction.js';
 import { statsCsv, statsJson } from './ui/stats-view.js';
 import { canvasesToPng, download, downloadText } from './ui/export.js';
@@ -52,6 +52,7 @@ import { exportLegend, syncFocusLegend, syncMetric, syncRouterLegend } from './r
 import { showStory } from './stories/story-panel.js';
 import { SweepPanel } from './ui/sweep-panel.js';
 import { facade } from './ui/facade.js';
+import { StoryShare } from './ui/story-share.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -113,6 +114,8 @@ const scenes = new ScenePlayer(
   { experiments, sim, run, view, timeControl, liveLoad },
   { serial, untilCycle: (cycle) => untilCycle(String(cycle)), applyView: applySceneView, updateInspector, notice },
 );
+// Share story, Download story, Open story… and a dropped story document (www/ui/story-share.js).
+const storyShare = new StoryShare({ experiments }, { checkStory: (text) => checkStory(text), applyPreset, notice });
 const anim = animation({ experiments, sim, run, view, trace, timeControl, liveLoad, inspector, sweeps }, { showStopped, showCrash, setRunning, notice });
 
 // The owners' events: the "until" box shows the run's; a changed view or speed goes into
@@ -357,7 +360,13 @@ function writeUrl() {
   // The link the page opened stays as it was until an experiment from it runs (one that
   // crashed the simulator is kept as the visitor had it).
   if (!experiments.experiment || linkKept) return;
-  const q = encodeExperiment(experiments.model, experiments.experiment, { trace: trace.link, present: view.present });
+  // An opened story: its `story=` first, so a reload reopens it; one too large for a link
+  // is left out, and so is its `preset=`, which no other page would know (url-state.js).
+  const exp = experiments.experiment;
+  const opened = exp.preset ? experiments.presets.get(exp.preset)?.opened : null;
+  const story = opened?.source ?? null;
+  const shown = opened && !story ? { ...exp, preset: '' } : exp;
+  const q = encodeExperiment(experiments.model, shown, { trace: trace.link, present: view.present, story });
   const costQ = cost?.urlParams();
   const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -369,7 +378,9 @@ function writeUrl() {
  */
 function linkProblems(search) {
   const costLink = splitCostParams(search);
-  const decoded = decodeExperiment(experiments.model, costLink.rest, experiments.presets);
+  // An opened story's `story=` is this session's: the story is registered already.
+  const storyLink = splitStoryParam(costLink.rest);
+  const decoded = decodeExperiment(experiments.model, storyLink.rest, experiments.presets);
   const problems = [...costLink.problems, ...decoded.problems];
   const exp = decoded.experiment;
   if (!problems.length && experiments.experiment && exp) {
@@ -443,21 +454,30 @@ async function checks(exp) {
   }
 }
 
+/**
+ * A story (built-in or opened, by its id in the presets), as the story menu applies it:
+ * resolves to whether it is shown.
+ * @param {string} id
+ * @returns {Promise<boolean>}
+ */
 function applyPreset(id, { run: running = true } = {}) {
-  serial(async () => {
+  const apply = async () => {
     const entry = experiments.presets.get(id);
     if (!entry) {
       const exp = clone(experiments.experiment);
       exp.preset = '';
       experiments.set(exp);
       syncUi();
-      return;
+      return false;
     }
     const exp = clone(entry.experiment);
     if (await applyExperiment(exp, { run: running })) {
       inputById('sweep-loads').value = entry.preset.sweep ?? inputById('sweep-loads').value;
+      return true;
     }
-  });
+    return false;
+  };
+  return /** @type {Promise<boolean>} */ (/** @type {unknown} */ (serial(apply)));
 }
 
 // ----------------------------------------------------------------- side by side
@@ -726,6 +746,7 @@ function wireControls() {
     updateInspector();
   });
   sweeps.wire();
+  storyShare.wire();
   $('tab-sim').addEventListener('click', () => showTab('sim'));
   $('tab-cost').addEventListener('click', () => showTab('cost'));
   $('btn-share').addEventListener('click', async () => {
@@ -950,8 +971,21 @@ async function main() {
   cost = new CostView($('cost-view'), { onChange: writeUrlSoon, onCrash: showCrash });
   cost.setValues(costLink.values);
   const fallback = newExperiment(model.complete(DEFAULT_CONFIG));
-  const decoded = decodeExperiment(model, costLink.rest, experiments.presets);
-  const problems = [...storyProblems, ...costLink.problems, ...decoded.problems];
+  // A story document in the link (story=, url-state.js) is read and registered first, and the
+  // rest of the link names it (preset=); refused, nothing of the link is used and the page
+  // opens its first story, the notice saying why.
+  const storyLink = splitStoryParam(costLink.rest);
+  let rest = storyLink.rest;
+  let storyRefused = storyLink.error;
+  if (storyLink.story !== null) {
+    const opened = await storyShare.fromLink(storyLink.story, location.href);
+    if (opened.error) storyRefused = opened.error;
+    else rest = withPreset(rest, opened.id);
+  }
+  const decoded = storyRefused
+    ? { experiment: null, problems: [], paused: false, present: false, trace: null }
+    : decodeExperiment(model, rest, experiments.presets);
+  const problems = [...storyProblems, ...costLink.problems, ...(storyRefused ? [] : storyLink.problems), ...decoded.problems];
   const asked = decoded.experiment ? clone(decoded.experiment.view) : null;
   let fromLink = false;
   // The link stays as the visitor opened it until its experiment runs: if it crashes the
@@ -968,7 +1002,7 @@ async function main() {
   }
   // A first visit (no experiment in the link) opens on a story, so the page shows what it
   // is for within seconds; the catalog's default config is the fallback for broken links.
-  const first = !decoded.experiment && !problems.length ? experiments.presets.get(FIRST_STORY) : null;
+  const first = !decoded.experiment && (!problems.length || storyRefused) ? experiments.presets.get(FIRST_STORY) : null;
   if (first) {
     experiments.set(fallback);
     fromLink = await applyExperiment(clone(first.experiment));
@@ -989,7 +1023,12 @@ async function main() {
     const vcs = sim.panes[0]?.vcs ?? 1;
     problems.push(`metric: '${clip(asked.metric, 60)}' is not a link colour of this network (its VCs are vc0 to vc${vcs - 1}); occupancy (all VCs) used`);
   }
-  if (problems.length) {
+  if (storyRefused) {
+    const more = problems.length ? `\n${[...new Set(problems)].map((p) => `• ${p}`).join('\n')}` : '';
+    notice(
+      `This link's story could not be opened: ${storyRefused}.\nNothing of the link was used${first && fromLink ? '; showing the first story instead' : ''}.${more}`,
+    );
+  } else if (problems.length) {
     const tail = decoded.experiment && !fromLink && !run.crashed ? '\nShowing the default experiment instead.' : '';
     notice(`This link's experiment could not be used as it is:\n${[...new Set(problems)].map((p) => `• ${p}`).join('\n')}${tail}`);
   }
@@ -1041,4 +1080,5 @@ window.hiradix = facade({
   exportPng,
   linkProblems: () => linkProblems(location.search),
   relayout: () => relayout(),
+  storyShare,
 });

@@ -38,6 +38,8 @@ export async function startServer(root = ROOT, { cache = false } = {}) {
       const body = await readFile(file);
       res.writeHead(200, {
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+        // As static hosts send it (a story hosted beside the page is read by its length).
+        'content-length': body.length,
         'cache-control': cache ? 'max-age=3600' : 'no-store',
       });
       res.end(body);
@@ -102,7 +104,7 @@ export async function openPage(context, url, { init = null, initArg } = {}) {
     if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()}`));
+  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
   await page.goto(url);
   return { page, errors };
 }

@@ -7,11 +7,26 @@
 //   &trace=12@340                                                          packet trace
 //   &preset=ugal-l-misjudges                                               the story shown
 //   &present=1                                                             present mode
+//   ?story=z:<base64url> | ?story=stories/week3.json                       an opened story
 //
 // Only config fields that differ from the defaults are written, as `path=value` exactly as
 // the CLI's `--set path=value` takes them. A link with only `preset=…` loads that preset.
 // `trace=R@C` follows the next packet generated at router R from cycle C on: the run is
 // deterministic, so the link shows the same packet's journey to whoever opens it.
+//
+// `story=` carries a story document that is not one of the page's own (www/stories/share.js):
+// the whole document compressed ("z:" and deflate-raw as base64url, at most 16 000
+// characters: Share story writes such a link) or the address of a document hosted on the
+// page's site (a relative URL such as stories/week3.json, same origin only). The page opens
+// it before reading the rest of the link (splitStoryParam): it registers the story for the
+// session, and `preset=` then names it, whatever the link said (withPreset), so the rest
+// (changed settings, view, speed, trace) applies to it as to a built-in story. While an
+// opened story is shown, the address bar carries its `story=` first — what it was opened
+// from: the link's own payload, the hosted address, or for a file the document compressed —
+// so a reload or Copy link reopens it. A file's document too large for a link (past 16 000
+// characters compressed) is not carried: the address bar then holds the experiment without
+// `preset=`, and Download story saves the document. A refused `story=` (the notice says why)
+// leaves nothing of the link applied: the page opens its first story.
 
 import { MAX_VARIANTS, MAX_ZOOM, MIN_ZOOM, clampZoom, formatValue, newExperiment, parseValue, readSpeed, setPath, speedText, clone } from './experiment.js';
 import { clip } from '../lib/dom.js';
@@ -36,9 +51,13 @@ const PAGE_KEYS = new Set([
 
 const round = (x, digits) => Number(Number(x).toFixed(digits));
 
-/** The query string (without '?') of an experiment (and of the packet trace `trace`, {router, cycle}). */
-export function encodeExperiment(model, exp, { paused = false, trace = null, present = false } = {}) {
+/**
+ * The query string (without '?') of an experiment (and of the packet trace `trace`,
+ * {router, cycle}), after the opened story's `story=` value when given (see the header).
+ */
+export function encodeExperiment(model, exp, { paused = false, trace = null, present = false, story = null } = {}) {
   const q = new URLSearchParams();
+  if (story) q.set('story', story);
   if (exp.preset) q.set('preset', exp.preset);
   for (const [path, value] of model.diff(exp.config)) q.set(path, formatValue(value));
   if (exp.compare?.values?.length) {
@@ -63,7 +82,56 @@ export function encodeExperiment(model, exp, { paused = false, trace = null, pre
   if (trace) q.set('trace', `${trace.router}@${trace.cycle}`);
   if (paused) q.set('paused', '1');
   if (present) q.set('present', '1');
-  return [...q].map(([k, v]) => `${linkText(k)}=${linkText(v)}`).join('&');
+  return [...q].map(([k, v]) => `${linkText(k)}=${k === 'story' ? storyText(v) : linkText(v)}`).join('&');
+}
+
+// A story's value in a link: also its ':' and '/' as they are ("z:…", stories/week3.json).
+const storyText = (s) => linkText(s).replace(/%(3A|2F)/g, (m) => decodeURIComponent(m));
+
+// The key of one `key=value` pair of a query string, or null when it cannot be decoded.
+function pairKey(pair) {
+  const key = pair.split('=', 1)[0].replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Splits the opened story's `story=` off a query string (see the header): {story, rest,
+ * problems, error}, `story` its value (null without one) and `rest` the query without it,
+ * every other pair exactly as it was (decodeExperiment reads it); `error` when the value
+ * cannot be read at all. Never throws.
+ * @param {string} search
+ * @returns {{story: string | null, rest: string, problems: string[], error: string | null}}
+ */
+export function splitStoryParam(search) {
+  const text = search.startsWith('?') ? search.slice(1) : search;
+  const pairs = text.split('&');
+  const isStory = pairs.map((p) => pairKey(p) === 'story');
+  if (!isStory.includes(true)) return { story: null, rest: search, problems: [], error: null };
+  const values = pairs.filter((_, i) => isStory[i]).map((p) => readValue(p.slice(p.indexOf('=') + 1 || p.length)));
+  const problems = values.length > 1 ? ['story: given more than once; the first value is used'] : [];
+  const story = values[0];
+  if (story === null) return { story: null, rest: '', problems, error: "the link's story= value could not be read (bad percent-encoding)" };
+  return { story, rest: pairs.filter((_, i) => !isStory[i]).join('&'), problems, error: null };
+}
+
+// A value of a query string's pair as URLSearchParams reads it ('+' is a space), or null.
+function readValue(raw) {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/** A query string with `preset=` set to `id` (every other pair as it was). */
+export function withPreset(search, id) {
+  const text = search.startsWith('?') ? search.slice(1) : search;
+  const rest = text.split('&').filter((p) => p !== '' && pairKey(p) !== 'preset');
+  return [`preset=${linkText(id)}`, ...rest].join('&');
 }
 
 // A key or value in a link: percent-encoded, except the characters lists are written

@@ -4,13 +4,16 @@
 // stories have loaded.
 //
 // The story is held, not looked up: set() takes it from the presets with the experiment.
+// The presets are the built-in stories and those opened in this session (from a link, a
+// file or the page's site: addOpened), each with its document.
 
 import { Emitter } from '../lib/events.js';
 import { sameValue } from '../model/experiment.js';
-import { PRESETS } from './presets.js';
+import { presetExperiment, storyFromDocument } from './presets.js';
+import { openedId } from './share.js';
 
 /** @typedef {ReturnType<typeof import('../model/experiment.js').newExperiment>} Experiment */
-/** @typedef {(typeof PRESETS)[number]} Story */
+/** @typedef {ReturnType<typeof storyFromDocument>} Story */
 /** @typedef {ReturnType<typeof import('./presets.js').presetExperiments>} Presets */
 /**
  * What changed: 'replaced' (another experiment, set()), 'view' (how it is drawn, setView),
@@ -18,7 +21,9 @@ import { PRESETS } from './presets.js';
  * @typedef {{experiment: object, how: 'replaced' | 'view' | 'speed' | 'live'}} ExperimentChange
  */
 
-/** @extends {Emitter<{changed: ExperimentChange}>} */
+/** @typedef {import('./presets.js').Opened} Opened */
+
+/** @extends {Emitter<{changed: ExperimentChange, stories: {id: string}}>} */
 export class ExperimentState extends Emitter {
   constructor() {
     super();
@@ -61,8 +66,35 @@ export class ExperimentState extends Emitter {
   /** Another experiment (or null); its story with it. */
   set(exp) {
     this.current = exp;
-    this.currentStory = exp?.preset ? (PRESETS.find((p) => p.id === exp.preset) ?? null) : null;
+    this.currentStory = exp?.preset ? (this.presets.get(exp.preset)?.preset ?? null) : null;
     this.emit('changed', { experiment: exp, how: 'replaced' });
+  }
+
+  /**
+   * Registers a story opened in this session (a document checked by the engine's
+   * checkStory) like a built-in one, and announces it ('stories'); returns the id the page
+   * knows it by. Its own id, unless a built-in story has it: then `<id>-opened`, so a
+   * built-in story is never replaced. A story opened again with the same id replaces the
+   * one opened before (it keeps its place in the menu).
+   * @param {any} doc
+   * @param {Opened} opened
+   */
+  addOpened(doc, opened) {
+    // Taken: a built-in story's id, or another opened story's (with another document id).
+    const taken = (id) => {
+      const entry = this.presets.get(id);
+      return Boolean(entry) && (entry.opened === null || entry.preset.doc.id !== doc.id);
+    };
+    const id = openedId(doc.id, taken);
+    const preset = storyFromDocument(doc, id);
+    this.presets.set(id, { preset, experiment: presetExperiment(this.model, preset), opened });
+    this.emit('stories', { id });
+    return id;
+  }
+
+  /** The stories opened in this session, in the order they were first opened. */
+  openedStories() {
+    return [...this.presets.values()].filter((e) => e.opened).map((e) => e.preset);
   }
 
   /** How the experiment is drawn: `patch` of its view (metric, routers, zoom, …). */

@@ -5,6 +5,8 @@
 // focus (a selector the engine turns into the channels to case in orange), its key plots
 // and the numbers its text states (measured with this simulator, `hiradix run` with the
 // same settings), each with the tolerance tests/browser/stories.test.mjs checks on the page.
+// Stories opened from a link, a file or the page's site (www/stories/share.js) take the same
+// form (storyFromDocument) and are added beside these (ExperimentState.addOpened).
 
 import { newExperiment } from '../model/experiment.js';
 
@@ -41,11 +43,17 @@ export async function loadStories(readText, checkStory) {
   return { stories, problems };
 }
 
-/** The page's form of a story document (src/story/mod.rs, `Story`). */
-export function storyFromDocument(doc) {
+/**
+ * The page's form of a story document (src/story/mod.rs, `Story`), keeping the document
+ * itself (`doc`: what Share story and Download story write). `id`: the id the page knows it
+ * by, the document's own unless an opened story's would take a built-in one's (see
+ * ExperimentState.addOpened).
+ */
+export function storyFromDocument(doc, id = doc.id) {
   const { experiment: x, focus } = doc;
   return {
-    id: doc.id,
+    id,
+    doc,
     title: doc.title,
     paper: `${doc.source.paper}, ${doc.source.where}`,
     config: x.config,
@@ -72,9 +80,20 @@ export function presetExperiment(model, preset) {
   return exp;
 }
 
-/** id → {preset, experiment}, for the URL decoder and the preset menu. */
+/**
+ * Where an opened story came from: `source` is what a link's `story=` carries for it (the
+ * compressed document "z:…", or a hosted document's address; null when the document is too
+ * large for a link), `from` how it was opened.
+ * @typedef {{source: string | null, from: 'link' | 'file' | 'host'}} Opened
+ */
+
+/**
+ * id → {preset, experiment, opened}, for the URL decoder and the preset menu: the built-in
+ * stories (opened: null); ExperimentState.addOpened adds the stories opened in this session.
+ * @returns {Map<string, {preset: ReturnType<typeof storyFromDocument>, experiment: ReturnType<typeof presetExperiment>, opened: Opened | null}>}
+ */
 export function presetExperiments(model) {
   const map = new Map();
-  for (const p of PRESETS) map.set(p.id, { preset: p, experiment: presetExperiment(model, p) });
+  for (const p of PRESETS) map.set(p.id, { preset: p, experiment: presetExperiment(model, p), opened: null });
   return map;
 }

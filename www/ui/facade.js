@@ -24,6 +24,7 @@
  * @property {() => Promise<Blob>} exportPng
  * @property {() => string[]} linkProblems
  * @property {() => void} relayout
+ * @property {import('./story-share.js').StoryShare} storyShare
  */
 
 /** @param {FacadeParts} parts */
@@ -47,9 +48,13 @@ export function facade(parts) {
     get experiment() {
       return experiments.experiment;
     },
-    /** The story the experiment opened from, or null. */
+    /** The story the experiment opened from (with its document, `doc`), or null. */
     get story() {
       return experiments.story;
+    },
+    /** The stories opened in this session (from a link, a file or the page's site). */
+    get openedStories() {
+      return experiments.openedStories();
     },
     /** The page's default config (the fallback of a broken link). */
     get defaultConfig() {
@@ -181,6 +186,8 @@ export function facade(parts) {
     url: () => location.href,
     /** What a page opening the current link would refuse or show differently (none: []). */
     linkProblems: () => parts.linkProblems(),
+    /** The link carrying the current story's whole document (Share story): {url} or {error}. */
+    storyLink: () => parts.storyShare.link(),
     /** What the PNG export draws under the networks. */
     exportLegend: () => parts.exportLegend(),
     /** The PNG export, as a Blob. */
