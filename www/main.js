@@ -968,10 +968,24 @@ async function main() {
 // Queued like every action that builds an experiment: a control changed while the page
 // loads takes effect after the experiment it opens on. `loaded` resolves once the page
 // shows its first experiment and any message about its link (for tests and scripts/).
+// The service worker (sw.js, at the site's root so that its scope covers index.html) keeps
+// the page for offline use once it has been opened. Only where there is one to register
+// (http or https), once the page shows its first experiment (its install fetches every
+// file, which should not slow the first visit); a failure leaves the page as it is, online.
+function registerServiceWorker() {
+  try {
+    if (!/^https?:$/.test(location.protocol) || !('serviceWorker' in navigator)) return;
+    navigator.serviceWorker.register('sw.js', { updateViaCache: 'none' }).catch(() => {});
+  } catch {
+    // e.g. a sandboxed frame, where the service worker container refuses access
+  }
+}
+
 const loaded = serial(main).then(
   () => 'ok',
   (e) => `error: ${e}`,
 );
+loaded.then(registerServiceWorker);
 
 // What the statistics exports read.
 function statsSource() {
