@@ -86,6 +86,7 @@ const FILES = [
   'www/stories/story-panel.js',
   'www/stories/story.js',
   'www/styles/cost.css',
+  'www/styles/hall.css',
   'www/styles/style.css',
   'www/styles/teaching.css',
   'www/ui/animation.js',

@@ -31,7 +31,7 @@ import { BUILTIN_STORIES, PRESETS, loadStories, presetExperiments } from './stor
 import { describeCrash, smallerExperiment } from './ui/crash.js';
 import { Pane } from './sim/pane.js';
 import { layoutStage, watchLayout } from './render/layout.js';
-import { decodeExperiment, encodeExperiment } from './model/url-state.js';
+import { decodeExperiment, encodeExperiment, readEmbed } from './model/url-state.js';
 import { Inspector, wireCanvasEvents } from './ui/interaction.js';
 import { statsCsv, statsJson } from './ui/stats-view.js';
 import { canvasesToPng, download, downloadText } from './ui/export.js';
@@ -119,6 +119,7 @@ experiments.on('changed', ({ how }) => {
 });
 view.on('changed', ({ what }) => {
   if (what === 'present') presentChanged();
+  if (what === 'embed') embedChanged();
   if (what === 'tab') tabChanged();
 });
 
@@ -351,7 +352,7 @@ function writeUrl() {
   // The link the page opened stays as it was until an experiment from it runs (one that
   // crashed the simulator is kept as the visitor had it).
   if (!experiments.experiment || linkKept) return;
-  const q = encodeExperiment(experiments.model, experiments.experiment, { trace: trace.link, present: view.present });
+  const q = encodeExperiment(experiments.model, experiments.experiment, { trace: trace.link, present: view.present, embed: view.embed });
   const costQ = cost?.urlParams();
   const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -598,6 +599,15 @@ function presentChanged() {
   writeUrlSoon();
 }
 
+// Embedded or not (ViewState's 'changed', from the link): the page laid out for it.
+function embedChanged() {
+  const on = view.embed;
+  document.documentElement.classList.toggle('embed', on);
+  document.body.classList.toggle('embed', on);
+  layoutStage(sim.panes.length);
+  view.redraw({ plots: true });
+}
+
 function setView(zoom, cx, cy) {
   for (const p of sim.panes) p.view.setView(zoom, cx, cy);
   experiments.setView({ zoom, cx, cy });
@@ -670,6 +680,12 @@ function wireControls() {
     experiments.setView({ packets: showPackets.checked });
   });
   $('btn-present-exit').addEventListener('click', () => setPresent(false));
+  // On a phone (www/styles/hall.css) the controls are folded behind this button.
+  $('btn-controls').addEventListener('click', () => {
+    const open = document.body.classList.toggle('controls-open');
+    $('btn-controls').setAttribute('aria-expanded', String(open));
+    $('btn-controls').textContent = open ? 'Controls ▴' : 'Controls ▾';
+  });
   $('btn-apply').addEventListener('click', () => {
     // Too long, not JSON, too deep or with a repeated key: refused before it is walked.
     const { value: parsed, error } = parseConfigText(byId('config', HTMLTextAreaElement).value);
@@ -892,6 +908,8 @@ window.addEventListener('error', (e) => showCrash(e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));
 
 async function main() {
+  // Embedded from the start: the page's chrome never shows in the frame.
+  if (readEmbed(new URLSearchParams(location.search))) view.setEmbed(true);
   sim.connect({ nextStep: anim.nextStep, onSnapshot: anim.onSnapshot, onCrash: (message) => showCrash(null, message) });
   wireControls();
   await init();
