@@ -75,3 +75,142 @@ test('once opened, the page opens, runs and inspects with the network off', { ti
     await browser.close();
   }
 });
+
+test('?embed=1 shows the picture, the point and run / step only, filling the frame; links keep it', { timeout: 240_000 }, async () => {
+  const browser = await launchBrowser({ width: 1024, height: 576 });
+  try {
+    // A scene bar of another change: an element with the class embed-keep stays, wherever it is.
+    const init = () =>
+      document.addEventListener('DOMContentLoaded', () => {
+        for (const parent of [document.querySelector('header'), document.querySelector('.toolbar')]) {
+          const bar = document.createElement('span');
+          bar.className = 'embed-keep test-keep';
+          bar.textContent = 'scene';
+          parent.append(bar);
+        }
+      });
+    const { page, errors } = await openPage(browser.context, `${server.url}?embed=1&preset=${STORY}`, { init });
+    await ready(page);
+    await advances(page, 20);
+    assert.equal(await page.evaluate(() => window.hiradix.embed), true);
+    const shown = (sel) =>
+      page.$$eval(sel, (els) => els.some((e) => e instanceof HTMLElement && e.offsetParent !== null && e.getBoundingClientRect().height > 0));
+    for (const sel of ['canvas.net', '#story-point', '#btn-run', '#btn-step']) assert.ok(await shown(sel), `${sel} is shown`);
+    // The header shows only its kept element.
+    for (const sel of [
+      'header h1',
+      '.tabs',
+      '.header-actions',
+      '#preset',
+      '#story-title',
+      '#key',
+      '.lower',
+      '.panel',
+      '#controls',
+      '.status',
+      '#speed-slider',
+      '#btn-reset',
+      '#btn-fail',
+      '#btn-controls',
+    ]) {
+      assert.ok(!(await shown(sel)), `${sel} is hidden`);
+    }
+    assert.equal(await page.$$eval('.test-keep', (els) => els.filter((e) => e.getBoundingClientRect().height > 0).length), 2, 'embed-keep elements stay');
+    assert.ok((await page.textContent('#story-point')).length > 20, 'the caption is the story point');
+    // The picture fills the frame, without a scroll bar.
+    const fill = await page.evaluate(() => {
+      const r = document.getElementById('panes').getBoundingClientRect();
+      return {
+        share: (r.width * r.height) / (innerWidth * innerHeight),
+        bottom: r.bottom,
+        scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+      };
+    });
+    assert.ok(fill.share > 0.7, `the panes fill ${(fill.share * 100).toFixed(0)} % of the frame`);
+    assert.ok(fill.bottom <= 576, 'the picture ends inside the frame');
+    assert.deepEqual(fill.scroll, [1024, 576], 'nothing scrolls');
+    // Run / pause and step work; the link the page writes keeps embed=1.
+    await page.click('#btn-run');
+    await page.waitForSelector('body[data-state="paused"]');
+    const t = await page.evaluate(() => window.hiradix.sim.now());
+    await page.click('#btn-step');
+    await page.waitForFunction((t) => window.hiradix.sim.now() === t + 1, t);
+    await page.waitForFunction(() => /[?&]embed=1(&|$)/.test(location.search) && /preset=min-worst-case/.test(location.search));
+    assert.deepEqual(await page.evaluate(() => window.hiradix.linkProblems()), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+    // With present mode, and alone (the first story), and a wrong value said.
+    const present = await openPage(browser.context, `${server.url}?preset=dal-swap2&present=1&embed=1`);
+    await ready(present.page);
+    assert.deepEqual(await present.page.evaluate(() => [window.hiradix.present, window.hiradix.embed, document.querySelector('header').offsetParent]), [
+      true,
+      true,
+      null,
+    ]);
+    assert.deepEqual(present.errors, []);
+    await present.page.close();
+    const alone = await openPage(browser.context, `${server.url}?embed=1`);
+    await ready(alone.page);
+    assert.equal(await alone.page.evaluate(() => window.hiradix.experiment.preset), STORY, 'embed=1 alone opens the first story');
+    await alone.page.close();
+    const wrong = await openPage(browser.context, `${server.url}?preset=${STORY}&embed=yes`);
+    await ready(wrong.page);
+    assert.match(await wrong.page.textContent('#notice-text'), /embed: 'yes' is not 0 or 1/);
+    assert.equal(await wrong.page.evaluate(() => window.hiradix.embed), false);
+    await wrong.page.close();
+  } finally {
+    await browser.close();
+  }
+});
+
+test('on a phone (390×844, touch) the point and the picture come first, nothing scrolls sideways, a tap inspects', { timeout: 240_000 }, async () => {
+  const browser = await launchBrowser({ width: 390, height: 844, mobile: true });
+  try {
+    const { page, errors } = await openPage(browser.context, `${server.url}?preset=${STORY}`);
+    await ready(page);
+    await advances(page, 20);
+    const geometry = () =>
+      page.evaluate(() => {
+        const box = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          point: box('#story-point'),
+          run: box('#btn-run'),
+          canvas: box('canvas.net'),
+          font: parseFloat(getComputedStyle(document.getElementById('story-point')).fontSize),
+          speed: document.getElementById('speed-slider').offsetParent !== null,
+          form: document.getElementById('controls').offsetParent !== null,
+          menu: document.getElementById('preset').offsetParent !== null,
+        };
+      });
+    let g = await geometry();
+    assert.ok(g.scrollWidth <= 390, `the page is ${g.scrollWidth} px wide`);
+    assert.ok(g.point.top >= 0 && g.point.bottom <= 844, 'the story point is above the fold');
+    assert.ok(g.point.bottom <= g.run.top, 'the point comes before the controls');
+    assert.ok(g.canvas.top < 844 * 0.6 && g.canvas.width >= 340, 'the picture comes next, as wide as the screen');
+    assert.ok(g.font >= 15, `the point is readable (${g.font} px)`);
+    assert.deepEqual([g.speed, g.form, g.menu], [false, false, false], 'the other controls are folded');
+    // Folded, not gone: "Controls" shows them (and nothing gets wider than the screen).
+    await page.tap('#btn-controls');
+    g = await geometry();
+    assert.deepEqual([g.speed, g.form, g.menu], [true, true, true], 'the controls unfold');
+    assert.ok(g.scrollWidth <= 390, `unfolded, the page is ${g.scrollWidth} px wide`);
+    assert.equal(await page.getAttribute('#btn-controls', 'aria-expanded'), 'true');
+    await page.tap('#btn-controls');
+    // A tap on a router opens its inspector, on screen.
+    const [x, y] = await routerPoint(page, 3);
+    await page.touchscreen.tap(x, y);
+    await page.waitForSelector('#inspector', { state: 'visible' });
+    await page.waitForFunction(() => /pinned/.test(document.getElementById('inspector-mode').textContent));
+    assert.deepEqual(await page.evaluate(() => window.hiradix.selection), { pane: 0, kind: 'router', index: 3 });
+    const sheet = await page.$eval('#inspector', (e) => e.getBoundingClientRect().toJSON());
+    assert.ok(sheet.top < 844 && sheet.bottom <= 845 && sheet.left >= 0 && sheet.right <= 390, 'the inspector is on screen');
+    assert.ok((await page.textContent('#inspector-body')).length > 20, 'the inspector shows the router');
+    await page.tap('#inspector-close');
+    await page.waitForSelector('#inspector', { state: 'hidden' });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+});
