@@ -190,13 +190,6 @@ test('on a phone (390×844, touch) the point and the picture come first, nothing
     assert.ok(g.canvas.top < 844 * 0.6 && g.canvas.width >= 340, 'the picture comes next, as wide as the screen');
     assert.ok(g.font >= 15, `the point is readable (${g.font} px)`);
     assert.deepEqual([g.speed, g.form, g.menu], [false, false, false], 'the other controls are folded');
-    // Folded, not gone: "Controls" shows them (and nothing gets wider than the screen).
-    await page.tap('#btn-controls');
-    g = await geometry();
-    assert.deepEqual([g.speed, g.form, g.menu], [true, true, true], 'the controls unfold');
-    assert.ok(g.scrollWidth <= 390, `unfolded, the page is ${g.scrollWidth} px wide`);
-    assert.equal(await page.getAttribute('#btn-controls', 'aria-expanded'), 'true');
-    await page.tap('#btn-controls');
     // A tap on a router opens its inspector, on screen.
     const [x, y] = await routerPoint(page, 3);
     await page.touchscreen.tap(x, y);
@@ -208,6 +201,13 @@ test('on a phone (390×844, touch) the point and the picture come first, nothing
     assert.ok((await page.textContent('#inspector-body')).length > 20, 'the inspector shows the router');
     await page.tap('#inspector-close');
     await page.waitForSelector('#inspector', { state: 'hidden' });
+    // Folded, not gone: "Controls" shows them (and nothing gets wider than the screen).
+    await page.tap('#btn-controls');
+    g = await geometry();
+    assert.deepEqual([g.speed, g.form, g.menu], [true, true, true], 'the controls unfold');
+    assert.ok(g.scrollWidth <= 390, `unfolded, the page is ${g.scrollWidth} px wide`);
+    assert.equal(await page.getAttribute('#btn-controls', 'aria-expanded'), 'true');
+    await page.tap('#btn-controls');
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
