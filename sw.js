@@ -178,15 +178,19 @@ async function refreshNow() {
       const res = await fetch(fileUrl(f), { cache: 'no-cache', credentials: 'same-origin' });
       if (!res.ok) throw new Error(`${f}: ${res.status}`);
       const body = await res.arrayBuffer();
-      return { f, headers: res.headers, body, hash: await sha256(body) };
+      // Only the type is kept: the body is decoded, so an encoding or length would lie.
+      return { f, type: res.headers.get('content-type'), body, hash: await sha256(body) };
     }),
   );
   const cur = await current();
-  if (cur && Object.keys(cur.hashes).length === FILES.length && fetched.every((x) => cur.hashes[x.f] === x.hash)) return cur.name;
+  if (cur && Object.keys(cur.hashes).length === FILES.length && fetched.every((x) => cur.hashes[x.f] === x.hash)) {
+    await prune();
+    return cur.name;
+  }
   const name = `${SNAPSHOT}${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     const cache = await caches.open(name);
-    await Promise.all(fetched.map((x) => cache.put(fileUrl(x.f), new Response(x.body, { status: 200, headers: x.headers }))));
+    await Promise.all(fetched.map((x) => cache.put(fileUrl(x.f), new Response(x.body, { status: 200, headers: x.type ? { 'content-type': x.type } : {} }))));
   } catch (e) {
     await caches.delete(name);
     throw e;

@@ -5,7 +5,10 @@
 // router opens the inspector.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, startServer } from './harness.mjs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, launchBrowser, openPage, startServer } from './harness.mjs';
 
 let server;
 before(async () => {
@@ -73,6 +76,40 @@ test('once opened, the page opens, runs and inspects with the network off', { ti
     await page.close();
   } finally {
     await browser.close();
+  }
+});
+
+test('a changed site reaches the next online visit, and then offline ones', { timeout: 240_000 }, async () => {
+  // A copy of the site, edited between visits as a lecturer would.
+  const site = await mkdtemp(join(tmpdir(), 'hiradix-site-'));
+  for (const f of ['index.html', 'sw.js', 'www', 'pkg']) await cp(join(ROOT, f), join(site, f), { recursive: true });
+  const local = await startServer(site);
+  const browser = await launchBrowser({ width: 1366, height: 768 });
+  try {
+    const { page, errors } = await openPage(browser.context, `${local.url}?preset=${STORY}`);
+    await ready(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+    const file = join(site, `www/stories/builtin/${STORY}.json`);
+    const doc = JSON.parse(await readFile(file, 'utf8'));
+    doc.point = `${doc.point} (edited for this course)`;
+    await writeFile(file, JSON.stringify(doc, null, 2));
+    await page.reload();
+    await ready(page);
+    assert.match(await page.textContent('#story-point'), /edited for this course/, 'the next online visit shows the change');
+    local.setDown(true);
+    await browser.context.setOffline(true);
+    await page.reload();
+    await ready(page);
+    assert.match(await page.textContent('#story-point'), /edited for this course/, 'offline, the page is the changed one');
+    await advances(page, 20);
+    assert.deepEqual(errors, []);
+    await browser.context.setOffline(false);
+    await page.close();
+  } finally {
+    await browser.close();
+    await local.close();
+    await rm(site, { recursive: true, force: true });
   }
 });
 
