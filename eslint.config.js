@@ -22,6 +22,8 @@ export default [
   { files: ['www/**/*.js'], languageOptions: { globals: globals.browser } },
   // Its Web Workers (module workers started with `new Worker(url, { type: 'module' })`).
   { files: ['www/**/*-worker.js'], languageOptions: { globals: globals.worker } },
+  // The service worker at the site's root (offline use, see its header).
+  { files: ['sw.js'], languageOptions: { sourceType: 'script', globals: globals.serviceworker } },
   // Node: the tests and scripts drive Chromium through playwright-core, and the functions
   // they hand to page.evaluate() run in the page, so they see the browser's globals too.
   {

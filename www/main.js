@@ -31,7 +31,7 @@ import { BUILTIN_STORIES, PRESETS, loadStories, presetExperiments } from './stor
 import { describeCrash, smallerExperiment } from './ui/crash.js';
 import { Pane } from './sim/pane.js';
 import { layoutStage, watchLayout } from './render/layout.js';
-import { decodeExperiment, encodeExperiment, splitStoryParam, withPreset } from './model/url-state.js';
+import { decodeExperiment, encodeExperiment, readEmbed, splitStoryParam, withPreset } from './model/url-state.js';
 import { Inspector, wireCanvasEvents } from './ui/interaction.js';
 import { statsCsv, statsJson } from './ui/stats-view.js';
 import { canvasesToPng, download, downloadText } from './ui/export.js';
@@ -128,6 +128,7 @@ experiments.on('changed', ({ how }) => {
 });
 view.on('changed', ({ what }) => {
   if (what === 'present') presentChanged();
+  if (what === 'embed') embedChanged();
   if (what === 'tab') tabChanged();
 });
 
@@ -366,7 +367,7 @@ function writeUrl() {
   const opened = exp.preset ? experiments.presets.get(exp.preset)?.opened : null;
   const story = opened?.source ?? null;
   const shown = opened && !story ? { ...exp, preset: '' } : exp;
-  const q = encodeExperiment(experiments.model, shown, { trace: trace.link, present: view.present, story });
+  const q = encodeExperiment(experiments.model, shown, { trace: trace.link, present: view.present, embed: view.embed, story });
   const costQ = cost?.urlParams();
   const url = `${location.pathname}?${q}${costQ ? `&${costQ}` : ''}`;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -624,6 +625,15 @@ function presentChanged() {
   writeUrlSoon();
 }
 
+// Embedded or not (ViewState's 'changed', from the link): the page laid out for it.
+function embedChanged() {
+  const on = view.embed;
+  document.documentElement.classList.toggle('embed', on);
+  document.body.classList.toggle('embed', on);
+  layoutStage(sim.panes.length);
+  view.redraw({ plots: true });
+}
+
 function setView(zoom, cx, cy) {
   for (const p of sim.panes) p.view.setView(zoom, cx, cy);
   experiments.setView({ zoom, cx, cy });
@@ -697,6 +707,12 @@ function wireControls() {
     experiments.setView({ packets: showPackets.checked });
   });
   $('btn-present-exit').addEventListener('click', () => setPresent(false));
+  // On a phone (www/styles/hall.css) the controls are folded behind this button.
+  $('btn-controls').addEventListener('click', () => {
+    const open = document.body.classList.toggle('controls-open');
+    $('btn-controls').setAttribute('aria-expanded', String(open));
+    $('btn-controls').textContent = open ? 'Controls ▴' : 'Controls ▾';
+  });
   $('btn-apply').addEventListener('click', () => {
     // Too long, not JSON, too deep or with a repeated key: refused before it is walked.
     const { value: parsed, error } = parseConfigText(byId('config', HTMLTextAreaElement).value);
@@ -948,6 +964,8 @@ window.addEventListener('error', (e) => showCrash(e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => showCrash(e.reason));
 
 async function main() {
+  // Embedded from the start: the page's chrome never shows in the frame.
+  if (readEmbed(new URLSearchParams(location.search))) view.setEmbed(true);
   sim.connect({ nextStep: anim.nextStep, onSnapshot: anim.onSnapshot, onCrash: (message) => showCrash(null, message) });
   wireControls();
   await init();
@@ -1042,10 +1060,24 @@ async function main() {
 // Queued like every action that builds an experiment: a control changed while the page
 // loads takes effect after the experiment it opens on. `loaded` resolves once the page
 // shows its first experiment and any message about its link (for tests and scripts/).
+// The service worker (sw.js, at the site's root so that its scope covers index.html) keeps
+// the page for offline use once it has been opened. Only where there is one to register
+// (http or https), once the page shows its first experiment (its install fetches every
+// file, which should not slow the first visit); a failure leaves the page as it is, online.
+function registerServiceWorker() {
+  try {
+    if (!/^https?:$/.test(location.protocol) || !('serviceWorker' in navigator)) return;
+    navigator.serviceWorker.register('sw.js', { updateViaCache: 'none' }).catch(() => {});
+  } catch {
+    // e.g. a sandboxed frame, where the service worker container refuses access
+  }
+}
+
 const loaded = serial(main).then(
   () => 'ok',
   (e) => `error: ${e}`,
 );
+loaded.then(registerServiceWorker);
 
 // What the statistics exports read.
 function statsSource() {

@@ -21,12 +21,18 @@ const MIME = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
-// Serves `root` on 127.0.0.1 at a free port. Resolves to { url, close }. `cache`: let
-// the browser keep the files (for tests that load the page hundreds of times).
+// Serves `root` on 127.0.0.1 at a free port. Resolves to { url, close, setDown }. `cache`:
+// let the browser keep the files (for tests that load the page hundreds of times).
+// `setDown(true)`: every request fails as with the network gone (the connection is cut).
 export async function startServer(root = ROOT, { cache = false } = {}) {
+  let down = false;
   // Large request lines are allowed (Node's default is 16 kB) so that the URL fuzz test's
   // 100 kB links reach the page rather than being refused by this server.
   const server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, async (req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       let file = normalize(join(root, path));
@@ -52,6 +58,10 @@ export async function startServer(root = ROOT, { cache = false } = {}) {
   return {
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise((ok) => server.close(ok)),
+    setDown: (on) => {
+      down = Boolean(on);
+      if (down) server.closeAllConnections();
+    },
   };
 }
 
@@ -71,13 +81,17 @@ export const CHROMIUM_ARGS = [
 ];
 
 // Launches Chromium with a fresh user-data-dir. Resolves to { context, close }.
-export async function launchBrowser({ width = 1280, height = 800 } = {}) {
+// A fresh profile each time, so a service worker registered by one test file's server
+// (sw.js, at another port each run) never reaches another's. `mobile`: a phone's touch
+// screen and viewport (hasTouch, isMobile).
+export async function launchBrowser({ width = 1280, height = 800, mobile = false } = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'hiradix-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width, height },
+    ...(mobile ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : {}),
   });
   return {
     context,

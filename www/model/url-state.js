@@ -8,9 +8,11 @@
 //   &preset=ugal-l-misjudges                                               the story shown
 //   &present=1                                                             present mode
 //   ?story=z:<base64url> | ?story=stories/week3.json                       an opened story
+//   &embed=1                                                               embedded (picture, point, run controls)
 //
 // Only config fields that differ from the defaults are written, as `path=value` exactly as
 // the CLI's `--set path=value` takes them. A link with only `preset=…` loads that preset.
+// `embed=1` is not part of the experiment: a link with only it opens as one without any.
 // `trace=R@C` follows the next packet generated at router R from cycle C on: the run is
 // deterministic, so the link shows the same packet's journey to whoever opens it.
 //
@@ -45,6 +47,7 @@ const PAGE_KEYS = new Set([
   'smooth',
   'trace',
   'present',
+  'embed',
   'routers',
   'packets',
 ]);
@@ -55,7 +58,7 @@ const round = (x, digits) => Number(Number(x).toFixed(digits));
  * The query string (without '?') of an experiment (and of the packet trace `trace`,
  * {router, cycle}), after the opened story's `story=` value when given (see the header).
  */
-export function encodeExperiment(model, exp, { paused = false, trace = null, present = false, story = null } = {}) {
+export function encodeExperiment(model, exp, { paused = false, trace = null, present = false, embed = false, story = null } = {}) {
   const q = new URLSearchParams();
   if (story) q.set('story', story);
   if (exp.preset) q.set('preset', exp.preset);
@@ -82,6 +85,7 @@ export function encodeExperiment(model, exp, { paused = false, trace = null, pre
   if (trace) q.set('trace', `${trace.router}@${trace.cycle}`);
   if (paused) q.set('paused', '1');
   if (present) q.set('present', '1');
+  if (embed) q.set('embed', '1');
   return [...q].map(([k, v]) => `${linkText(k)}=${k === 'story' ? storyText(v) : linkText(v)}`).join('&');
 }
 
@@ -159,7 +163,7 @@ const MAX_CENTRE = 100;
 
 /**
  * Reads an experiment from a query string. Never throws: returns {experiment, problems,
- * paused, present, trace}, where `problems` lists what could not be used (one sentence each, with
+ * paused, present, embed, trace}, where `problems` lists what could not be used (one sentence each, with
  * any text from the link shortened) and the experiment holds everything that could (null
  * for an empty query). `presets` maps preset ids to {experiment}.
  *
@@ -185,6 +189,8 @@ export function decodeExperiment(model, search, presets) {
   }
   const keys = [...new Set(params.keys())];
   if (keys.length === 0) return { experiment: null, problems, paused: false };
+  const embed = readEmbed(params, problems);
+  if (keys.every((k) => k === 'embed')) return { experiment: null, problems, paused: false, embed };
   for (const key of keys) {
     if (params.getAll(key).length > 1) problems.push(`${keyName(key)}: given more than once; the first value is used`);
   }
@@ -223,7 +229,21 @@ export function decodeExperiment(model, search, presets) {
   if (has('paused') && !['0', '1'].includes(get('paused'))) problems.push(`paused: '${clip(get('paused'), 60)}' is not 0 or 1; ignored`);
   const present = get('present') === '1';
   if (has('present') && !['0', '1'].includes(get('present'))) problems.push(`present: '${clip(get('present'), 60)}' is not 0 or 1; ignored`);
-  return { experiment: exp, problems, paused, present, trace };
+  return { experiment: exp, problems, paused, present, embed, trace };
+}
+
+/**
+ * Whether a link asks for the embedded page (`embed=1`: the picture, the story's point and
+ * the run controls, for an iframe); read before anything else is, so the page never shows
+ * its chrome first. A value other than 0 or 1 is reported in `problems` (when given).
+ * @param {URLSearchParams} params
+ * @param {string[] | null} problems
+ */
+export function readEmbed(params, problems = null) {
+  const v = params.get('embed');
+  if (v === null) return false;
+  if (v !== '0' && v !== '1') problems?.push(`embed: '${clip(v, 60)}' is not 0 or 1; ignored`);
+  return v === '1';
 }
 
 // A link's key in a message.

@@ -10,6 +10,11 @@ const GAP = 8;
 const PANE_HEAD = 24;
 const MIN_NET = 240;
 const MIN_PANE = 260;
+// A phone (www/styles/hall.css lays the page out for it at the same width): each pane a
+// square as wide as the screen, the key plots under the picture, below the fold if need be.
+export const PHONE = '(max-width: 640px)';
+// Embedded (?embed=1): the key column is hidden, the panes take the whole frame.
+const MIN_EMBED_NET = 80;
 
 let last = '';
 
@@ -19,18 +24,20 @@ export function layoutStage(panes = 1) {
   if (!stage || stage.offsetParent === null) return null;
   const n = Math.max(1, panes);
   const present = document.body.classList.contains('present');
+  const embed = document.body.classList.contains('embed');
+  const phone = !embed && window.matchMedia(PHONE).matches;
   const rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 15;
   const vh = window.innerHeight;
   const top = stage.getBoundingClientRect().top + window.scrollY;
   const statusBar = document.querySelector('.status');
-  const status = present ? 0 : (statusBar instanceof HTMLElement ? statusBar.offsetHeight : 28) + 4;
-  const avail = Math.max(MIN_NET + PANE_HEAD, Math.floor(vh - top - status - 6));
+  const status = present || embed ? 0 : (statusBar instanceof HTMLElement ? statusBar.offsetHeight : 28) + 4;
+  const avail = Math.max((embed ? MIN_EMBED_NET : MIN_NET) + PANE_HEAD, Math.floor(vh - top - status - 6));
   const W = stage.clientWidth;
   const keyW = Math.round(Math.min(Math.max(W * (present ? 0.3 : 0.26), 17 * rootPx), 30 * rootPx));
   // Panes per row: side by side unless that leaves a pane narrower than MIN_PANE (a small
   // window, or the page zoomed in), then wrapped.
   const narrow = W < 56 * rootPx;
-  const paneArea = narrow ? W : W - keyW - GAP;
+  const paneArea = narrow || embed ? W : W - keyW - GAP;
   const perRow = Math.max(1, Math.min(n, Math.floor((paneArea + GAP) / (MIN_PANE + GAP))));
   const legend = $('legend');
   const legendH = legend?.offsetHeight ?? 120;
@@ -39,9 +46,9 @@ export function layoutStage(panes = 1) {
   // Under: a row of key plots (about 12 rem) under square canvases.
   const keyRow = Math.max(legendH, 13 * rootPx);
   const underSide = Math.min((W - (perRow - 1) * GAP) / perRow, avail - PANE_HEAD - keyRow - GAP);
-  const below = narrow || underSide > besideSide * 1.08;
-  const basis = Math.floor(((below ? W : W - keyW - GAP) - (perRow - 1) * GAP) / perRow) - 1;
-  const netHeight = below || perRow < n ? Math.max(MIN_NET, Math.floor(below ? underSide : besideSide)) : Math.max(MIN_NET, avail - PANE_HEAD);
+  let below = narrow || underSide > besideSide * 1.08;
+  let basis = Math.floor(((below ? W : W - keyW - GAP) - (perRow - 1) * GAP) / perRow) - 1;
+  let netHeight = below || perRow < n ? Math.max(MIN_NET, Math.floor(below ? underSide : besideSide)) : Math.max(MIN_NET, avail - PANE_HEAD);
   let plotH;
   if (below) plotH = Math.max(100, Math.floor(keyRow - 3 * rootPx));
   else {
@@ -50,7 +57,14 @@ export function layoutStage(panes = 1) {
     const k = Math.max(1, figs.length);
     plotH = Math.max(90, Math.floor((avail - legendH - caps - k * 14 - k * 0.4 * rootPx) / k));
   }
-  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present, basis]);
+  if (embed) {
+    // Every row of panes shares the frame's height.
+    const rows = Math.ceil(n / perRow);
+    netHeight = Math.max(MIN_EMBED_NET, Math.floor((avail - rows * PANE_HEAD - (rows - 1) * GAP) / rows));
+    below = true;
+    basis = Math.floor((W - (perRow - 1) * GAP) / perRow) - 1;
+  } else if (phone) netHeight = Math.max(MIN_NET, Math.min(Math.floor(basis), avail - PANE_HEAD));
+  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present, basis, embed]);
   if (key !== last) {
     last = key;
     stage.classList.toggle('key-below', below);

@@ -1,5 +1,5 @@
 // What the visitor looks at: the router or channel selected (pinned in the inspector) and
-// hovered, present mode, the tab (the simulation or the cost view) and the link metric (the
+// hovered, present mode, whether the page is embedded, the tab (the simulation or the cost view) and the link metric (the
 // experiment's view.metric, through ExperimentState). Written only here: 'changed' names
 // what changed; 'redraw' asks the animation to redraw the key plots (and the statistics
 // plots) with the next frame rather than on its schedule.
@@ -7,7 +7,7 @@
 import { Emitter } from '../lib/events.js';
 
 /** @typedef {{pane: number, kind: string, index: number}} Selection */
-/** @typedef {{what: 'selection' | 'hover' | 'present' | 'tab' | 'metric'}} ViewChange */
+/** @typedef {{what: 'selection' | 'hover' | 'present' | 'embed' | 'tab' | 'metric'}} ViewChange */
 /** @typedef {{key: boolean, plots: boolean}} Redraw */
 
 /** @extends {Emitter<{changed: ViewChange, redraw: Redraw}>} */
@@ -21,6 +21,7 @@ export class ViewState extends Emitter {
     /** @type {Selection | null} */
     this.hovered = null;
     this.presentOn = false;
+    this.embedOn = false;
     /** @type {'sim' | 'cost'} */
     this.tabShown = 'sim';
   }
@@ -43,6 +44,14 @@ export class ViewState extends Emitter {
   /** Present mode: the picture and the key plot fill the screen, large text. */
   get present() {
     return this.presentOn;
+  }
+
+  /**
+   * Embedded (`?embed=1`, for an iframe in a course page or a slide): only the picture,
+   * the story's point and run / step; the rest of the page hidden.
+   */
+  get embed() {
+    return this.embedOn;
   }
 
   /** 'sim', or 'cost': the cost view (www/ui/cost-view.js); the simulation idles meanwhile. */
@@ -71,6 +80,11 @@ export class ViewState extends Emitter {
   setPresent(on) {
     this.presentOn = Boolean(on);
     this.emit('changed', { what: 'present' });
+  }
+
+  setEmbed(on) {
+    this.embedOn = Boolean(on);
+    this.emit('changed', { what: 'embed' });
   }
 
   /** @param {'sim' | 'cost'} tab */

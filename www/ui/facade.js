@@ -122,6 +122,10 @@ export function facade(parts) {
     get present() {
       return view.present;
     },
+    /** Embedded (`?embed=1`): the picture, the story's point and run / step only. */
+    get embed() {
+      return view.embed;
+    },
     /** 'sim' or 'cost'. */
     get tab() {
       return view.tab;

@@ -85,6 +85,11 @@ export function wireCanvasEvents({ sim, view, trace, failLinks, inspector }, con
     view.select(hit ? { pane: pane.index, ...hit } : null);
     update();
   });
+  // A touch the browser took over (a swipe scrolling the page): no drag, no click.
+  container.addEventListener('pointercancel', () => {
+    drag?.canvas.classList.remove('dragging');
+    drag = null;
+  });
   container.addEventListener('pointerleave', () => {
     view.setHover(null);
     if (!view.selection) update();
