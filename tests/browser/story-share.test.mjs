@@ -231,7 +231,7 @@ test('hostile story links are refused with a notice and no exception; the first 
     [
       'a pane refused by checkStory',
       await z(JSON.stringify(badRouting)),
-      /the simulator refuses it: experiment\.compare\.values\[0\]\.traffic\.load: must be between 0 and 1/,
+      /the simulator refuses it: experiment\.compare\.values\[0\]\.traffic\.load: must be 0\.\.=1, got 7/,
     ],
     ['an unknown field', await z(JSON.stringify({ ...doc, script: '<img src=x onerror=alert(1)>' })), /the simulator refuses it: .*script/],
     ['past the size limit', `z:${'A'.repeat(MAX_LINK_PAYLOAD + 1)}`, /too long \(16,001 characters, at most 16,000 characters\)/],
