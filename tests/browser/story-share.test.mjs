@@ -153,6 +153,8 @@ test('a story too large for a link opens from a file; Share story names the limi
   const { page, errors } = await env.open();
   await page.setInputFiles('#story-file', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
   await waitStory(page, 'large-story');
+  // The notice follows once the story is applied.
+  await page.waitForFunction(() => /too large for a link/.test(document.getElementById('notice-text').textContent));
   assert.match(await noticeText(page), /too large for a link: compressed it takes [\d,]+ characters, a link carries at most 16,000 characters/);
   // The address bar holds the experiment, without a story other pages would not know.
   const search = await page.evaluate(() => location.search);
