@@ -84,6 +84,7 @@ const FILES = [
   'www/stories/paper-values.js',
   'www/stories/presets.js',
   'www/stories/share.js',
+  'www/stories/story-draft.js',
   'www/stories/story-panel.js',
   'www/stories/story.js',
   'www/styles/cost.css',
