@@ -103,6 +103,7 @@ const FILES = [
   'www/ui/live-load.js',
   'www/ui/scene-player.js',
   'www/ui/stats-view.js',
+  'www/ui/story-editor.js',
   'www/ui/story-share.js',
   'www/ui/sweep-panel.js',
   'www/ui/time-control.js',
