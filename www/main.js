@@ -53,6 +53,7 @@ import { showStory } from './stories/story-panel.js';
 import { SweepPanel } from './ui/sweep-panel.js';
 import { facade } from './ui/facade.js';
 import { StoryShare } from './ui/story-share.js';
+import { StoryEditor } from './ui/story-editor.js';
 
 // A small flattened butterfly (4-ary 3-flat: 16 routers on a 4×4 grid, 64 terminals) under
 // enough uniform load that queues build up visibly: the page's default experiment.
@@ -116,6 +117,11 @@ const scenes = new ScenePlayer(
 );
 // Share story, Download story, Open story… and a dropped story document (www/ui/story-share.js).
 const storyShare = new StoryShare({ experiments }, { checkStory: (text) => checkStory(text), applyPreset, notice });
+// Edit story / New story…: a story written beside the picture, saved as an opened one (www/ui/story-editor.js).
+const storyEditor = new StoryEditor(
+  { experiments, sim, view },
+  { checkStory: (text) => checkStory(text), open: (doc, said) => storyShare.openChecked(doc, 'editor', said) },
+);
 const anim = animation({ experiments, sim, run, view, trace, timeControl, liveLoad, inspector, sweeps }, { showStopped, showCrash, setRunning, notice });
 
 // The owners' events: the "until" box shows the run's; a changed view or speed goes into
@@ -763,6 +769,7 @@ function wireControls() {
   });
   sweeps.wire();
   storyShare.wire();
+  storyEditor.wire();
   $('tab-sim').addEventListener('click', () => showTab('sim'));
   $('tab-cost').addEventListener('click', () => showTab('cost'));
   $('btn-share').addEventListener('click', async () => {

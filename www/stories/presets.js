@@ -83,8 +83,8 @@ export function presetExperiment(model, preset) {
 /**
  * Where an opened story came from: `source` is what a link's `story=` carries for it (the
  * compressed document "z:…", or a hosted document's address; null when the document is too
- * large for a link), `from` how it was opened.
- * @typedef {{source: string | null, from: 'link' | 'file' | 'host'}} Opened
+ * large for a link), `from` how it was opened ('editor': written in the page's story editor).
+ * @typedef {{source: string | null, from: 'link' | 'file' | 'host' | 'editor'}} Opened
  */
 
 /**

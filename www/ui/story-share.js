@@ -1,6 +1,7 @@
 // A story document in and out of the page (www/stories/share.js does the reading and
 // writing): Share story copies a link carrying the whole document, Download story saves it
-// as <id>.json, Open story… (a file input) and a .json file dropped on the page open one,
+// as <id>.json, Open story… (a file input) and a .json file dropped on the page open one
+// (as the story editor's Save does, www/ui/story-editor.js: openChecked),
 // and main.js opens a link's `story=` through fromLink. An opened story is registered like
 // a built-in one (ExperimentState.addOpened), listed under "Opened stories" in the story
 // menu and applied as a built-in one is (main.js's applyPreset). A refused document changes
@@ -84,7 +85,7 @@ export class StoryShare {
    * @param {File} file
    */
   async openFile(file) {
-    const { notice, checkStory, applyPreset } = this.hooks;
+    const { notice, checkStory } = this.hooks;
     if (!/\.json$/i.test(file.name) && file.type !== 'application/json') {
       notice(`This story could not be opened: ${file.name} is not a story document (a .json file).`);
       return false;
@@ -94,13 +95,26 @@ export class StoryShare {
       notice(`This story could not be opened: ${read.error}.`);
       return false;
     }
-    const link = await storyLinkValue(read.doc);
-    const id = this.experiments.addOpened(read.doc, { source: link.value ?? null, from: 'file' });
-    if (!(await applyPreset(id))) return false;
-    const notes = [`Opened the story “${read.doc.title}” from ${file.name}.`];
-    if (id !== read.doc.id) notes.push(`Its id, ${read.doc.id}, is a built-in story's: it is listed under Opened stories as ${id}.`);
+    return this.openChecked(read.doc, 'file', `Opened the story “${read.doc.title}” from ${file.name}.`);
+  }
+
+  /**
+   * Registers and applies a document the engine's checkStory has accepted (a file, or the
+   * story editor's): listed under Opened stories, carried by the address bar when it fits a
+   * link, by Share story and Download story. Resolves to whether the story is shown; the
+   * notice starts with `said`.
+   * @param {any} doc
+   * @param {import('../stories/presets.js').Opened['from']} from
+   * @param {string} said
+   */
+  async openChecked(doc, from, said) {
+    const link = await storyLinkValue(doc);
+    const id = this.experiments.addOpened(doc, { source: link.value ?? null, from });
+    if (!(await this.hooks.applyPreset(id))) return false;
+    const notes = [said];
+    if (id !== doc.id) notes.push(`Its id, ${doc.id}, is a built-in story's: it is listed under Opened stories as ${id}.`);
     if (link.error) notes.push(`But ${link.error}, so the address bar does not carry it: reloading the page will not reopen it.`);
-    notice(notes.join('\n'));
+    this.hooks.notice(notes.join('\n'));
     return true;
   }
 

@@ -1,0 +1,292 @@
+// The story editor: a panel beside the picture (which stays visible and running) where a
+// lecturer writes a story — its title, point, explanation (plain text, www/stories/
+// story-draft.js turns it into structured text), source, focus, key plots and scenes — over
+// the page's current experiment. Edit story starts from the story shown, New story… from
+// the experiment alone. Save builds the document, has the engine check it (checkStory) and
+// shows each refusal next to the field its path names, applying nothing; an accepted story
+// is registered and applied as an opened one (StoryShare.openChecked), so Share story and
+// Download story carry it. Everything typed becomes text nodes or input values only.
+
+import { el, inputById, selectById } from '../lib/dom.js';
+import { KEY_PLOTS, draftFromDocument, documentFromDraft, experimentSection, fieldOf } from '../stories/story-draft.js';
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * @typedef {object} StoryEditorHooks
+ * @property {(text: string) => import('../../pkg/hiradix.js').FieldError[]} checkStory the engine's check
+ * @property {(doc: any, said: string) => Promise<boolean>} open registers and applies a checked document
+ */
+
+export class StoryEditor {
+  /**
+   * @param {{experiments: import('../stories/experiment-state.js').ExperimentState, sim: import('../sim/sim-state.js').SimState, view: import('../render/view-state.js').ViewState}} parts
+   * @param {StoryEditorHooks} hooks
+   */
+  constructor({ experiments, sim, view }, hooks) {
+    this.experiments = experiments;
+    this.sim = sim;
+    this.view = view;
+    this.hooks = hooks;
+    /** @type {import('../stories/story-draft.js').Draft | null} */
+    this.draft = null;
+  }
+
+  /** Whether the panel is open. */
+  get open() {
+    return !$('story-editor').hidden;
+  }
+
+  wire() {
+    $('btn-story-edit').addEventListener('click', () => this.start(this.experiments.story?.doc ?? null));
+    $('btn-story-new').addEventListener('click', () => this.start(null));
+    $('editor-close').addEventListener('click', () => this.close());
+    $('editor-cancel').addEventListener('click', () => this.close());
+    $('editor-save').addEventListener('click', () => this.save());
+    $('editor-add-cycle').addEventListener('click', () => this.addCycleScene());
+    $('editor-add-decision').addEventListener('click', () => this.addDecisionScene());
+    this.experiments.on('changed', () => {
+      if (this.open) this.showExperiment();
+    });
+  }
+
+  /**
+   * Opens the panel on a story's document (null: a new story over the experiment shown).
+   * @param {any} doc
+   */
+  start(doc) {
+    this.draft = draftFromDocument(doc);
+    $('editor-heading').textContent = doc ? `Edit story “${doc.title}”` : 'New story';
+    const d = this.draft;
+    inputById('editor-title').value = d.title;
+    textarea('editor-point').value = d.point;
+    textarea('editor-explanation').value = d.explanation;
+    inputById('editor-paper').value = d.paper;
+    inputById('editor-where').value = d.where;
+    selectById('editor-focus').value = d.selector;
+    inputById('editor-focus-label').value = d.label;
+    for (const box of this.keyPlotBoxes()) box.checked = d.keyPlots.includes(box.value);
+    this.showScenes();
+    this.showExperiment();
+    this.say([]);
+    $('story-editor').hidden = false;
+    document.body.classList.add('story-editing');
+    inputById('editor-title').focus();
+  }
+
+  close() {
+    $('story-editor').hidden = true;
+    document.body.classList.remove('story-editing');
+    this.draft = null;
+  }
+
+  /** @returns {HTMLInputElement[]} */
+  keyPlotBoxes() {
+    return [...$('editor-key-plots').querySelectorAll('input[type=checkbox]')].map((b) => /** @type {HTMLInputElement} */ (b));
+  }
+
+  /** What the story's experiment will be: the page's, as it is when saved. */
+  showExperiment() {
+    const exp = this.experiments.experiment;
+    const model = this.experiments.model;
+    if (!exp || !model) return;
+    const settings = model
+      .diff(exp.config)
+      .map(([path, value]) => `${path} = ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .slice(0, 12);
+    const compare = exp.compare
+      ? `; side by side: ${exp.compare.param} = ${exp.compare.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' | ')}`
+      : '';
+    $('editor-experiment').textContent =
+      `The page's current experiment, as it is when you save (change it with the controls): ${settings.join(', ')}${compare}; ` +
+      `speed ${exp.speed} cycles/frame; links ${exp.view.metric}, routers ${exp.view.routers}, packets ${exp.view.packets ? 'shown' : 'hidden'}.`;
+  }
+
+  /** The fields typed so far, into the draft. */
+  readFields() {
+    const d = this.draft;
+    d.title = inputById('editor-title').value;
+    d.point = textarea('editor-point').value;
+    d.explanation = textarea('editor-explanation').value;
+    d.paper = inputById('editor-paper').value;
+    d.where = inputById('editor-where').value;
+    d.selector = selectById('editor-focus').value;
+    d.label = inputById('editor-focus-label').value;
+    d.keyPlots = this.keyPlotBoxes()
+      .filter((b) => b.checked)
+      .map((b) => b.value)
+      .filter((k) => KEY_PLOTS.includes(k));
+  }
+
+  /** The cycle the first pane shows. */
+  get cycle() {
+    return this.sim.panes[0]?.now ?? 0;
+  }
+
+  addCycleScene() {
+    const d = this.draft;
+    if (!d) return;
+    const cycle = this.cycle;
+    const last = Math.max(0, ...d.scenes.filter((s) => s.stop.until === 'cycle').map((s) => s.stop.cycle));
+    if (cycle <= last) {
+      this.say([{ path: 'scenes', message: `the picture is at cycle ${cycle}: a cycle stop must come after the last one (${last}); run on first` }]);
+      return;
+    }
+    d.scenes.push({ caption: '', stop: { until: 'cycle', cycle }, question: null, rest: {} });
+    this.say([]);
+    this.showScenes();
+  }
+
+  addDecisionScene() {
+    const d = this.draft;
+    if (!d) return;
+    const sel = this.view.selection;
+    if (!sel || sel.kind !== 'router') {
+      this.say([{ path: 'scenes', message: 'click a router on the picture first: the scene runs to its next decision' }]);
+      return;
+    }
+    const until = inputById('editor-nonminimal').checked ? 'nonminimal' : 'decision';
+    d.scenes.push({ caption: '', stop: { until, router: sel.index }, question: null, rest: { inspect: sel.index } });
+    this.say([]);
+    this.showScenes();
+  }
+
+  /** The scenes' list, rebuilt after a scene is added, removed or moved. */
+  showScenes() {
+    const d = this.draft;
+    const list = $('editor-scenes');
+    list.replaceChildren(...d.scenes.map((s, i) => this.sceneItem(s, i)));
+  }
+
+  /**
+   * One scene: its stop, caption, question, and buttons to move or remove it.
+   * @param {import('../stories/story-draft.js').DraftScene} s
+   * @param {number} i
+   */
+  sceneItem(s, i) {
+    const d = this.draft;
+    const n = d.scenes.length;
+    const at = `scenes[${i}]`;
+    const stop =
+      s.stop.until === 'cycle'
+        ? `runs to cycle ${s.stop.cycle}`
+        : s.stop.until === 'saturated'
+          ? 'runs to the first saturated channel'
+          : `runs to the next ${s.stop.until === 'nonminimal' ? 'non-minimal ' : ''}decision at router ${s.stop.router}`;
+    const button = (text, label, enabled, act) => {
+      const b = el('button', { type: 'button', 'aria-label': label, title: label, disabled: !enabled }, text);
+      b.addEventListener('click', () => {
+        act();
+        this.showScenes();
+      });
+      return b;
+    };
+    const msg = (path) => el('p', { class: 'field-msg', dataset: { field: path }, role: 'alert', hidden: true });
+    const caption = el('textarea', { rows: 2, class: 'scene-caption-text', 'aria-label': `scene ${i + 1} caption` });
+    caption.value = s.caption;
+    caption.addEventListener('input', () => (s.caption = caption.value));
+
+    const q = s.question;
+    const asks = el('input', { type: 'checkbox', class: 'scene-asks' });
+    asks.checked = Boolean(q);
+    asks.addEventListener('change', () => {
+      s.question = asks.checked ? { ask: '', choices: ['', ''], answer: 0, why: '' } : null;
+      this.showScenes();
+    });
+    const question = [];
+    if (q) {
+      const ask = el('input', { type: 'text', class: 'scene-ask-text', maxlength: 300, 'aria-label': `scene ${i + 1} question` });
+      ask.value = q.ask;
+      ask.addEventListener('input', () => (q.ask = ask.value));
+      const choices = el('textarea', { rows: 3, class: 'scene-choices-text', 'aria-label': `scene ${i + 1} choices, one per line` });
+      choices.value = q.choices.join('\n');
+      const answer = el('select', { class: 'scene-answer', 'aria-label': `scene ${i + 1} right choice` });
+      const fillAnswers = () => {
+        const lines = choices.value.split('\n').map((c) => c.trim());
+        while (lines.length > 2 && lines[lines.length - 1] === '') lines.pop();
+        q.choices = lines;
+        q.answer = Math.min(q.answer, Math.max(0, lines.length - 1));
+        answer.replaceChildren(...lines.map((c, j) => new Option(`${j + 1}. ${c}`, String(j))));
+        answer.value = String(q.answer);
+      };
+      fillAnswers();
+      choices.addEventListener('input', fillAnswers);
+      answer.addEventListener('change', () => (q.answer = Number(answer.value)));
+      const why = el('textarea', { rows: 2, class: 'scene-why-text', 'aria-label': `scene ${i + 1} why` });
+      why.value = q.why;
+      why.addEventListener('input', () => (q.why = why.value));
+      question.push(
+        el('label', { class: 'editor-field' }, 'Ask', ask),
+        msg(`${at}.question.ask`),
+        el('label', { class: 'editor-field' }, 'Choices (2 to 6, one per line)', choices),
+        msg(`${at}.question.choices`),
+        el('label', { class: 'editor-field' }, 'The right one', answer),
+        msg(`${at}.question.answer`),
+        el('label', { class: 'editor-field' }, 'Why (shown with the answer)', why),
+        msg(`${at}.question.why`),
+      );
+    }
+    return el(
+      'li',
+      { class: 'editor-scene' },
+      el(
+        'div',
+        { class: 'editor-scene-head' },
+        el('span', { class: 'scene-stop' }, stop),
+        button('↑', `move scene ${i + 1} up`, i > 0, () => d.scenes.splice(i - 1, 2, d.scenes[i], d.scenes[i - 1])),
+        button('↓', `move scene ${i + 1} down`, i + 1 < n, () => d.scenes.splice(i, 2, d.scenes[i + 1], d.scenes[i])),
+        button('✕', `remove scene ${i + 1}`, true, () => d.scenes.splice(i, 1)),
+      ),
+      msg(at),
+      el('label', { class: 'editor-field' }, 'Caption', caption),
+      msg(`${at}.caption`),
+      el('label', { class: 'editor-check' }, asks, ' ask the class first'),
+      question,
+      msg(`${at}.question`),
+    );
+  }
+
+  /**
+   * Shows each refusal next to its field (the nearest field its path names; the others
+   * under the buttons); none: every message hidden.
+   * @param {{path: string, message: string}[]} errors
+   */
+  say(errors) {
+    const panel = $('story-editor');
+    const boxes = new Map([...panel.querySelectorAll('.field-msg')].map((m) => [/** @type {HTMLElement} */ (m).dataset.field, /** @type {HTMLElement} */ (m)]));
+    const texts = new Map();
+    for (const e of errors) {
+      const field = fieldOf(e.path, boxes.keys()) ?? (e.path.startsWith('experiment') ? 'experiment' : '(story)');
+      const line = field === e.path || e.path === 'id' ? e.message : `${e.path}: ${e.message}`;
+      texts.set(field, [...(texts.get(field) ?? []), e.path === 'id' ? `its id (made from the title): ${line}` : line]);
+    }
+    for (const [field, box] of boxes) {
+      const lines = texts.get(field);
+      box.hidden = !lines;
+      box.textContent = lines ? lines.join('\n') : '';
+    }
+  }
+
+  /**
+   * Save: the document checked by the engine; refused, every problem next to its field and
+   * nothing applied; accepted, registered and shown as an opened story.
+   * @returns {Promise<boolean>} whether it was saved and shown
+   */
+  async save() {
+    if (!this.draft) return false;
+    this.readFields();
+    const exp = this.experiments.experiment;
+    if (!exp || !this.experiments.model) return false;
+    const doc = documentFromDraft(this.draft, experimentSection(this.experiments.model, exp, this.draft.base?.experiment));
+    const errors = this.hooks.checkStory(JSON.stringify(doc));
+    this.say(errors);
+    if (errors.length) return false;
+    this.close();
+    return this.hooks.open(doc, `Saved the story “${doc.title}”: it is shown, listed under Opened stories, and Share story and Download story carry it.`);
+  }
+}
+
+/** @param {string} id */
+function textarea(id) {
+  return /** @type {HTMLTextAreaElement} */ (document.getElementById(id));
+}
