@@ -243,3 +243,76 @@ impl Routing for ClosAdHx {
         super::valiant::two_phase_dor(hx, ctx, pkt)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::routing::fixture::{rng_drawing_first, RouterState};
+    use crate::routing::Decision;
+
+    /// CLOS AD's source decision (FB paper §3.1) on the 8-ary 2-flat, router 0 to router 1:
+    /// the non-minimal candidate is the shortest channel of the up phase, where staying (the
+    /// dummy queue: the direct channel's) counts as a candidate; a non-minimal candidate in
+    /// the offset dimension has H_nm = H_m + 1 = 2. Minimal iff q_m·1 ≤ q_nm·2 + threshold.
+    #[test]
+    fn clos_ad_chooses_by_the_stay_queue_and_q_times_h() {
+        // (threshold, direct queue, queue to router 5, other queues, non-minimal?, row)
+        let rows: &[(i64, u32, u32, u32, bool, &str)] = &[
+            (0, 0, 0, 0, false, "empty: minimal (no channel shorter than staying)"),
+            (0, 10, 20, 20, false, "every channel longer than the stay queue: stay, minimal"),
+            (0, 10, 4, 20, true, "10·1 > 4·2: non-minimal through the shortest channel"),
+            (0, 8, 4, 20, false, "tie 8·1 = 4·2: minimal"),
+            (2, 10, 4, 20, false, "threshold 2: 10 ≤ 8 + 2, minimal"),
+            (1, 10, 4, 20, true, "threshold 1: 10 > 9, non-minimal"),
+        ];
+        for &(threshold, q_direct, q5, q_other, nonminimal, what) in rows {
+            let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, 2, 32);
+            let hx = s.topo.as_hyperx().unwrap().clone();
+            for m in 1..8 {
+                let q = match m {
+                    1 => q_direct,
+                    5 => q5,
+                    _ => q_other,
+                };
+                s.set_queue(0, hx.port_to(0, 0, m, 0), 0, q);
+            }
+            let clos = s.routing("clos_ad", &RoutingConfig { ugal_threshold: threshold, ..Default::default() });
+            // Ties are drawn at random; the rows above avoid them except on the empty network.
+            let (decision, note, pkt) = s.route_at_source(&*clos, s.packet_between(0, 1), &mut rng_drawing_first(8, 0));
+            assert_eq!(!note.chose_minimal, nonminimal, "{what}");
+            assert_eq!(pkt.nonminimal, nonminimal, "{what}");
+            if nonminimal {
+                assert_eq!((note.q_nonmin, note.h_nonmin), (q5, 2), "{what}");
+                assert_eq!(
+                    decision,
+                    Decision::Forward { port: hx.port_to(0, 0, 5, 0), vc: 0 },
+                    "{what}: up phase, class 0"
+                );
+                assert_eq!(pkt.route_bits, 1, "{what}: dimension 0 passed");
+            } else if q_direct > 0 {
+                assert_eq!(
+                    decision,
+                    Decision::Forward { port: hx.port_to(0, 0, 1, 0), vc: 1 },
+                    "{what}: MIN AD, class 1"
+                );
+            }
+        }
+    }
+
+    /// CLOS AD as the HyperX paper describes it: UGAL's comparison on the dimension-order
+    /// first hops, towards a random closest common ancestor (fixed here at router 5).
+    #[test]
+    fn clos_ad_hx_compares_dimension_order_first_hops() {
+        for (q_direct, q5, nonminimal) in [(8, 4, false), (9, 4, true)] {
+            let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, 2, 32);
+            let hx = s.topo.as_hyperx().unwrap().clone();
+            s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, q_direct).set_queue(0, hx.port_to(0, 0, 5, 0), 0, q5);
+            let clos = s.routing("clos_ad_hx", &RoutingConfig::default());
+            let (decision, note, pkt) = s.route_at_source(&*clos, s.packet_between(0, 1), &mut rng_drawing_first(8, 5));
+            assert_eq!((note.h_min, note.h_nonmin), (1, 2));
+            assert_eq!(pkt.nonminimal, nonminimal, "q_m {q_direct}, q_nm {q5}");
+            let port = hx.port_to(0, 0, if nonminimal { 5 } else { 1 }, 0);
+            assert_eq!(crate::routing::fixture::port_of(decision), port);
+        }
+    }
+}

@@ -517,3 +517,181 @@ impl Dal {
         note
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ESCAPE;
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::packet::Packet;
+    use crate::routing::fixture::{rng_drawing_first, RouterState};
+    use crate::routing::Decision;
+    use crate::topology::HyperX;
+
+    /// A 4×4 HyperX (one terminal per switch), 2 VCs (VC 0 adaptive, VC 1 escape) of 8
+    /// flits, DAL's defaults: an output is *unblocked* with ≥ 1 unpromised free slot on VC 0
+    /// and *uncongested* with ≥ 8 − 2 = 6.
+    fn state() -> (RouterState, HyperX) {
+        let s = RouterState::new(TopologyConfig::Hyperx { s: vec![4, 4], k: vec![1], t: 1 }, 2, 8);
+        let hx = s.topo.as_hyperx().unwrap().clone();
+        (s, hx)
+    }
+
+    fn route(s: &RouterState, dst: u32, route_bits: u32) -> (Decision, Packet) {
+        let dal = s.routing("dal", &RoutingConfig::default());
+        let mut pkt = s.packet_between(0, dst);
+        pkt.route_bits = route_bits;
+        let ctx = s.ctx_at_source(&pkt);
+        let (d, _) = RouterState::decide(&*dal, &ctx, &mut pkt, &mut rng_drawing_first(4, 0));
+        (d, pkt)
+    }
+
+    /// The rules of HyperX §3.3 at switch (0,0) for a packet to (1,1): both dimensions
+    /// offset, minimal outputs `a` (dimension 0, to x = 1) and `b` (dimension 1, to y = 1).
+    #[test]
+    fn dal_minimal_then_deroute_then_escape() {
+        type Setup = fn(&mut RouterState, &HyperX);
+        // (row, route_bits before, setup, expected port, VC, route_bits after, non-minimal)
+        #[allow(clippy::type_complexity)]
+        let rows: &[(&str, u32, Setup, fn(&HyperX) -> u32, u32, u32, bool)] = &[
+            (
+                "unblocked uncongested minimal outputs: the shorter queue",
+                0,
+                |s, hx| {
+                    s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 1).set_queue(0, hx.port_to(0, 1, 1, 0), 0, 2);
+                },
+                |hx| hx.port_to(0, 0, 1, 0),
+                0,
+                0,
+                false,
+            ),
+            (
+                "a congested (5 free < 6): b, the only uncongested, although its port queue is longer",
+                0,
+                |s, hx| {
+                    s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 3);
+                    s.set_queue(0, hx.port_to(0, 1, 1, 0), 0, 1).set_queue(0, hx.port_to(0, 1, 1, 0), 1, 6);
+                },
+                |hx| hx.port_to(0, 1, 1, 0),
+                0,
+                0,
+                false,
+            ),
+            (
+                "promised slots count: a's 3 committed flits leave 5 unpromised, congested",
+                0,
+                |s, hx| {
+                    s.commit(0, hx.port_to(0, 0, 1, 0), 0, 3);
+                    s.set_queue(0, hx.port_to(0, 1, 1, 0), 0, 1).set_queue(0, hx.port_to(0, 1, 1, 0), 1, 6);
+                },
+                |hx| hx.port_to(0, 1, 1, 0),
+                0,
+                0,
+                false,
+            ),
+            (
+                "all minimal congested: one deroute (the shortest), its dimension marked",
+                0,
+                |s, hx| {
+                    s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 3).set_queue(0, hx.port_to(0, 1, 1, 0), 0, 3);
+                    for p in [hx.port_to(0, 0, 2, 0), hx.port_to(0, 0, 3, 0), hx.port_to(0, 1, 2, 0)] {
+                        s.set_queue(0, p, 1, 1);
+                    }
+                },
+                |hx| hx.port_to(0, 1, 3, 0),
+                0,
+                1 << 1,
+                true,
+            ),
+            (
+                "minimal and deroutes congested: a merely unblocked minimal output",
+                0,
+                |s, hx| {
+                    s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 3).set_queue(0, hx.port_to(0, 1, 1, 0), 0, 3);
+                    s.set_queue(0, hx.port_to(0, 1, 1, 0), 1, 1);
+                    for p in
+                        [hx.port_to(0, 0, 2, 0), hx.port_to(0, 0, 3, 0), hx.port_to(0, 1, 2, 0), hx.port_to(0, 1, 3, 0)]
+                    {
+                        s.set_queue(0, p, 0, 3);
+                    }
+                },
+                |hx| hx.port_to(0, 0, 1, 0),
+                0,
+                0,
+                false,
+            ),
+            (
+                "both dimensions already derouted: no second deroute, the congested minimal output",
+                0b11,
+                |s, hx| {
+                    s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 3).set_queue(0, hx.port_to(0, 1, 1, 0), 0, 3);
+                    s.set_queue(0, hx.port_to(0, 1, 1, 0), 1, 1);
+                },
+                |hx| hx.port_to(0, 0, 1, 0),
+                0,
+                0b11,
+                false,
+            ),
+            (
+                "nothing unblocked: the escape VC in dimension order (dimension 0 first)",
+                0,
+                |s, hx| {
+                    for p in [
+                        hx.port_to(0, 0, 1, 0),
+                        hx.port_to(0, 1, 1, 0),
+                        hx.port_to(0, 0, 2, 0),
+                        hx.port_to(0, 0, 3, 0),
+                        hx.port_to(0, 1, 2, 0),
+                        hx.port_to(0, 1, 3, 0),
+                    ] {
+                        s.set_queue(0, p, 0, 8);
+                    }
+                },
+                |hx| hx.port_to(0, 0, 1, 0),
+                1,
+                ESCAPE,
+                false,
+            ),
+        ];
+        for &(what, bits, setup, port, vc, bits_after, nonminimal) in rows {
+            let (mut s, hx) = state();
+            setup(&mut s, &hx);
+            let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
+            let (d, pkt) = route(&s, dst, bits);
+            assert_eq!(d, Decision::Forward { port: port(&hx), vc }, "{what}");
+            assert_eq!((pkt.route_bits, pkt.nonminimal), (bits_after, nonminimal), "{what}");
+        }
+    }
+
+    /// Failed links (HyperX §6) for a packet from (0,0) to (1,0) that already derouted in
+    /// dimension 0: a failed minimal link permits a further deroute, but only to a switch
+    /// whose own link to x = 1 works; without the failure it stays minimal.
+    #[test]
+    fn dal_further_deroute_around_a_failed_minimal_link() {
+        // (row, fail the minimal link, fail (3,0)–(1,0), minimal congested, expected x)
+        let rows: &[(&str, bool, bool, bool, u32)] = &[
+            ("no failure: the minimal link", false, false, false, 1),
+            ("derouted already, minimal congested: no second deroute", false, false, true, 1),
+            ("minimal link failed: a further deroute, to the shorter (x = 3)", true, false, false, 3),
+            ("and (3,0)–(1,0) failed too: the filter leaves x = 2", true, true, false, 2),
+        ];
+        for &(what, fail_min, fail_far, congested, x) in rows {
+            let (mut s, hx) = state();
+            let dst = hx.neighbor(0, 0, 1);
+            s.set_queue(0, hx.port_to(0, 0, 2, 0), 1, 1);
+            if congested {
+                s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 3);
+            }
+            if fail_min {
+                s.fail(0, hx.port_to(0, 0, 1, 0));
+            }
+            if fail_far {
+                let far = hx.neighbor(0, 0, 3);
+                s.fail(far, hx.port_to(far, 0, 1, 0));
+            }
+            let (d, pkt) = route(&s, dst, 1);
+            assert_eq!(d, Decision::Forward { port: hx.port_to(0, 0, x, 0), vc: 0 }, "{what}");
+            assert_eq!(pkt.nonminimal, x != 1, "{what}");
+            assert_eq!(pkt.route_bits, 1, "{what}: the dimension stays marked");
+        }
+    }
+}

@@ -138,3 +138,78 @@ impl Routing for Adaptive2dfb {
         Decision::Wait
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::H1;
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::routing::fixture::{rng_drawing_first, RouterState};
+    use crate::routing::Decision;
+
+    /// Algorithm 1 of the 2DFB paper on the 2-dilated 4-ary 3-flat (4×4 routers, two links
+    /// per neighbour), threshold Th = 4, router 0 to its dimension-0 neighbour x = 1: the
+    /// direct link (the shorter of its two) while its queue ≤ Th, else the first non-minimal
+    /// link of the dimension in descending port order with queue ≤ Th, else wait.
+    #[test]
+    fn direct_link_within_threshold_else_one_nonminimal_hop() {
+        // (direct trunk queues, queue of every non-minimal link, expected: Some((x, trunk))
+        // = the link to coordinate x, None = wait, row)
+        #[allow(clippy::type_complexity)]
+        let rows: &[((u32, u32), u32, Option<(u32, u32)>, &str)] = &[
+            ((0, 0), 0, Some((1, 0)), "empty: the direct link (first trunk on a tie)"),
+            ((5, 3), 0, Some((1, 1)), "the shorter trunk of the direct pair"),
+            ((4, 9), 0, Some((1, 0)), "queue = Th: still direct (≤, not <)"),
+            ((5, 5), 0, Some((3, 1)), "direct > Th: the highest non-minimal port (x = 3, trunk 1)"),
+            ((5, 5), 5, None, "every queue > Th: wait"),
+        ];
+        for &((t0, t1), q_nm, expect, what) in rows {
+            let mut s = RouterState::new(TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, 4, 16);
+            let hx = s.topo.as_hyperx().unwrap().clone();
+            let dst = hx.neighbor(0, 0, 1);
+            s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, t0).set_queue(0, hx.port_to(0, 0, 1, 1), 0, t1);
+            for x in [2, 3] {
+                for trunk in 0..2 {
+                    s.set_queue(0, hx.port_to(0, 0, x, trunk), 0, q_nm);
+                }
+            }
+            let alg = s.routing("adaptive_2dfb", &RoutingConfig { threshold: 4, ..Default::default() });
+            let (decision, _, pkt) = s.route_at_source(&*alg, s.packet_between(0, dst), &mut rng_drawing_first(2, 0));
+            match expect {
+                None => assert_eq!(decision, Decision::Wait, "{what}"),
+                Some((x, trunk)) => {
+                    assert_eq!(decision, Decision::Forward { port: hx.port_to(0, 0, x, trunk), vc: 0 }, "{what}");
+                    let nonminimal = x != 1;
+                    assert_eq!(pkt.nonminimal, nonminimal, "{what}");
+                    let bits = if nonminimal { H1 | 1 } else { 0 };
+                    assert_eq!(pkt.route_bits, bits, "{what}: h1 and the dimension-0 mark");
+                }
+            }
+        }
+    }
+
+    /// The non-minimal enumeration descends through the ports, skipping links over Th; a
+    /// packet with `h1` set takes the direct link whatever its queue and clears `h1`; a
+    /// dimension already derouted in is not derouted in again.
+    #[test]
+    fn descending_order_priority_flag_and_one_deroute_per_dimension() {
+        let mut s = RouterState::new(TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, 4, 16);
+        let hx = s.topo.as_hyperx().unwrap().clone();
+        let dst = hx.neighbor(0, 0, 1);
+        s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 9).set_queue(0, hx.port_to(0, 0, 1, 1), 0, 8);
+        s.set_queue(0, hx.port_to(0, 0, 3, 1), 0, 5).set_queue(0, hx.port_to(0, 0, 3, 0), 0, 5);
+        let alg = s.routing("adaptive_2dfb", &RoutingConfig { threshold: 4, ..Default::default() });
+        let mut rng = rng_drawing_first(2, 0);
+        let (d, _, _) = s.route_at_source(&*alg, s.packet_between(0, dst), &mut rng);
+        assert_eq!(d, Decision::Forward { port: hx.port_to(0, 0, 2, 1), vc: 0 }, "x = 3 over Th: next lower port");
+        let mut pkt = s.packet_between(0, dst);
+        pkt.route_bits = H1;
+        let ctx = s.ctx_at_source(&pkt);
+        let (d, _) = RouterState::decide(&*alg, &ctx, &mut pkt, &mut rng);
+        assert_eq!(d, Decision::Forward { port: hx.port_to(0, 0, 1, 1), vc: 0 }, "h1: direct (shorter trunk) over Th");
+        assert_eq!(pkt.route_bits & H1, 0, "h1 cleared");
+        let mut pkt = s.packet_between(0, dst);
+        pkt.route_bits = 1;
+        let (d, _) = RouterState::decide(&*alg, &ctx, &mut pkt, &mut rng);
+        assert_eq!(d, Decision::Wait, "already derouted in dimension 0, direct over Th: wait");
+    }
+}

@@ -842,4 +842,167 @@ mod tests {
             }
         }
     }
+
+    use crate::routing::fixture::{rng_drawing_first, RouterState};
+
+    /// A dragonfly in a fixture: `p` terminals, `a` routers per group, `h` global channels
+    /// each, `g` groups, fully connected groups, 3 VCs of 32 flits.
+    fn df_state(p: u32, a: u32, h: u32, g: u32) -> (RouterState, Dragonfly) {
+        let df = Dragonfly::new(p, a, h, g, GlobalArrangement::Absolute, "topology").unwrap();
+        (RouterState::of(Topology::Dragonfly(df.clone()), 3, 32), df)
+    }
+
+    /// Router `r`'s global ports and the router at their far end.
+    fn globals(s: &RouterState, r: u32) -> Vec<(u32, u32)> {
+        let net = s.net();
+        (0..net.radix(r))
+            .filter(|&p| net.port(r, p).class == LinkClass::Global)
+            .map(|p| (p, net.port(r, p).peer_router))
+            .collect()
+    }
+
+    fn ugal(s: &RouterState, name: &str, threshold: i64, dst: u32, gi: u32, g: u32) -> (Decision, RouteNote, Packet) {
+        let alg = s.routing(name, &RoutingConfig { ugal_threshold: threshold, ..Default::default() });
+        s.route_at_source(&*alg, s.packet_between(0, dst), &mut rng_drawing_first(g, gi))
+    }
+
+    /// UGAL-L (dragonfly §4.2) on the balanced dragonfly p = 2, a = 4, h = 2, g = 9 (one
+    /// channel per group pair, so the only random choice is the intermediate group). Router 0
+    /// sends to the far end of its own global channel (H_m = 1, q_m = that channel's port);
+    /// the intermediate group is reached through router 1 (q_nm = the local port to it).
+    /// Minimal iff q_m·H_m ≤ q_nm·H_nm + threshold.
+    #[test]
+    fn ugal_l_minimal_iff_q_times_h_within_threshold() {
+        let (s0, df) = df_state(2, 4, 2, 9);
+        let (min_port, dst) = globals(&s0, 0)[0];
+        let gi = df.group(globals(&s0, 1)[0].1);
+        let nm_port = df.local_port(0, 1);
+        let (_, probe, _) = ugal(&s0, "ugal_l", 0, dst, gi, 9);
+        let (hm, hn) = (probe.h_min, probe.h_nonmin);
+        assert_eq!(hm, 1, "premise: the destination is at the far end of the minimal channel");
+        assert!(hn >= 3, "premise: H_nm = {hn}");
+        // (threshold, q_m, q_nm, minimal?, row)
+        let rows: Vec<(i64, u32, u32, bool, &str)> = vec![
+            (0, 0, 0, true, "empty: minimal"),
+            (0, 2 * hn, 2, true, "tie q_m·H_m = q_nm·H_nm: minimal (≤, not <)"),
+            (0, 2 * hn + 1, 2, false, "one flit over the tie: non-minimal"),
+            (1, 2 * hn + 1, 2, true, "threshold 1 absorbs it"),
+            (-1, 2 * hn, 2, false, "a negative threshold turns the tie non-minimal"),
+            (0, 20, 0, false, "an idle non-minimal first hop against a loaded minimal one"),
+        ];
+        for (threshold, q_m, q_nm, minimal, what) in rows {
+            let (mut s, _) = df_state(2, 4, 2, 9);
+            s.set_queue(0, min_port, 0, q_m).set_queue(0, nm_port, 0, q_nm);
+            let (d, note, pkt) = ugal(&s, "ugal_l", threshold, dst, gi, 9);
+            assert_eq!((note.q_min, note.q_nonmin), (q_m, q_nm), "{what}: premise");
+            assert_eq!(note.chose_minimal, minimal, "{what}");
+            assert_eq!(pkt.nonminimal, !minimal, "{what}");
+            if minimal {
+                assert_eq!(
+                    d,
+                    Decision::Forward { port: min_port, vc: 1 },
+                    "{what}: minimal global hop on VC1 (Fig. 7)"
+                );
+            } else {
+                assert_eq!(d, Decision::Forward { port: nm_port, vc: 0 }, "{what}: source-group hop on VC0");
+                assert_eq!(pkt.intermediate, gi, "{what}");
+            }
+        }
+    }
+
+    /// When both paths leave on the same port (router 0 reaches the destination group and
+    /// the intermediate group through router 1), UGAL-L's port queues are equal and it stays
+    /// minimal; UGAL-L_VCH compares the VCs (VC1 minimal vs VC0 non-minimal, §4.3.1), and
+    /// UGAL-L_CR decides by the same rule (its credit round trip is the engine's: delayed
+    /// credits, `src/sim/credit_rtt.rs`).
+    #[test]
+    fn ugal_l_vch_and_cr_compare_vcs_on_a_shared_port() {
+        let (s0, df) = df_state(2, 4, 2, 9);
+        let ones = globals(&s0, 1);
+        let dst = ones[0].1;
+        let gi = df.group(ones[1].1);
+        let port = df.local_port(0, 1);
+        let (_, probe, _) = ugal(&s0, "ugal_l_vch", 0, dst, gi, 9);
+        let (hm, hn) = (probe.h_min, probe.h_nonmin);
+        assert_eq!(hm, 2, "premise: local hop to router 1, then its global channel");
+        assert!(hn > hm);
+        // (VC1 flits, VC0 flits, minimal under VCH/CR?, row)
+        let rows = [
+            (0, 0, true, "empty: minimal"),
+            (hn, hm, true, "tie of VC queues times hops: minimal"),
+            (hn + 1, hm, false, "VC1 one flit over the tie: non-minimal"),
+            (20, 0, false, "loaded VC1, idle VC0: non-minimal (UGAL-L cannot tell)"),
+            (0, 20, true, "loaded VC0: minimal"),
+        ];
+        for (vc1, vc0, minimal, what) in rows {
+            let (mut s, _) = df_state(2, 4, 2, 9);
+            s.set_queue(0, port, 1, vc1).set_queue(0, port, 0, vc0);
+            let (_, note, _) = ugal(&s, "ugal_l", 0, dst, gi, 9);
+            assert!(note.chose_minimal, "{what}: UGAL-L sees one port queue on both paths");
+            for name in ["ugal_l_vch", "ugal_l_cr"] {
+                let (d, note, pkt) = ugal(&s, name, 0, dst, gi, 9);
+                assert_eq!((note.q_min, note.q_nonmin), (vc1, vc0), "{name} {what}: VC-level queues");
+                assert_eq!(note.chose_minimal, minimal, "{name} {what}");
+                assert_eq!(pkt.nonminimal, !minimal, "{name} {what}");
+                assert_eq!(d, Decision::Forward { port, vc: if minimal { 1 } else { 0 } }, "{name} {what}");
+            }
+        }
+        assert!(s0.routing("ugal_l_cr", &RoutingConfig::default()).credit_round_trip().is_some());
+        assert!(s0.routing("ugal_l_vch", &RoutingConfig::default()).credit_round_trip().is_none());
+        // Different first-hop ports: VCH compares port queues, as UGAL-L.
+        let (min_port, dst) = globals(&s0, 0)[0];
+        let (mut s, _) = df_state(2, 4, 2, 9);
+        s.set_queue(0, min_port, 0, 20);
+        let (_, note, _) = ugal(&s, "ugal_l_vch", 0, dst, df.group(ones[0].1), 9);
+        assert_eq!((note.q_min, note.q_nonmin, note.chose_minimal), (20, 0, false));
+    }
+
+    /// Gateway fallback (failed links): on p = 1, a = 4, h = 2, g = 5 every group pair has
+    /// two channels. A router whose own channel to the destination group failed sends a
+    /// packet from its terminal to the other gateway over a local hop; a packet that came
+    /// over a local channel (fully connected group) keeps the failed channel (unroutable).
+    #[test]
+    fn gateway_fallback_when_own_global_channel_failed() {
+        let (s0, df) = df_state(1, 4, 2, 5);
+        let own = globals(&s0, 0);
+        let (gport, target, other) = own
+            .iter()
+            .find_map(|&(p, far)| {
+                let x = df.group(far);
+                let mine = own.iter().filter(|&&(_, f)| df.group(f) == x).count();
+                let other = (1..4).find(|&r| globals(&s0, r).iter().any(|&(_, f)| df.group(f) == x))?;
+                (mine == 1).then_some((p, x, other))
+            })
+            .expect("router 0 shares a group pair with another gateway");
+        let dst = (0..df.routers()).find(|&r| df.group(r) == target).unwrap();
+        // (row, fail router 0's channel, arrived over a local channel, expected port)
+        let rows = [
+            ("working channel: the global hop", false, false, gport),
+            (
+                "failed, from the terminal: local hop to the other gateway",
+                true,
+                false,
+                df.local_port(0, df.index(other)),
+            ),
+            ("failed, arrived over a local channel: the failed channel", true, true, gport),
+        ];
+        for (what, failed, local, port) in rows {
+            let (mut s, _) = df_state(1, 4, 2, 5);
+            if failed {
+                s.fail(0, gport);
+            }
+            let min = s.routing("min", &RoutingConfig::default());
+            let mut pkt = s.packet_between(0, dst);
+            let ctx = if local {
+                pkt.hops = 1;
+                pkt.route_bits = 1;
+                let from = (1..4).find(|&r| r != other).unwrap();
+                s.ctx(0, df.local_port(0, from), 0)
+            } else {
+                s.ctx_at_source(&pkt)
+            };
+            let (d, _) = RouterState::decide(&*min, &ctx, &mut pkt, &mut rng_drawing_first(2, 0));
+            assert_eq!(crate::routing::fixture::port_of(d), port, "{what}");
+        }
+    }
 }

@@ -17,6 +17,8 @@ pub mod comparison;
 pub mod dal;
 pub mod dilated;
 pub mod dragonfly;
+#[cfg(test)]
+pub(crate) mod fixture;
 pub mod hyperx_min;
 pub mod ugal;
 pub mod valiant;

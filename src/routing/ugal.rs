@@ -133,3 +133,76 @@ impl Routing for Ugal {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::routing::fixture::{port_of, rng_drawing_first, RouterState};
+    use crate::routing::Decision;
+
+    /// UGAL's source decision on the 4-ary 3-flat (FB paper §3.1): minimal iff
+    /// `q_m·H_m ≤ q_nm·H_nm + threshold`. Router 0 = (0,0) sends to (1,1): H_m = 2, the
+    /// minimal output is the dimension-0 port (its dimension-1 port is kept 10 flits longer);
+    /// the intermediate router is fixed at (2,2), so H_nm = 4 and q_nm is the queue of the
+    /// dimension-0 port towards x = 2.
+    #[test]
+    fn ugal_compares_queue_times_hops_with_a_threshold() {
+        // (threshold, q_m, q_nm, minimal?, what the row checks)
+        let rows: &[(i64, u32, u32, bool, &str)] = &[
+            (0, 0, 0, true, "empty network: minimal"),
+            (0, 8, 4, true, "tie 8·2 = 4·4: minimal (≤, not <)"),
+            (0, 9, 4, false, "9·2 > 4·4: non-minimal wins"),
+            (2, 9, 4, true, "threshold 2: 18 ≤ 16 + 2, minimal again"),
+            (1, 9, 4, false, "threshold 1: 18 > 17, still non-minimal"),
+            (-1, 8, 4, false, "a negative threshold turns the tie non-minimal"),
+            (0, 20, 10, true, "tie at other values"),
+            (0, 21, 10, false, "one flit over the tie"),
+        ];
+        for &(threshold, q_m, q_nm, minimal, what) in rows {
+            let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 4, n: 3 }, 3, 32);
+            let hx = s.topo.as_hyperx().unwrap().clone();
+            let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
+            let via = hx.neighbor(hx.neighbor(0, 0, 2), 1, 2);
+            let (min_port, other_min, nm_port) =
+                (hx.port_to(0, 0, 1, 0), hx.port_to(0, 1, 1, 0), hx.port_to(0, 0, 2, 0));
+            s.set_queue(0, min_port, 0, q_m).set_queue(0, other_min, 0, q_m + 10).set_queue(0, nm_port, 0, q_nm);
+            let ugal = s.routing("ugal", &RoutingConfig { ugal_threshold: threshold, ..Default::default() });
+            let mut rng = rng_drawing_first(hx.routers(), via);
+            let (decision, note, pkt) = s.route_at_source(&*ugal, s.packet_between(0, dst), &mut rng);
+            assert_eq!((note.h_min, note.h_nonmin, note.q_min, note.q_nonmin), (2, 4, q_m, q_nm), "{what}: premise");
+            assert_eq!(note.chose_minimal, minimal, "{what}");
+            if minimal {
+                assert_eq!(decision, Decision::Forward { port: min_port, vc: 1 }, "{what}: MIN AD hop on class 1");
+                assert_eq!((pkt.intermediate, pkt.nonminimal), (dst, false), "{what}");
+            } else {
+                assert_eq!(decision, Decision::Forward { port: nm_port, vc: 0 }, "{what}: Valiant phase 0 on class 0");
+                assert_eq!((pkt.intermediate, pkt.nonminimal), (via, true), "{what}");
+            }
+        }
+    }
+
+    /// UGAL-S decides by the same rule (only the allocator differs); a packet routed
+    /// minimally keeps routing MIN AD at later hops (the shortest productive queue).
+    #[test]
+    fn ugal_s_same_rule_and_minimal_packets_stay_minimal_adaptive() {
+        let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 4, n: 3 }, 3, 32);
+        let hx = s.topo.as_hyperx().unwrap().clone();
+        let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
+        let via = hx.neighbor(hx.neighbor(0, 0, 2), 1, 2);
+        let (min_port, other_min, nm_port) = (hx.port_to(0, 0, 1, 0), hx.port_to(0, 1, 1, 0), hx.port_to(0, 0, 2, 0));
+        s.set_queue(0, min_port, 0, 9).set_queue(0, other_min, 0, 19).set_queue(0, nm_port, 0, 4);
+        let ugal_s = s.routing("ugal_s", &RoutingConfig::default());
+        let (_, note, _) = s.route_at_source(&*ugal_s, s.packet_between(0, dst), &mut rng_drawing_first(16, via));
+        assert!(!note.chose_minimal, "18 > 16: non-minimal under UGAL-S too");
+        // A minimal packet at its second router: the remaining productive port.
+        let mut pkt = s.packet_between(0, dst);
+        let (mid, in_port) = (hx.neighbor(0, 0, 1), hx.port_to(hx.neighbor(0, 0, 1), 0, 0, 0));
+        pkt.intermediate = dst;
+        pkt.phase = super::PHASE_MINIMAL;
+        pkt.hops = 1;
+        let ctx = s.ctx(mid, in_port, 1);
+        let (d, _) = RouterState::decide(&*ugal_s, &ctx, &mut pkt, &mut rng_drawing_first(16, 0));
+        assert_eq!(port_of(d), hx.port_to(mid, 1, 1, 0));
+        assert_eq!(d, Decision::Forward { port: hx.port_to(mid, 1, 1, 0), vc: 2 }, "hop 1 on class 2");
+    }
+}
