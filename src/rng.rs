@@ -270,7 +270,15 @@ mod tests {
 
     #[test]
     fn streams_differ() {
+        let draws = |r: &mut SimRng| (0..64).map(|_| r.next_u64()).collect::<Vec<_>>();
         let mut s = Streams::new(7);
-        assert_ne!(s.traffic.next_u64(), s.routing.next_u64());
+        let (t, r, a) = (draws(&mut s.traffic), draws(&mut s.routing), draws(&mut s.allocation));
+        // Independent streams: no two agree on any of their first 64 draws.
+        for (x, y) in [(&t, &r), (&t, &a), (&r, &a)] {
+            assert_eq!(x.iter().zip(y.iter()).filter(|(p, q)| p == q).count(), 0);
+        }
+        // The same seed gives the same streams, another seed others.
+        assert_eq!(draws(&mut Streams::new(7).traffic), t);
+        assert_ne!(draws(&mut Streams::new(8).traffic), t);
     }
 }

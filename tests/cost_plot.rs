@@ -68,6 +68,16 @@ fn tick_labels() {
 
 #[test]
 fn empty_plot_renders() {
-    let svg = Plot::new("empty", "x", "y").to_svg();
-    assert!(svg.contains("empty"));
+    let svg = Plot::new("empty", "x axis", "y axis").to_svg();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "a whole SVG document");
+    let texts = texts(&svg);
+    for label in ["empty", "x axis", "y axis"] {
+        assert!(texts.iter().any(|t| t == label), "missing {label}: {texts:?}");
+    }
+    // No series: no curve, no marker, no legend entry, and no number that is not one.
+    assert_eq!(svg.matches("<circle").count(), 0);
+    assert!(!svg.contains("NaN") && !svg.contains("inf"), "{svg}");
+    let with_series =
+        Plot::new("empty", "x axis", "y axis").with(Series::new("s", vec![(1.0, 1.0), (2.0, 2.0)])).to_svg();
+    assert!(with_series.matches("<polyline").count() > svg.matches("<polyline").count(), "a series adds its curve");
 }

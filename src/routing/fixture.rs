@@ -5,7 +5,7 @@
 //! exactly as the engine keeps them (`src/sim/mod.rs`, checked by `src/sim/check.rs`):
 //! credits per *downstream* input VC, flits committed per output VC, the downstream input
 //! port of every output port, the per-port queue estimate (Σ over VCs of
-//! `depth − credits + committed`, plus `sim::FAILED_QUEUE` on a failed link) and the failed
+//! `depth − credits + committed`, plus `FAILED_QUEUE` on a failed link) and the failed
 //! flags (empty while no link has failed). Every queue starts empty (credits = depth).
 //!
 //! ```ignore
@@ -14,11 +14,11 @@
 //! let (decision, note, pkt) = s.route(&*s.routing("ugal", &RoutingConfig::default()), s.packet_between(0, 1), &mut rng);
 //! ```
 
+use super::FAILED_QUEUE;
 use super::{declaration, Decision, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::{RoutingConfig, TopologyConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::sim::FAILED_QUEUE;
 use crate::topology::{Network, Topology};
 
 /// The queue state of a whole network, as routing sees it through a [`QueueView`].

@@ -88,7 +88,7 @@ fn best_vc_in_class(credits: Option<&[u16]>, vcs: u32, class: u32, classes: u32)
 
 /// Among the parallel (trunk) ports `first..first + trunks`, the one with the shortest
 /// queue (lowest index on ties): (port, its queue estimate). A failed link's queue
-/// estimate is endless (`sim::FAILED_QUEUE`), so a working trunk wins while there is one.
+/// estimate is endless (`FAILED_QUEUE`), so a working trunk wins while there is one.
 #[inline]
 pub fn shortest_trunk(q: &RouterQueues, first: u32, trunks: u32) -> (u32, u32) {
     shortest_of(first, q.port_queues(first, trunks))
@@ -138,7 +138,7 @@ pub struct MinAdChoice {
 
 /// The productive output with the shortest queue (MIN AD, FB §3.1), ties broken at random
 /// (in port order, one draw per tie). A failed link's queue estimate is endless
-/// (`sim::FAILED_QUEUE`), so a working link wins while there is one (HyperX §6: "links
+/// (`FAILED_QUEUE`), so a working link wins while there is one (HyperX §6: "links
 /// with hard errors are simply eliminated from the possible routing alternates"). `here`
 /// must differ from `dst`.
 #[inline(always)]

@@ -142,6 +142,12 @@ pub fn wins_tie(rng: &mut SimRng, ties: u32) -> bool {
     rng.below(ties) == 0
 }
 
+/// What a failed link adds to its output's queue estimate (`port_queues`): every choice
+/// by shortest queue or by `q·H` then avoids it while a working alternative exists, as
+/// if its queue were endless (HyperX §6: failed links "are simply eliminated from the
+/// possible routing alternates"), without a failure check in each algorithm's loops.
+pub(crate) const FAILED_QUEUE: u32 = 1 << 24;
+
 /// Read-only view of every router's output queue state (credits and commitments).
 #[derive(Clone, Copy)]
 pub struct QueueView<'a> {

@@ -51,11 +51,9 @@ use table::Table;
 /// Marker for "no port" in port-indexed tables.
 const NO_PORT: u32 = u32::MAX;
 
-/// What a failed link adds to its output's queue estimate (`port_queues`): every choice
-/// by shortest queue or by `q·H` then avoids it while a working alternative exists, as
-/// if its queue were endless (HyperX §6: failed links "are simply eliminated from the
-/// possible routing alternates"), without a failure check in each algorithm's loops.
-pub(crate) const FAILED_QUEUE: u32 = 1 << 24;
+/// What a failed link adds to its output's queue estimate (declared with the routing that
+/// reads it, [`crate::routing::FAILED_QUEUE`]).
+pub(crate) use crate::routing::FAILED_QUEUE;
 
 /// One input VC: the position and fill of its buffer ring, and the packet at its head,
 /// so the switch allocator reads one small record: its id, the route chosen for it (valid
