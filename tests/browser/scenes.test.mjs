@@ -104,3 +104,18 @@ test('a story without scenes shows no scene bar, and PageDown does nothing there
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('pausing while a scene runs to its cycle ends the scene there: the player is free again', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=ugal-l-misjudges&present=1&speed=1`);
+  await page.waitForFunction(() => window.hiradix.panes.length === 3 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.getElementById('scene-bar').classList.contains('busy'));
+  await page.click('#btn-run'); // Pause, on its way to cycle 2000 at one cycle per frame
+  await idle(page);
+  const at = await now(page);
+  assert.ok(at < 2000, `paused before the stop (cycle ${at})`);
+  assert.equal(await sceneCount(page), 'Scene 1 of 3');
+  assert.equal(await page.isEnabled('#scene-next'), true, 'the next scene can be played');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

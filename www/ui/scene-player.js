@@ -150,9 +150,10 @@ export class ScenePlayer {
       if ((this.sim.panes[0]?.now ?? 0) >= stop.cycle) return;
       this.hooks.untilCycle(stop.cycle);
       const t0 = performance.now();
-      // The run pauses itself at the cycle (RunState's until); the player waits for it.
+      // The run pauses itself at the cycle (RunState's until); the player waits for it, and
+      // stops waiting when the run was paused before (Pause, a crash): the scene ends there.
       while (this.sim.gen === gen && this.sim.panes.length && (this.sim.panes[0].now < stop.cycle || this.run.running)) {
-        if (performance.now() - t0 > CYCLE_WAIT_MS || (!this.run.running && this.run.until === 0 && this.sim.panes[0].now < stop.cycle)) return;
+        if (performance.now() - t0 > CYCLE_WAIT_MS || !this.run.running) return;
         await new Promise((r) => setTimeout(r, 50));
       }
       return;
