@@ -41,7 +41,7 @@ export class ScenePlayer {
     /** Whether the shown scene's question waits for its answer (the run to its stop). */
     this.asking = false;
     /** The cycle each played scene stopped at (-1: the opening). */
-    this.ends = new Map();
+    this.ends = new Map([[-1, 0]]);
     /** The choice the class picked for the shown question, or null. */
     this.picked = null;
     this.busy = false;
