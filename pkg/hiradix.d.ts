@@ -480,6 +480,11 @@ export class WebSim {
      */
     latencyHistograms(bins: number): Uint32Array;
     /**
+     * The channel of a link as `faults.links` names it (`[a, b]` or `[a, b, trunk]`: the
+     * `trunk`-th link between routers a and b, from a's side), or -1 when there is none.
+     */
+    linkChannel(a: number, b: number, trunk: number): number;
+    /**
      * The cumulative counters for live statistics, as an object named by
      * [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
      */
@@ -728,6 +733,7 @@ export interface InitOutput {
     readonly websim_focusChannels: (a: number, b: number, c: number) => [number, number, number, number];
     readonly websim_globalChannelUtilization: (a: number) => any;
     readonly websim_latencyHistograms: (a: number, b: number) => [number, number];
+    readonly websim_linkChannel: (a: number, b: number, c: number, d: number) => number;
     readonly websim_liveCounters: (a: number) => any;
     readonly websim_networkInfo: (a: number) => any;
     readonly websim_new: (a: number, b: number) => [number, number, number];

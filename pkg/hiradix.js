@@ -168,6 +168,18 @@ export class WebSim {
         return v1;
     }
     /**
+     * The channel of a link as `faults.links` names it (`[a, b]` or `[a, b, trunk]`: the
+     * `trunk`-th link between routers a and b, from a's side), or -1 when there is none.
+     * @param {number} a
+     * @param {number} b
+     * @param {number} trunk
+     * @returns {number}
+     */
+    linkChannel(a, b, trunk) {
+        const ret = wasm.websim_linkChannel(this.__wbg_ptr, a, b, trunk);
+        return ret;
+    }
+    /**
      * The cumulative counters for live statistics, as an object named by
      * [`crate::stats::LiveCounters`] (`{generated, delivered, delivered_flits, …}`).
      * @returns {LiveCounters}

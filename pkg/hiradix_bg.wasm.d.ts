@@ -28,6 +28,7 @@ export const websim_failedChannels: (a: number) => [number, number];
 export const websim_focusChannels: (a: number, b: number, c: number) => [number, number, number, number];
 export const websim_globalChannelUtilization: (a: number) => any;
 export const websim_latencyHistograms: (a: number, b: number) => [number, number];
+export const websim_linkChannel: (a: number, b: number, c: number, d: number) => number;
 export const websim_liveCounters: (a: number) => any;
 export const websim_networkInfo: (a: number) => any;
 export const websim_new: (a: number, b: number) => [number, number, number];

@@ -94,9 +94,11 @@ fn the_builtin_stories_pass_and_the_index_lists_every_one() {
 fn the_builtin_stories_use_every_selector_but_none_twice_by_accident() {
     // Every selector the format declares is exercised by a built-in story, so each one's
     // applicability rule is checked against a real network.
+    // The picked selector is the editor's (a lecturer's clicks): it is checked against real
+    // networks in `a_picked_focus_selects_the_channels_clicked`.
     let used: Vec<Selector> =
         builtin().iter().filter_map(|(_, t)| check(t).expect("passes").focus.map(|f| f.selector)).collect();
-    for s in Selector::ALL {
+    for s in Selector::ALL.into_iter().filter(|&s| s != Selector::Picked) {
         assert!(used.contains(&s), "no built-in story uses {s:?}");
     }
 }
@@ -295,6 +297,69 @@ fn a_focus_on_another_pattern_selects_nothing() {
     assert_eq!(hiradix::story::focus_mask(&focus, &sim), None, "the focus is about router_shift");
 }
 
+/// A picked focus (the channels and routers a lecturer clicked) selects every parallel
+/// channel from the first router to the second and every channel out of a picked router;
+/// it is refused when a channel or router does not exist in a pane, and only it lists them.
+#[test]
+fn a_picked_focus_selects_the_channels_clicked() {
+    let picked = |channels: Value, routers: Value| {
+        with(|d| {
+            d["focus"] =
+                json!({"selector": "picked", "channels": channels, "routers": routers, "label": "the channels clicked"})
+        })
+    };
+    // A 4-ary 2-flat: 4 routers, each linked to the 3 others.
+    let doc = picked(json!([[0, 1], [1, 0], [2, 3]]), json!([3]));
+    let story = check(&doc.to_string()).expect("a picked focus");
+    let focus = story.focus.as_ref().expect("a focus");
+    for cfg in pane_configs(&story) {
+        let sim = hiradix::sim::Simulation::new(&cfg).expect("builds");
+        let mask = hiradix::story::focus_mask(focus, &sim).expect("selects");
+        let chosen: Vec<(u32, u32)> =
+            sim.router_channels().zip(&mask).filter(|(_, &m)| m == 1).map(|((a, _, b, _), _)| (a, b)).collect();
+        let mut want = vec![(0, 1), (1, 0), (2, 3), (3, 0), (3, 1), (3, 2)];
+        want.sort();
+        let mut got = chosen.clone();
+        got.sort();
+        assert_eq!(got, want, "{}", cfg.routing.algorithm);
+    }
+    refused(&picked(json!([[0, 4]]), json!([])), "focus.channels[0]", "no channel runs from router 0 to router 4");
+    refused(&picked(json!([[2, 2]]), json!([])), "focus.channels[0]", "no channel runs from router 2 to router 2");
+    refused(&picked(json!([]), json!([4])), "focus.routers[0]", "router 4; pane 0's network has 4");
+    refused(&picked(json!([]), json!([])), "focus.channels", "click them on the picture");
+    refused(&picked(json!(vec![[0, 1]; 257]), json!([])), "focus.channels", "at most 256");
+    refused(&picked(json!([[0]]), json!([])), "focus.channels[0]", "");
+    refused(&with(|d| d["focus"]["channels"] = json!([[0, 1]])), "focus.channels", "only the picked selector");
+}
+
+/// Scenes fail and restore links: each link must exist, a restored one must have failed by
+/// then, and the links failed together must leave the routing a way (checked as the engine
+/// builds the configuration with them failed).
+#[test]
+fn scenes_fail_and_restore_links_the_network_has() {
+    let scenes = |fail: Value, restore: Value| {
+        with(|d| {
+            d["scenes"] = json!([
+                {"caption": "Both links work.", "stop": {"until": "cycle", "cycle": 100}},
+                {"caption": "Link 0–1 fails.", "stop": {"until": "cycle", "cycle": 200}, "fail": fail},
+                {"caption": "It is repaired.", "stop": {"until": "cycle", "cycle": 300}, "restore": restore}
+            ]);
+        })
+    };
+    let story = check(&scenes(json!([[0, 1], [2, 3]]), json!([[1, 0]])).to_string()).expect("fails and restores");
+    assert_eq!(story.scenes[1].fail, vec![vec![0, 1], vec![2, 3]]);
+    refused(&scenes(json!([[0, 4]]), json!([])), "scenes[1].fail[0]", "router 4 does not exist");
+    refused(&scenes(json!([[1, 1]]), json!([])), "scenes[1].fail[0]", "not linked");
+    refused(&scenes(json!([[0, 1, 1]]), json!([])), "scenes[1].fail[0]", "trunk 1 does not exist");
+    refused(&scenes(json!([[0, 1]]), json!([[2, 3]])), "scenes[2].restore[0]", "has not failed by this scene");
+    refused(&scenes(json!([[0, 1, 2, 3]]), json!([])), "scenes[1].fail[0]", "got 4 numbers");
+    refused(&scenes(json!(vec![[0, 1]; 65]), json!([])), "scenes[1].fail", "at most 64");
+    // Every link of router 0 failed: it is cut off from the network.
+    let cut = json!([[0, 1], [0, 2], [0, 3]]);
+    let found = problems(&scenes(cut, json!([])));
+    assert!(found.iter().any(|p| p.starts_with("scenes")), "a disconnected network is refused: {found:?}");
+}
+
 /// Scenes: a caption, a stop (a cycle that moves forward, or an event at a router the
 /// network has), view and load changes, and a question whose answer is one of its choices.
 #[test]
@@ -401,4 +466,41 @@ fn the_ugal_l_story_s_question_is_answered_by_the_run() {
     until(&mut sim, 0, true);
     let note = sim.route_notes()[0];
     assert!(note.cycle + 1 == sim.now() && !note.chose_minimal, "{note:?}");
+}
+
+/// The failed-links story's scenes, played as the page plays them in each pane: the two
+/// links of the configuration cost DOR packets and DAL none; with switch 5's last row links
+/// failed too, DAL loses packets as well (the question's answer); repaired, it loses none.
+#[test]
+fn the_failed_links_story_s_scenes_are_answered_by_the_run() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("www/stories/builtin/dal-failed-links.json"),
+    )
+    .expect("the story");
+    let story = check(&text).expect("checks");
+    let [first, asked, repaired] = &story.scenes[..] else { panic!("three scenes") };
+    let question = asked.question.as_ref().expect("a question");
+    let mut lost = Vec::new();
+    for cfg in pane_configs(&story) {
+        let mut sim = Simulation::new(&cfg).expect("builds");
+        let mut per_scene = Vec::new();
+        for scene in [first, asked, repaired] {
+            for (links, failed) in [(&scene.restore, false), (&scene.fail, true)] {
+                for l in links {
+                    let port = sim.network().link_port(l[0], l[1], 0).expect("a link");
+                    sim.set_link_failed(port, failed).expect("the engine takes it");
+                }
+            }
+            let before = sim.stats().unroutable;
+            let Stop::Cycle { cycle } = scene.stop else { panic!("cycle stops") };
+            sim.advance(cycle - sim.now()).expect("runs");
+            per_scene.push(sim.stats().unroutable - before);
+        }
+        lost.push(per_scene);
+    }
+    let (dor, dal) = (&lost[0], &lost[1]);
+    assert!(dor.iter().all(|&n| n > 100), "DOR loses packets in every scene: {dor:?}");
+    assert_eq!(dal[0], 0, "DAL detours around 5–6 and 9–10");
+    assert_eq!(dal[1] > 0, question.answer == 1, "the question's answer: DAL loses packets too ({dal:?})");
+    assert_eq!(dal[2], 0, "repaired, DAL loses none: {dal:?}");
 }

@@ -112,7 +112,7 @@ const inspector = new Inspector({ sim, view, run, failLinks });
 const sweeps = new SweepPanel({ experiments, sim, view });
 // A story's scenes, one per clicker press (www/ui/scene-player.js).
 const scenes = new ScenePlayer(
-  { experiments, sim, run, view, timeControl, liveLoad },
+  { experiments, sim, run, view, timeControl, liveLoad, failLinks },
   { serial, untilCycle: (cycle) => untilCycle(String(cycle)), applyView: applySceneView, updateInspector, notice },
 );
 // Share story, Download story, Open story… and a dropped story document (www/ui/story-share.js).

@@ -94,6 +94,16 @@ pub fn focus_mask(focus: &Focus, sim: &Simulation) -> Option<Vec<u8>> {
                 }
             }
         }
+        // The channels picked, every parallel one from the first router to the second, and
+        // every channel out of a picked router.
+        Selector::Picked => {
+            let pairs: std::collections::HashSet<(u32, u32)> = focus.channels.iter().map(|&[a, b]| (a, b)).collect();
+            for c in 0..src.len() {
+                if pairs.contains(&(src[c], dst[c])) || focus.routers.contains(&src[c]) {
+                    select(c);
+                }
+            }
+        }
         // Every channel of one slice (routers are numbered slice by slice).
         Selector::Slice => {
             let slice = focus.slice?;

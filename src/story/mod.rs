@@ -4,7 +4,8 @@
 //! look at as structured text (strings and `{b}`, `{i}`, `{sub}` segments: rendered as
 //! text, never as HTML), the experiment (the configuration over the defaults, the parameter
 //! compared side by side, speed, view, colour ranges, the load sweep), its focus (a named
-//! selector: which channels the picture cases in orange), its key plots by name and its
+//! selector, or channels and routers picked on the picture: which channels the picture cases
+//! in orange), its key plots by name and its
 //! scenes (`scenes.rs`: the lecture's sequence, each with a caption, a stop and perhaps a
 //! question for the class).
 //!
@@ -26,6 +27,11 @@ mod focus;
 mod scenes;
 pub use focus::focus_mask;
 pub use scenes::{Question, Scene, Stop, MAX_SCENES, MAX_SCENE_CYCLE};
+
+/// The most channels a picked focus lists (router pairs).
+pub const MAX_PICKED_CHANNELS: usize = 256;
+/// The most routers a picked focus lists.
+pub const MAX_PICKED_ROUTERS: usize = 64;
 
 /// The version of the format this module reads (the document's `hiradix_story`).
 pub const FORMAT: u32 = 1;
@@ -156,6 +162,14 @@ pub struct Focus {
     /// The slice, for [`Selector::Slice`].
     #[serde(default)]
     pub slice: Option<u32>,
+    /// For [`Selector::Picked`]: channels as `[from router, to router]` (every parallel
+    /// channel from the one to the other), as the lecturer clicked them on the picture.
+    #[serde(default)]
+    pub channels: Vec<[u32; 2]>,
+    /// For [`Selector::Picked`]: routers whose outgoing channels (the ones they choose
+    /// among when routing) are selected.
+    #[serde(default)]
+    pub routers: Vec<u32>,
     /// The traffic pattern the selection is about: while the experiment runs another
     /// pattern, the focus is dropped rather than pointing at the wrong channels.
     #[serde(default)]
@@ -186,15 +200,18 @@ pub enum Selector {
     FailedLinkDetours,
     /// Every channel of one slice of a sliced network.
     Slice,
+    /// The channels and routers the lecturer picked (`channels`, `routers`).
+    Picked,
 }
 
 impl Selector {
-    pub const ALL: [Selector; 5] = [
+    pub const ALL: [Selector; 6] = [
         Selector::ShiftDirect,
         Selector::GroupShiftGlobal,
         Selector::Swap2Minimal,
         Selector::FailedLinkDetours,
         Selector::Slice,
+        Selector::Picked,
     ];
 }
 
@@ -340,6 +357,7 @@ impl Story {
             numbers.problems(&mut p, panes.len(), self.focus.is_some());
         }
         scenes::problems(&mut p, &self.scenes, &panes);
+        scenes::link_problems(&mut p, &self.scenes, &panes);
         let needs_focus = self.key_plots.iter().any(|k| matches!(k, KeyPlot::Classes | KeyPlot::Decisions));
         p.check(!needs_focus || self.focus.is_some(), "key_plots", || {
             "classes and decisions compare the focus with the rest: give a focus".into()
@@ -446,6 +464,7 @@ impl Focus {
         p.check(self.slice.is_some() == sliced, "focus.slice", || {
             if sliced { "the slice selector names its slice" } else { "only the slice selector takes a slice" }.into()
         });
+        self.picked_problems(p, panes);
         if let Some(d) = self.dim {
             p.check(d.is_finite() && (0.0..=1.0).contains(&d), "focus.dim", || format!("{d}: an opacity in [0, 1]"));
         }
@@ -472,11 +491,57 @@ impl Focus {
     }
 }
 
+impl Focus {
+    /// A picked focus lists channels or routers (and only it does), within bounds, each one
+    /// existing in every pane's network.
+    fn picked_problems(&self, p: &mut Problems, panes: &[SimConfig]) {
+        let picked = self.selector == Selector::Picked;
+        if !picked {
+            p.check(self.channels.is_empty() && self.routers.is_empty(), "focus.channels", || {
+                "only the picked selector lists channels and routers".into()
+            });
+            return;
+        }
+        p.check(!self.channels.is_empty() || !self.routers.is_empty(), "focus.channels", || {
+            "the picked selector lists channels or routers (click them on the picture)".into()
+        });
+        p.check(self.channels.len() <= MAX_PICKED_CHANNELS, "focus.channels", || {
+            format!("{} channels; at most {MAX_PICKED_CHANNELS}", self.channels.len())
+        });
+        p.check(self.routers.len() <= MAX_PICKED_ROUTERS, "focus.routers", || {
+            format!("{} routers; at most {MAX_PICKED_ROUTERS}", self.routers.len())
+        });
+        if self.channels.len() > MAX_PICKED_CHANNELS || self.routers.len() > MAX_PICKED_ROUTERS {
+            return;
+        }
+        for (i, cfg) in panes.iter().enumerate() {
+            let Ok(topology) = crate::topology::Topology::build(&cfg.topology) else { continue };
+            let net = topology.network();
+            let n = net.routers() as u32;
+            let pairs: std::collections::HashSet<(u32, u32)> = net.channels().map(|(a, _, b, _)| (a, b)).collect();
+            let before = p.0.len();
+            for (j, &r) in self.routers.iter().enumerate() {
+                p.check(r < n, &format!("focus.routers[{j}]"), || {
+                    format!("router {r}; pane {i}'s network has {n} (0 to {})", n - 1)
+                });
+            }
+            for (j, &[a, b]) in self.channels.iter().enumerate() {
+                p.check(pairs.contains(&(a, b)), &format!("focus.channels[{j}]"), || {
+                    format!("no channel runs from router {a} to router {b} in pane {i}'s network")
+                });
+            }
+            if p.0.len() > before {
+                break;
+            }
+        }
+    }
+}
+
 /// Whether `focus` selects channels of `cfg`'s network, and why not.
 fn applies(focus: &Focus, cfg: &SimConfig) -> Result<(), String> {
     let topology = &cfg.topology;
     match focus.selector {
-        Selector::ShiftDirect => Ok(()),
+        Selector::ShiftDirect | Selector::Picked => Ok(()),
         Selector::GroupShiftGlobal if matches!(topology, TopologyConfig::Dragonfly { .. }) => Ok(()),
         Selector::GroupShiftGlobal => Err("only a dragonfly has groups joined by global channels".into()),
         Selector::Swap2Minimal if matches!(topology, TopologyConfig::Hyperx { s, .. } if s.len() >= 2) => Ok(()),

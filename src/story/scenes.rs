@@ -1,15 +1,16 @@
 //! A story's scenes: the sequence a lecture is played in, one step per clicker press. Each
 //! scene has a caption, where the run stops (a cycle, or an event the page can run until:
 //! the next decision or non-minimal decision at a router, the first saturated channel),
-//! what changes as it starts (the view, the offered load, the router shown in the
-//! inspector) and, optionally, a question the class answers before the run reveals it
+//! what changes as it starts (the view, the offered load, links failed or restored, the
+//! router shown in the inspector) and, optionally, a question the class answers before the run reveals it
 //! (predict, then watch).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{is_metric, line, rich_text, Problems, View};
-use crate::config::SimConfig;
+use crate::config::{ConfigErrors, SimConfig};
+use crate::sim::Simulation;
 
 /// The most scenes a story plays.
 pub const MAX_SCENES: usize = 40;
@@ -30,6 +31,14 @@ pub struct Scene {
     /// The offered load set as the scene starts, as the load control sets it while running.
     #[serde(default)]
     pub load: Option<f64>,
+    /// Links that fail as the scene starts, as `faults.links` lists them (`[router, router]`
+    /// or `[router, router, trunk]`; HyperX paper §6), in every pane, as a click in the
+    /// page's fail-links mode fails them while running.
+    #[serde(default)]
+    pub fail: Vec<Vec<u32>>,
+    /// Links restored as the scene starts (failed by the configuration or an earlier scene).
+    #[serde(default)]
+    pub restore: Vec<Vec<u32>>,
     /// The router the inspector shows once the scene has stopped (in the first pane).
     #[serde(default)]
     pub inspect: Option<u32>,
@@ -65,8 +74,12 @@ pub struct Question {
     pub why: Value,
 }
 
+/// The most links one scene fails or restores.
+pub const MAX_SCENE_LINKS: usize = 64;
+
 /// Checks the scenes against the panes' configurations (the routers they name must exist
-/// in every pane; cycle stops must move forward).
+/// in every pane; cycle stops must move forward; the links they fail must be able to fail
+/// together with the configuration's, and those they restore must have failed).
 pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) {
     p.check(scenes.len() <= MAX_SCENES, "scenes", || format!("{} scenes; at most {MAX_SCENES}", scenes.len()));
     let routers = panes.iter().filter_map(|c| c.topology.size().map(|(r, _, _)| r)).min();
@@ -104,6 +117,16 @@ pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) 
         if let Some(r) = s.inspect {
             router(p, &format!("{at}.inspect"), r);
         }
+        for (field, links) in [("fail", &s.fail), ("restore", &s.restore)] {
+            p.check(links.len() <= MAX_SCENE_LINKS, &format!("{at}.{field}"), || {
+                format!("{} links; at most {MAX_SCENE_LINKS}", links.len())
+            });
+            for (j, l) in links.iter().enumerate().take(MAX_SCENE_LINKS) {
+                p.check(matches!(l.len(), 2 | 3), &format!("{at}.{field}[{j}]"), || {
+                    format!("a link is [router, router] or [router, router, trunk], got {} numbers", l.len())
+                });
+            }
+        }
         if let Some(q) = &s.question {
             line(p, &format!("{at}.question.ask"), &q.ask, 300);
             p.check((2..=6).contains(&q.choices.len()), &format!("{at}.question.choices"), || {
@@ -116,6 +139,77 @@ pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) 
                 format!("choice {}; there are {}", q.answer, q.choices.len())
             });
             rich_text(p, &format!("{at}.question.why"), &q.why);
+        }
+    }
+}
+
+/// A link as `faults.links` names it, with its routers in order and trunk 0 spelled out.
+fn link_key(link: &[u32]) -> Option<(u32, u32, u32)> {
+    match *link {
+        [a, b] => Some((a.min(b), a.max(b), 0)),
+        [a, b, t] => Some((a.min(b), a.max(b), t)),
+        _ => None,
+    }
+}
+
+/// The scenes' failures against each pane: every link a scene restores has failed by then,
+/// and the configuration's failed links with every link a scene fails must build together
+/// (each link exists, the routing takes failures, the network stays connected). Any state
+/// the scenes reach fails a subset of these, so each fails and restores as the page plays it.
+pub(super) fn link_problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) {
+    let sized = |s: &Scene| s.fail.len() <= MAX_SCENE_LINKS && s.restore.len() <= MAX_SCENE_LINKS;
+    let scenes = &scenes[..scenes.len().min(MAX_SCENES)];
+    if !scenes.iter().any(|s| !s.fail.is_empty() || !s.restore.is_empty()) || !scenes.iter().all(sized) {
+        return;
+    }
+    for (i, cfg) in panes.iter().enumerate() {
+        let mut failed: Vec<(u32, u32, u32)> = cfg.faults.links.iter().filter_map(|l| link_key(l)).collect();
+        // Where each link added to the configuration's list comes from.
+        let mut origin = Vec::new();
+        let mut all = cfg.clone();
+        let mut found = false;
+        for (k, s) in scenes.iter().enumerate() {
+            for (j, l) in s.restore.iter().enumerate() {
+                let Some(key) = link_key(l) else { continue };
+                let was = failed.iter().position(|&f| f == key);
+                p.check(was.is_some(), &format!("scenes[{k}].restore[{j}]"), || {
+                    format!("link {l:?} has not failed by this scene (in pane {i})")
+                });
+                found |= was.is_none();
+                if let Some(w) = was {
+                    failed.swap_remove(w);
+                }
+            }
+            for (j, l) in s.fail.iter().enumerate() {
+                let Some(key) = link_key(l) else { continue };
+                if !failed.contains(&key) {
+                    failed.push(key);
+                }
+                if !all.faults.links.iter().any(|f| link_key(f) == Some(key)) {
+                    all.faults.links.push(l.clone());
+                    origin.push(format!("scenes[{k}].fail[{j}]"));
+                }
+            }
+        }
+        let base = cfg.faults.links.len();
+        if let Err(ConfigErrors(errors)) = Simulation::check(&all) {
+            for e in errors {
+                let listed = e
+                    .path
+                    .strip_prefix("faults.links[")
+                    .and_then(|r| r.strip_suffix(']'))
+                    .and_then(|n| n.parse::<usize>().ok());
+                match listed.and_then(|n| n.checked_sub(base)).and_then(|n| origin.get(n)) {
+                    Some(path) => p.add(path.clone(), format!("{} (in pane {i})", e.message)),
+                    None => {
+                        p.add("scenes", format!("the links the scenes fail, in pane {i}: {}: {}", e.path, e.message))
+                    }
+                }
+                found = true;
+            }
+        }
+        if found {
+            break;
         }
     }
 }

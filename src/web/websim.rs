@@ -300,6 +300,14 @@ impl WebSim {
         field_errors(&self.history.apply(&mut self.sim, event).err().unwrap_or(ConfigErrors(Vec::new())))
     }
 
+    /// The channel of a link as `faults.links` names it (`[a, b]` or `[a, b, trunk]`: the
+    /// `trunk`-th link between routers a and b, from a's side), or -1 when there is none.
+    #[wasm_bindgen(js_name = linkChannel)]
+    pub fn link_channel(&self, a: u32, b: u32, trunk: u32) -> i32 {
+        let Ok(port) = self.sim.network().link_port(a, b, trunk) else { return -1 };
+        self.upstream_port.iter().position(|&p| p as usize == port).map_or(-1, |c| c as i32)
+    }
+
     /// Per channel: 1 if its link has failed.
     #[wasm_bindgen(js_name = failedChannels)]
     pub fn failed_channels(&self) -> Vec<u8> {

@@ -126,6 +126,7 @@ const COMMANDS = {
   traceClear: (sim) => sim.traceClear(),
   // Queries.
   channelLink: (sim, channel) => sim.channelLink(channel),
+  linkChannel: (sim, a, b, trunk) => sim.linkChannel(a, b, trunk),
   config: (sim) => sim.config(),
   failedChannels: (sim) => sim.failedChannels(),
   focusChannels: (sim, focus) => sim.focusChannels(focus),

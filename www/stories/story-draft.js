@@ -20,7 +20,7 @@
 import { setPath } from '../model/experiment.js';
 
 /** The named selectors a focus can take (src/story/mod.rs, `Selector`). */
-export const SELECTORS = ['shift_direct', 'group_shift_global', 'swap2_minimal', 'failed_link_detours', 'slice'];
+export const SELECTORS = ['shift_direct', 'group_shift_global', 'swap2_minimal', 'failed_link_detours', 'slice', 'picked'];
 
 /** The key plots a story can show (src/story/mod.rs, `KeyPlot`). */
 export const KEY_PLOTS = ['classes', 'decisions', 'throughput', 'latency', 'fig9', 'batch', 'unroutable'];

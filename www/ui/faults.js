@@ -139,6 +139,26 @@ export class FailLinks {
     return this.serial(() => this.toggleLink(index, channel));
   }
 
+  /**
+   * Fails or restores `link` ([a, b] or [a, b, trunk]) in every pane, as a click on its
+   * channel in the mode does (a story scene's `fail` and `restore`); nothing when it already
+   * is. Resolves to the refusal's text, or null.
+   * @param {number[]} link
+   * @param {boolean} fail
+   * @returns {Promise<string | null>}
+   */
+  async setLink(link, fail) {
+    const pane = this.sim.panes[0];
+    if (!pane) return null;
+    const [a, b, trunk = 0] = link;
+    const channel = await pane.sim.ask('linkChannel', a, b, trunk);
+    if (typeof channel !== 'number' || channel < 0) return `link ${formatLink(normaliseLink(link))} does not exist`;
+    if (Boolean(pane.failed[channel]) === fail) return null;
+    this.say(null);
+    await this.serial(() => this.toggleLink(0, channel));
+    return $('fault-msg').hidden ? null : $('fault-msg-text').textContent;
+  }
+
   async toggleLink(index, channel) {
     const sim = this.sim;
     const pane = sim.panes[index];

@@ -1,6 +1,6 @@
 // Plays a story's scenes (src/story/scenes.rs), one per clicker press: → / PageDown / Space
 // (in present mode; PageDown and the ▶ button always) enters the next scene — its view,
-// load and caption — and runs to its stop: a cycle (animated, at the story's speed), or an
+// load, failed and restored links, and caption — and runs to its stop: a cycle (animated, at the story's speed), or an
 // event the time control runs until (the next decision or non-minimal decision at a
 // router, the first saturated channel). A scene with a question shows it first and waits:
 // the next press runs on to the stop, which answers it, and the answer and why are shown
@@ -25,7 +25,7 @@ const CYCLE_WAIT_MS = 10 * 60 * 1000;
 
 export class ScenePlayer {
   /**
-   * @param {{experiments: import('../stories/experiment-state.js').ExperimentState, sim: import('../sim/sim-state.js').SimState, run: import('../sim/run-state.js').RunState, view: import('../render/view-state.js').ViewState, timeControl: import('./time-control.js').TimeControl, liveLoad: import('./live-load.js').LiveLoad}} parts
+   * @param {{experiments: import('../stories/experiment-state.js').ExperimentState, sim: import('../sim/sim-state.js').SimState, run: import('../sim/run-state.js').RunState, view: import('../render/view-state.js').ViewState, timeControl: import('./time-control.js').TimeControl, liveLoad: import('./live-load.js').LiveLoad, failLinks: import('./faults.js').FailLinks}} parts
    * @param {SceneHooks} hooks
    */
   constructor(parts, hooks) {
@@ -35,6 +35,7 @@ export class ScenePlayer {
     this.view = parts.view;
     this.timeControl = parts.timeControl;
     this.liveLoad = parts.liveLoad;
+    this.failLinks = parts.failLinks;
     this.hooks = hooks;
     /** The scene shown: -1 before the first (the story's opening picture). */
     this.index = -1;
@@ -101,6 +102,7 @@ export class ScenePlayer {
         this.picked = null;
         this.applyViews(i);
         if (typeof scene.load === 'number') await this.liveLoad.set(scene.load);
+        await this.changeLinks(scene);
         if (scene.question) {
           this.asking = true;
           await this.timeControl.pause();
@@ -114,6 +116,22 @@ export class ScenePlayer {
       this.ends.set(i, this.sim.panes[0]?.now ?? 0);
       this.afterStop(i);
     });
+  }
+
+  /**
+   * The scene's restored, then failed links, in every pane (as the fail-links mode does, so
+   * going back rewinds them too). The engine checked them with the story; a refusal is told.
+   */
+  async changeLinks(scene) {
+    for (const [links, fail] of [
+      [scene.restore ?? [], false],
+      [scene.fail ?? [], true],
+    ]) {
+      for (const link of links) {
+        const refused = await this.failLinks.setLink(link, fail);
+        if (refused) this.hooks.notice(refused);
+      }
+    }
   }
 
   /** Runs `fn` with the player busy, and shows the scene after. */
