@@ -120,7 +120,7 @@ const storyShare = new StoryShare({ experiments }, { checkStory: (text) => check
 // Edit story / New story…: a story written beside the picture, saved as an opened one (www/ui/story-editor.js).
 const storyEditor = new StoryEditor(
   { experiments, sim, view },
-  { checkStory: (text) => checkStory(text), open: (doc, said) => storyShare.openChecked(doc, 'editor', said) },
+  { checkStory: (text) => checkStory(text), open: (doc, said) => storyShare.openChecked(doc, 'editor', said), previewFocus },
 );
 const anim = animation({ experiments, sim, run, view, trace, timeControl, liveLoad, inspector, sweeps }, { showStopped, showCrash, setRunning, notice });
 
@@ -808,7 +808,7 @@ function wireControls() {
   relayout = watchLayout(() => sim.panes.length);
   // Whether the statistics below the stage are on screen (see animation.js).
   anim.watchLower(document.querySelector('.lower'));
-  wireCanvasEvents({ sim, view, trace, failLinks, inspector }, $('panes'), {
+  wireCanvasEvents({ sim, view, trace, failLinks, inspector, storyEditor }, $('panes'), {
     setView,
     syncViewFrom,
     pickTrace: (r) => trace.armAt(r),
@@ -854,6 +854,15 @@ async function refocus() {
   view.redraw();
 }
 
+// The story editor's focus shown on the picture as it is written (a focus document; false:
+// none; null: back to the story's own).
+async function previewFocus(focus) {
+  if (focus === null) return refocus();
+  const rule = focus ? { selection: focus } : null;
+  await Promise.all(sim.panes.map((p) => p.setFocus(rule)));
+  view.redraw();
+}
+
 // The load or the failed links changed while running (the load control, or a rewind that
 // undid such a change): the focus that depends on the links, the form, the URL and the
 // story's "modified" follow.
@@ -883,7 +892,8 @@ function step() {
 function onKey(ev) {
   const tag = ev.target?.tagName;
   if (ev.key === 'Escape') {
-    if (view.present && !view.selection && !trace.picking && !failLinks.picking) setPresent(false);
+    if (view.present && !view.selection && !trace.picking && !failLinks.picking && !storyEditor.picking) setPresent(false);
+    if (storyEditor.picking) storyEditor.setPicking(false);
     if (trace.picking) trace.setPicking(false);
     if (failLinks.picking) failLinks.setPicking(false);
     view.select(null);

@@ -211,6 +211,8 @@ export function experimentSection(model, exp, keep = null) {
  * @property {string} where
  * @property {string} selector a selector of SELECTORS, or '' for none
  * @property {string} label the focus's label
+ * @property {number[][]} channels the picked focus's channels, [from router, to router]
+ * @property {number[]} routers the picked focus's routers (every channel out of each)
  * @property {string[]} keyPlots
  * @property {DraftScene[]} scenes
  * @property {any} [base] the edited story's document (its look, focus details and notes are kept)
@@ -234,6 +236,8 @@ export function draftFromDocument(doc) {
       where: OWN_SOURCE.where,
       selector: '',
       label: '',
+      channels: [],
+      routers: [],
       keyPlots: [],
       scenes: [],
       base: null,
@@ -247,6 +251,8 @@ export function draftFromDocument(doc) {
     where: doc.source.where,
     selector: doc.focus?.selector ?? '',
     label: doc.focus?.label ?? '',
+    channels: (doc.focus?.channels ?? []).map((c) => [...c]),
+    routers: [...(doc.focus?.routers ?? [])],
     keyPlots: [...(doc.key_plots ?? [])],
     scenes: (doc.scenes ?? []).map((s) => {
       const { caption, stop, question, ...rest } = s;
@@ -284,6 +290,10 @@ export function documentFromDraft(d, experiment) {
     const kept = base?.focus?.selector === d.selector ? base.focus : null;
     const focus = { selector: d.selector };
     if (d.selector === 'slice') focus.slice = kept?.slice ?? 0;
+    if (d.selector === 'picked') {
+      focus.channels = d.channels.map((c) => [...c]);
+      focus.routers = [...d.routers];
+    }
     if (kept?.pattern) focus.pattern = kept.pattern;
     focus.label = d.label.trim();
     if (kept?.dim !== undefined) focus.dim = kept.dim;
@@ -325,4 +335,34 @@ export function fieldOf(path, fields) {
     if (cut <= 0) return null;
     p = p.slice(0, cut);
   }
+}
+
+/**
+ * The picked focus with a click on the picture toggled in it: a channel [from, to] (the
+ * same pair again takes it out), or a router (every channel out of it).
+ * @param {{channels: number[][], routers: number[]}} picked
+ * @param {{kind: 'channel', from: number, to: number} | {kind: 'router', router: number}} hit
+ */
+export function togglePicked(picked, hit) {
+  if (hit.kind === 'router') {
+    const has = picked.routers.includes(hit.router);
+    return { channels: picked.channels, routers: has ? picked.routers.filter((r) => r !== hit.router) : [...picked.routers, hit.router] };
+  }
+  const same = (c) => c[0] === hit.from && c[1] === hit.to;
+  const has = picked.channels.some(same);
+  return { channels: has ? picked.channels.filter((c) => !same(c)) : [...picked.channels, [hit.from, hit.to]], routers: picked.routers };
+}
+
+/**
+ * The picked focus in words: "channels 0→1, 2→3; routers 5" (none: "nothing picked yet").
+ * @param {{channels: number[][], routers: number[]}} picked
+ */
+export function describePicked(picked) {
+  const parts = [];
+  if (picked.channels.length) parts.push(`channel${picked.channels.length > 1 ? 's' : ''} ${picked.channels.map(([a, b]) => `${a}→${b}`).join(', ')}`);
+  if (picked.routers.length)
+    parts.push(
+      `router${picked.routers.length > 1 ? 's' : ''} ${picked.routers.join(', ')} (every channel out of ${picked.routers.length > 1 ? 'each' : 'it'})`,
+    );
+  return parts.length ? parts.join('; ') : 'nothing picked yet';
 }

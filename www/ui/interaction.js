@@ -1,6 +1,7 @@
 // Pointer interaction with the network canvases: hover and click to inspect a router or a
 // channel (the inspector panel, refreshed while pinned; in the fail-links mode a click on a
-// channel fails or restores its link instead), wheel to zoom about the pointer,
+// channel fails or restores its link instead; while the story editor picks its focus, a
+// click picks the channel or router), wheel to zoom about the pointer,
 // drag to pan, double-click to fit. Zoom and pan apply to every pane at once. The details
 // come with the simulation worker's snapshots (the page asks for the hovered or pinned
 // element's), so a newly hovered element shows a moment later.
@@ -27,10 +28,10 @@ function devicePoint(canvas, ev) {
  * the inspector follows; `trace` and `failLinks` say whether a click picks a router to trace
  * or a link to fail (then `pickTrace(router)`, `failLink(pane, channel)`); `setView(zoom,
  * cx, cy)` and `syncViewFrom(pane)` zoom and pan every pane.
- * @param {{sim: import('../sim/sim-state.js').SimState, view: import('../render/view-state.js').ViewState, trace: {picking: boolean}, failLinks: {picking: boolean}, inspector: Inspector}} parts
+ * @param {{sim: import('../sim/sim-state.js').SimState, view: import('../render/view-state.js').ViewState, trace: {picking: boolean}, failLinks: {picking: boolean}, inspector: Inspector, storyEditor: {picking: boolean, pick: (hit: {pane: number, kind: string, index: number}) => void}}} parts
  * @param {HTMLElement} container
  */
-export function wireCanvasEvents({ sim, view, trace, failLinks, inspector }, container, { setView, syncViewFrom, pickTrace, failLink }) {
+export function wireCanvasEvents({ sim, view, trace, failLinks, inspector, storyEditor }, container, { setView, syncViewFrom, pickTrace, failLink }) {
   const update = () => inspector.update();
   let drag = null;
   container.addEventListener('pointerdown', (ev) => {
@@ -73,6 +74,11 @@ export function wireCanvasEvents({ sim, view, trace, failLinks, inspector }, con
     const pane = paneOf(sim, ev.target);
     if (!pane) return;
     const hit = pane.view.hitTest(...devicePoint(ev.target, ev));
+    // The story editor's focus picking: a channel or router clicked goes into the focus.
+    if (storyEditor.picking && hit) {
+      storyEditor.pick({ pane: pane.index, ...hit });
+      return;
+    }
     if (trace.picking && hit?.kind === 'router') {
       pickTrace(hit.index);
       return;

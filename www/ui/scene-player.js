@@ -84,7 +84,15 @@ export class ScenePlayer {
     const to = this.index - 1;
     const cycle = this.ends.get(to) ?? 0;
     return this.guard(async () => {
-      await this.timeControl.rewindTo(cycle);
+      // A rewind to a cycle keeps what was changed at it (the engine's history), and the
+      // next scene changed its load and links at the cycle this one stopped at: back to
+      // the cycle before, then one cycle on, is the state this scene stopped in, exactly.
+      if (cycle > 0) {
+        await this.timeControl.rewindTo(cycle - 1);
+        await this.runToStop({ until: 'cycle', cycle });
+      } else {
+        await this.timeControl.rewindTo(0);
+      }
       this.index = to;
       this.asking = false;
       this.picked = null;

@@ -8,7 +8,8 @@
 // Download story carry it. Everything typed becomes text nodes or input values only.
 
 import { el, inputById, selectById } from '../lib/dom.js';
-import { KEY_PLOTS, draftFromDocument, documentFromDraft, experimentSection, fieldOf } from '../stories/story-draft.js';
+import { formatLinks, parseLinks } from './faults.js';
+import { KEY_PLOTS, describePicked, draftFromDocument, documentFromDraft, experimentSection, fieldOf, togglePicked } from '../stories/story-draft.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +17,7 @@ const $ = (id) => document.getElementById(id);
  * @typedef {object} StoryEditorHooks
  * @property {(text: string) => import('../../pkg/hiradix.js').FieldError[]} checkStory the engine's check
  * @property {(doc: any, said: string) => Promise<boolean>} open registers and applies a checked document
+ * @property {(focus: any) => void} previewFocus shows a focus on the picture: a document's, false for none, null for the story's own
  */
 
 export class StoryEditor {
@@ -30,6 +32,8 @@ export class StoryEditor {
     this.hooks = hooks;
     /** @type {import('../stories/story-draft.js').Draft | null} */
     this.draft = null;
+    /** Whether a click on the picture picks a channel or router for the focus. */
+    this.picking = false;
   }
 
   /** Whether the panel is open. */
@@ -45,6 +49,16 @@ export class StoryEditor {
     $('editor-save').addEventListener('click', () => this.save());
     $('editor-add-cycle').addEventListener('click', () => this.addCycleScene());
     $('editor-add-decision').addEventListener('click', () => this.addDecisionScene());
+    $('editor-add-saturated').addEventListener('click', () => this.addSaturatedScene());
+    $('editor-focus').addEventListener('change', () => this.focusChanged());
+    $('editor-focus-label').addEventListener('input', () => this.focusChanged());
+    $('editor-pick').addEventListener('click', () => this.setPicking(!this.picking));
+    $('editor-pick-clear').addEventListener('click', () => {
+      if (!this.draft) return;
+      this.draft.channels = [];
+      this.draft.routers = [];
+      this.focusChanged();
+    });
     this.experiments.on('changed', () => {
       if (this.open) this.showExperiment();
     });
@@ -66,6 +80,7 @@ export class StoryEditor {
     selectById('editor-focus').value = d.selector;
     inputById('editor-focus-label').value = d.label;
     for (const box of this.keyPlotBoxes()) box.checked = d.keyPlots.includes(box.value);
+    this.focusChanged();
     this.showScenes();
     this.showExperiment();
     this.say([]);
@@ -77,7 +92,50 @@ export class StoryEditor {
   close() {
     $('story-editor').hidden = true;
     document.body.classList.remove('story-editing');
+    this.setPicking(false);
     this.draft = null;
+    this.hooks.previewFocus(null);
+  }
+
+  /** Picking on the picture on or off (only with the picked selector). */
+  setPicking(on) {
+    this.picking = Boolean(on) && this.draft?.selector === 'picked';
+    $('editor-pick').setAttribute('aria-pressed', String(this.picking));
+    $('editor-pick').textContent = this.picking ? 'Picking: click channels and routers (click here when done)' : 'Pick on the picture';
+    document.body.classList.toggle('focus-picking', this.picking);
+  }
+
+  /**
+   * A click on the picture while picking: a channel of the first pane's geometry goes into
+   * the focus (or out again), a router adds (or removes) every channel out of it.
+   * @param {{pane: number, kind: string, index: number}} hit
+   */
+  pick(hit) {
+    const d = this.draft;
+    const geo = this.sim.panes[hit.pane]?.view.geo;
+    if (!d || !geo) return;
+    const picked =
+      hit.kind === 'router'
+        ? togglePicked(d, { kind: 'router', router: hit.index })
+        : togglePicked(d, { kind: 'channel', from: geo.src[hit.index], to: geo.dst[hit.index] });
+    d.channels = picked.channels;
+    d.routers = picked.routers;
+    this.focusChanged();
+  }
+
+  /** The focus as the draft has it: the pick row, the picked list and the picture's preview. */
+  focusChanged() {
+    const d = this.draft;
+    if (!d) return;
+    d.selector = selectById('editor-focus').value;
+    d.label = inputById('editor-focus-label').value;
+    const picked = d.selector === 'picked';
+    $('editor-pick-row').hidden = !picked;
+    if (!picked) this.setPicking(false);
+    $('editor-picked').textContent = describePicked(d);
+    const focus = d.selector ? documentFromDraft(d, {}).focus : null;
+    const empty = picked && !d.channels.length && !d.routers.length;
+    this.hooks.previewFocus(focus && !empty ? focus : false);
   }
 
   /** @returns {HTMLInputElement[]} */
@@ -147,6 +205,14 @@ export class StoryEditor {
     }
     const until = inputById('editor-nonminimal').checked ? 'nonminimal' : 'decision';
     d.scenes.push({ caption: '', stop: { until, router: sel.index }, question: null, rest: { inspect: sel.index } });
+    this.say([]);
+    this.showScenes();
+  }
+
+  addSaturatedScene() {
+    const d = this.draft;
+    if (!d) return;
+    d.scenes.push({ caption: '', stop: { until: 'saturated' }, question: null, rest: {} });
     this.say([]);
     this.showScenes();
   }
@@ -226,6 +292,7 @@ export class StoryEditor {
         msg(`${at}.question.why`),
       );
     }
+    const changes = this.sceneChanges(s, i, msg);
     return el(
       'li',
       { class: 'editor-scene' },
@@ -240,9 +307,80 @@ export class StoryEditor {
       msg(at),
       el('label', { class: 'editor-field' }, 'Caption', caption),
       msg(`${at}.caption`),
+      changes,
       el('label', { class: 'editor-check' }, asks, ' ask the class first'),
       question,
       msg(`${at}.question`),
+    );
+  }
+
+  /**
+   * What changes as scene `i` starts: the offered load, the links' colour, links failed and
+   * restored (blank: kept as the previous scene left them).
+   * @param {import('../stories/story-draft.js').DraftScene} s
+   * @param {number} i
+   * @param {(path: string) => HTMLElement} msg
+   */
+  sceneChanges(s, i, msg) {
+    const rest = s.rest ?? (s.rest = {});
+    const at = `scenes[${i}]`;
+    const load = el('input', {
+      type: 'number',
+      min: '0.01',
+      max: '1',
+      step: '0.01',
+      class: 'scene-load',
+      placeholder: 'keep',
+      'aria-label': `scene ${i + 1} offered load`,
+    });
+    load.value = typeof rest.load === 'number' ? String(rest.load) : '';
+    load.addEventListener('input', () => {
+      if (load.value.trim() === '') delete rest.load;
+      else rest.load = Number(load.value);
+    });
+    const metric = el('select', { class: 'scene-metric', 'aria-label': `scene ${i + 1} link colour` }, new Option('keep', ''));
+    for (const o of selectById('link-metric').options) metric.append(new Option(o.text, o.value));
+    metric.value = rest.view?.metric ?? '';
+    metric.addEventListener('change', () => {
+      const view = { ...(rest.view ?? {}) };
+      if (metric.value) view.metric = metric.value;
+      else delete view.metric;
+      if (Object.keys(view).length) rest.view = view;
+      else delete rest.view;
+    });
+    const links = (field, label) => {
+      const input = el('input', {
+        type: 'text',
+        class: `scene-${field}`,
+        placeholder: 'e.g. 4-5, 5-7',
+        autocomplete: 'off',
+        'aria-label': `scene ${i + 1} ${label}`,
+      });
+      input.value = formatLinks(rest[field]);
+      const box = msg(`${at}.${field}`);
+      input.addEventListener('input', () => {
+        const parsed = parseLinks(input.value);
+        box.hidden = !parsed.error;
+        box.textContent = parsed.error ?? '';
+        if (parsed.error) return;
+        if (parsed.value.length) rest[field] = parsed.value;
+        else delete rest[field];
+      });
+      return [el('label', { class: 'editor-field' }, label, input), box];
+    };
+    return el(
+      'div',
+      { class: 'editor-scene-changes' },
+      el(
+        'div',
+        { class: 'editor-row' },
+        el('label', { class: 'editor-field' }, 'Offered load', load),
+        el('label', { class: 'editor-field' }, 'Links coloured by', metric),
+      ),
+      msg(`${at}.load`),
+      msg(`${at}.view`),
+      links('fail', 'Links that fail as it starts'),
+      links('restore', 'Links restored as it starts'),
     );
   }
 
