@@ -410,6 +410,22 @@ fn scenes_are_checked_against_the_network() {
     );
     refused(&edit(|d| d["scenes"][1]["load"] = json!(1.5)), "scenes[1].load", "(0, 1]");
     refused(&edit(|d| d["scenes"][1]["view"]["metric"] = json!("heat")), "scenes[1].view.metric", "link colour");
+    refused(&edit(|d| d["scenes"][1]["view"]["zoom"] = json!(100)), "scenes[1].view.zoom", "a zoom from 0.25 to 64");
+    refused(
+        &edit(|d| d["scenes"][1]["view"]["center"] = json!([0.5, 0.5])),
+        "scenes[1].view.center",
+        "goes with a zoom",
+    );
+    refused(
+        &edit(|d| d["experiment"]["view"] = json!({"zoom": 2, "center": [0.5, 1e9]})),
+        "experiment.view.center",
+        "two numbers from -100 to 100",
+    );
+    let zoomed = edit(|d| d["scenes"][1]["view"] = json!({"zoom": 2.5, "center": [0.25, 0.75]}));
+    assert_eq!(
+        check(&zoomed.to_string()).expect("a zoomed scene").scenes[1].view.as_ref().and_then(|v| v.zoom),
+        Some(2.5)
+    );
     refused(
         &edit(|d| d["scenes"] = json!(vec![json!({"caption": "x", "stop": {"until": "saturated"}}); 41])),
         "scenes",

@@ -829,8 +829,10 @@ function untilCycle(raw) {
 }
 
 // A scene's view: the link colour (if the network has that VC), the routers' colour, the
-// packets, and the controls showing them.
-function applySceneView({ metric, routers, packets }) {
+// packets, the zoom and centre, and the controls showing them.
+function applySceneView({ metric, routers, packets, zoom, cx, cy }) {
+  const v = experiments.experiment?.view;
+  if (v && (v.zoom !== zoom || v.cx !== cx || v.cy !== cy)) setView(zoom, cx, cy);
   const vcs = sim.panes[0]?.vcs ?? 0;
   const usable = metric && (!metric.startsWith('vc') || Number(metric.slice(2)) < vcs);
   if (usable && metric !== view.metric) {

@@ -142,6 +142,42 @@ pub struct View {
     /// Whether packets are drawn moving along the channels.
     #[serde(default)]
     pub packets: Option<bool>,
+    /// The zoom, 1 = the whole network fitted (the page's wheel and `?zoom=`), from
+    /// [`MIN_ZOOM`] to [`MAX_ZOOM`].
+    #[serde(default)]
+    pub zoom: Option<f64>,
+    /// The point at the picture's centre, in the fitted picture's fractions (0.5, 0.5 is
+    /// its middle; `?center=`), with `zoom`.
+    #[serde(default)]
+    pub center: Option<[f64; 2]>,
+}
+
+/// The page's zoom range (`www/model/experiment.js`) and how far the centre may be
+/// (`www/model/url-state.js`).
+pub const MIN_ZOOM: f64 = 0.25;
+pub const MAX_ZOOM: f64 = 64.0;
+pub const MAX_CENTRE: f64 = 100.0;
+
+impl View {
+    /// The view's problems under `at` (`experiment.view` or a scene's `view`).
+    fn problems(&self, p: &mut Problems, at: &str) {
+        if let Some(m) = &self.metric {
+            p.check(is_metric(m), &format!("{at}.metric"), || {
+                format!("'{}' is not a link colour (occupancy, utilization, vc0 … vc15)", shown(m, 40))
+            });
+        }
+        if let Some(z) = self.zoom {
+            p.check(z.is_finite() && (MIN_ZOOM..=MAX_ZOOM).contains(&z), &format!("{at}.zoom"), || {
+                format!("{z}: a zoom from {MIN_ZOOM} to {MAX_ZOOM} (1: the whole network)")
+            });
+        }
+        if let Some(c) = self.center {
+            p.check(c.iter().all(|x| x.is_finite() && x.abs() <= MAX_CENTRE), &format!("{at}.center"), || {
+                format!("{c:?}: two numbers from -{MAX_CENTRE} to {MAX_CENTRE}")
+            });
+            p.check(self.zoom.is_some(), &format!("{at}.center"), || "a centre goes with a zoom".into());
+        }
+    }
 }
 
 /// The routers' colour on the picture.
@@ -425,11 +461,7 @@ impl Experiment {
         p.check(self.speed.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(&self.speed), "experiment.speed", || {
             format!("{} cycles per frame; the page runs 1/120 to {MAX_SPEED}", self.speed)
         });
-        if let Some(m) = &self.view.metric {
-            p.check(is_metric(m), "experiment.view.metric", || {
-                format!("'{}' is not a link colour (occupancy, utilization, vc0 … vc15)", shown(m, 40))
-            });
-        }
+        self.view.problems(p, "experiment.view");
         for (metric, full) in &self.ranges {
             let at = format!("experiment.ranges.{metric}");
             p.check(is_metric(metric), &at, || "not a link colour (occupancy, utilization, vc0 … vc15)".into());

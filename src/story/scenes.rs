@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{is_metric, line, rich_text, Problems, View};
+use super::{line, rich_text, Problems, View};
 use crate::config::{ConfigErrors, SimConfig};
 use crate::sim::Simulation;
 
@@ -103,11 +103,7 @@ pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) 
             Stop::Saturated {} => {}
         }
         if let Some(view) = &s.view {
-            if let Some(m) = &view.metric {
-                p.check(is_metric(m), &format!("{at}.view.metric"), || {
-                    "not a link colour (occupancy, utilization, vc0 … vc15)".into()
-                });
-            }
+            view.problems(p, &format!("{at}.view"));
         }
         if let Some(load) = s.load {
             p.check(load.is_finite() && load > 0.0 && load <= 1.0, &format!("{at}.load"), || {

@@ -141,6 +141,19 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     await page.waitForFunction(() => window.hiradix.selection?.index === 5);
     await page.click('#editor-add-decision');
     await page.fill('.editor-scene:nth-child(3) .scene-caption-text', 'Router 5 routes its next packet.');
+    // …zoomed in on router 5 (the wheel over it), as the scene will show it.
+    await page.mouse.move(rx, ry);
+    await page.mouse.wheel(0, -400);
+    await page.waitForFunction(() => window.hiradix.experiment.view.zoom > 1.5);
+    await page.check('.editor-scene:nth-child(3) .scene-zoom');
+    const zoom = await page.evaluate(() => window.hiradix.experiment.view.zoom);
+    // The story itself opens on the whole network (a double-click fits it again).
+    const corner = await page.evaluate(() => {
+      const r = window.hiradix.panes[0].canvas.getBoundingClientRect();
+      return [r.left + 6, r.bottom - 6];
+    });
+    await page.mouse.dblclick(...corner);
+    await page.waitForFunction(() => window.hiradix.experiment.view.zoom === 1);
     assert.equal(await page.locator('.editor-scene').count(), 3);
 
     await page.click('#editor-save');
@@ -170,6 +183,7 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
         [{ until: 'decision', router: 5 }, null, false],
       ],
     );
+    assert.equal(doc.scenes[2].view.zoom, Math.round(zoom * 1000) / 1000);
     await page.waitForFunction(() => window.hiradix.panes.every((p) => p.focus?.reduce((n, x) => n + x, 0) === 2), null, { timeout: 30_000 });
     assert.match(await page.textContent('#legend-focus'), /the detour 5 → 4 → 6/);
     const { url, error } = await page.evaluate(() => window.hiradix.storyLink());
@@ -231,11 +245,13 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
       await sceneCount(other, 'Scene 3 of 3');
       await idle(other);
       assert.deepEqual(await other.evaluate(() => window.hiradix.selection), { pane: 0, kind: 'router', index: 5 });
+      assert.equal(await other.evaluate(() => window.hiradix.experiment.view.zoom), doc.scenes[2].view.zoom, 'the scene zooms in');
       // PageUp: back exactly to where scene 2 stopped, and to scene 1 with its links working.
       await other.keyboard.press('PageUp');
       await sceneCount(other, 'Scene 2 of 3');
       await idle(other);
       assert.equal(await now(other), first + 300);
+      assert.equal(await other.evaluate(() => window.hiradix.experiment.view.zoom), 1, 'back: the whole network');
       await other.keyboard.press('PageUp');
       await sceneCount(other, 'Scene 1 of 3');
       await idle(other);

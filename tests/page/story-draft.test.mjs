@@ -5,7 +5,17 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { documentFromDraft, draftFromDocument, fieldOf, richToText, storyIdFrom, textToRich } from '../../www/stories/story-draft.js';
+import {
+  describePicked,
+  documentFromDraft,
+  draftFromDocument,
+  experimentSection,
+  fieldOf,
+  richToText,
+  storyIdFrom,
+  textToRich,
+  togglePicked,
+} from '../../www/stories/story-draft.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILTIN = join(ROOT, 'www/stories/builtin');
@@ -100,4 +110,63 @@ test('a new story: own source, no focus, the experiment given', () => {
     stop: { until: 'cycle', cycle: 100 },
     question: { ask: 'Which?', choices: ['a', 'b'], answer: 1, why: 'Because' },
   });
+});
+
+test('a picked focus: clicks toggle channels and routers, round-trip through the document', () => {
+  let picked = { channels: [], routers: [] };
+  picked = togglePicked(picked, { kind: 'channel', from: 5, to: 4 });
+  picked = togglePicked(picked, { kind: 'channel', from: 4, to: 6 });
+  picked = togglePicked(picked, { kind: 'router', router: 3 });
+  assert.deepEqual(picked, {
+    channels: [
+      [5, 4],
+      [4, 6],
+    ],
+    routers: [3],
+  });
+  assert.equal(describePicked(picked), 'channels 5→4, 4→6; router 3 (every channel out of it)');
+  // The same channel again takes it out; the other direction is another channel.
+  assert.deepEqual(togglePicked(picked, { kind: 'channel', from: 5, to: 4 }).channels, [[4, 6]]);
+  assert.deepEqual(togglePicked(picked, { kind: 'channel', from: 4, to: 5 }).channels, [
+    [5, 4],
+    [4, 6],
+    [4, 5],
+  ]);
+  assert.deepEqual(togglePicked(picked, { kind: 'router', router: 3 }).routers, []);
+  assert.equal(describePicked({ channels: [], routers: [] }), 'nothing picked yet');
+
+  const d = draftFromDocument(null);
+  Object.assign(d, { title: 'Picked', point: 'p', explanation: 'e', selector: 'picked', label: 'these', ...picked });
+  const doc = documentFromDraft(d, { config: {}, speed: 1, view: {} });
+  assert.deepEqual(doc.focus, {
+    selector: 'picked',
+    channels: [
+      [5, 4],
+      [4, 6],
+    ],
+    routers: [3],
+    label: 'these',
+  });
+  const back = draftFromDocument(doc);
+  assert.deepEqual(
+    [back.selector, back.channels, back.routers],
+    [
+      'picked',
+      [
+        [5, 4],
+        [4, 6],
+      ],
+      [3],
+    ],
+  );
+  // Another selector drops the lists.
+  assert.equal(documentFromDraft({ ...back, selector: 'shift_direct' }, {}).focus.channels, undefined);
+});
+
+test("the experiment section keeps the picture's zoom and centre, none when it shows the whole network", () => {
+  const model = { diff: () => [] };
+  const exp = (view) => ({ config: {}, compare: null, speed: 2, view: { metric: 'occupancy', routers: 'fill', packets: true, ...view } });
+  assert.equal(experimentSection(model, exp({ zoom: 1, cx: 0.5, cy: 0.5 })).view.zoom, undefined);
+  const v = experimentSection(model, exp({ zoom: 2.34567, cx: 0.412345, cy: 0.5 })).view;
+  assert.deepEqual([v.zoom, v.center], [2.346, [0.4123, 0.5]]);
 });

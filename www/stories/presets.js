@@ -59,7 +59,7 @@ export function storyFromDocument(doc, id = doc.id) {
     config: x.config,
     compare: x.compare ?? null,
     speed: x.speed,
-    view: x.view ?? {},
+    view: pageView(x.view),
     ranges: x.ranges ?? null,
     sweep: x.sweep,
     point: doc.point,
@@ -69,6 +69,17 @@ export function storyFromDocument(doc, id = doc.id) {
     keyPlots: doc.key_plots ?? [],
     scenes: doc.scenes ?? [],
   };
+}
+
+/**
+ * A story's view as the page's experiment holds it: its zoom's centre as cx, cy.
+ * @param {any} view the document's `experiment.view`
+ */
+function pageView(view) {
+  const { center, ...rest } = view ?? {};
+  if (typeof rest.zoom !== 'number') return rest;
+  const [cx, cy] = center ?? [0.5, 0.5];
+  return { ...rest, cx, cy };
 }
 
 export function presetExperiment(model, preset) {

@@ -189,6 +189,11 @@ export function experimentSection(model, exp, keep = null) {
   if (exp.compare?.param && exp.compare.values?.length) x.compare = { param: exp.compare.param, values: JSON.parse(JSON.stringify(exp.compare.values)) };
   x.speed = exp.speed;
   x.view = { metric: exp.view.metric, routers: exp.view.routers, packets: exp.view.packets };
+  // The zoom and centre the lecturer left the picture at (none: the whole network).
+  const round = (v, digits) => Math.round(v * 10 ** digits) / 10 ** digits;
+  const zoom = round(exp.view.zoom ?? 1, 3);
+  const center = [round(exp.view.cx ?? 0.5, 4), round(exp.view.cy ?? 0.5, 4)];
+  if (zoom !== 1 || center[0] !== 0.5 || center[1] !== 0.5) Object.assign(x.view, { zoom, center });
   if (keep?.ranges) x.ranges = keep.ranges;
   if (keep?.sweep) x.sweep = keep.sweep;
   return x;

@@ -18,7 +18,7 @@ const CYCLE_WAIT_MS = 10 * 60 * 1000;
  * @typedef {object} SceneHooks
  * @property {(fn: () => Promise<unknown>) => Promise<unknown>} serial queues after the page's experiment changes
  * @property {(cycle: number) => void} untilCycle runs on and pauses at the cycle
- * @property {(view: {metric: string, routers: string, packets: boolean}) => void} applyView the scene's view and the controls showing it
+ * @property {(view: {metric: string, routers: string, packets: boolean, zoom: number, cx: number, cy: number}) => void} applyView the scene's view and the controls showing it
  * @property {() => void} updateInspector
  * @property {(text: string | null) => void} notice
  */
@@ -158,9 +158,18 @@ export class ScenePlayer {
   applyViews(i) {
     const story = this.experiments.story;
     if (!story) return;
-    const v = { metric: story.view?.metric ?? 'occupancy', routers: story.view?.routers ?? 'fill', packets: story.view?.packets ?? true };
+    const sv = story.view ?? {};
+    const v = {
+      metric: sv.metric ?? 'occupancy',
+      routers: sv.routers ?? 'fill',
+      packets: sv.packets ?? true,
+      zoom: sv.zoom ?? 1,
+      cx: sv.cx ?? 0.5,
+      cy: sv.cy ?? 0.5,
+    };
     for (const s of this.scenes.slice(0, i + 1)) {
-      for (const k of ['metric', 'routers', 'packets']) if (s.view?.[k] !== undefined && s.view[k] !== null) v[k] = s.view[k];
+      for (const k of ['metric', 'routers', 'packets', 'zoom']) if (s.view?.[k] !== undefined && s.view[k] !== null) v[k] = s.view[k];
+      if (typeof s.view?.zoom === 'number') [v.cx, v.cy] = s.view.center ?? [0.5, 0.5];
     }
     this.hooks.applyView(v);
   }

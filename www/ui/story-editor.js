@@ -348,6 +348,28 @@ export class StoryEditor {
       if (Object.keys(view).length) rest.view = view;
       else delete rest.view;
     });
+    const zoom = el('input', { type: 'checkbox', class: 'scene-zoom' });
+    const zoomText = el('span', { class: 'muted' });
+    const showZoom = () => {
+      const z = rest.view?.zoom;
+      zoomText.textContent = typeof z === 'number' ? ` (zoom ${z} at ${(rest.view.center ?? [0.5, 0.5]).join(', ')})` : '';
+    };
+    zoom.checked = typeof rest.view?.zoom === 'number';
+    showZoom();
+    zoom.addEventListener('change', () => {
+      const view = { ...(rest.view ?? {}) };
+      delete view.zoom;
+      delete view.center;
+      const now = this.experiments.experiment?.view;
+      if (zoom.checked && now) {
+        const round = (v, digits) => Math.round(v * 10 ** digits) / 10 ** digits;
+        view.zoom = round(now.zoom ?? 1, 3);
+        view.center = [round(now.cx ?? 0.5, 4), round(now.cy ?? 0.5, 4)];
+      }
+      if (Object.keys(view).length) rest.view = view;
+      else delete rest.view;
+      showZoom();
+    });
     const links = (field, label) => {
       const input = el('input', {
         type: 'text',
@@ -376,6 +398,13 @@ export class StoryEditor {
         { class: 'editor-row' },
         el('label', { class: 'editor-field' }, 'Offered load', load),
         el('label', { class: 'editor-field' }, 'Links coloured by', metric),
+      ),
+      el(
+        'label',
+        { class: 'editor-check', title: 'Zoom in where the class should look (wheel, drag), then tick this' },
+        zoom,
+        ' zoom and centre as the picture shows them now',
+        zoomText,
       ),
       msg(`${at}.load`),
       msg(`${at}.view`),
