@@ -421,6 +421,19 @@ fn scenes_are_checked_against_the_network() {
         "experiment.view.center",
         "two numbers from -100 to 100",
     );
+    refused(
+        &edit(|d| d["scenes"][1]["focus"] = json!({"selector": "group_shift_global", "label": "x"})),
+        "scenes[1].focus.selector",
+        "only a dragonfly",
+    );
+    refused(
+        &edit(|d| d["scenes"][1]["focus"] = json!({"selector": "picked", "routers": [7], "label": "x"})),
+        "scenes[1].focus.routers[0]",
+        "router 7",
+    );
+    let refocused =
+        edit(|d| d["scenes"][1]["focus"] = json!({"selector": "picked", "routers": [3], "label": "router 3's"}));
+    assert!(check(&refocused.to_string()).expect("a scene's focus").scenes[1].focus.is_some());
     let zoomed = edit(|d| d["scenes"][1]["view"] = json!({"zoom": 2.5, "center": [0.25, 0.75]}));
     assert_eq!(
         check(&zoomed.to_string()).expect("a zoomed scene").scenes[1].view.as_ref().and_then(|v| v.zoom),

@@ -113,7 +113,7 @@ const sweeps = new SweepPanel({ experiments, sim, view });
 // A story's scenes, one per clicker press (www/ui/scene-player.js).
 const scenes = new ScenePlayer(
   { experiments, sim, run, view, timeControl, liveLoad, failLinks },
-  { serial, untilCycle: (cycle) => untilCycle(String(cycle)), applyView: applySceneView, updateInspector, notice },
+  { serial, untilCycle: (cycle) => untilCycle(String(cycle)), applyView: applySceneView, refocus, updateInspector, notice },
 );
 // Share story, Download story, Open story… and a dropped story document (www/ui/story-share.js).
 const storyShare = new StoryShare({ experiments }, { checkStory: (text) => checkStory(text), applyPreset, notice });
@@ -850,7 +850,7 @@ function applySceneView({ metric, routers, packets, zoom, cx, cy }) {
 // next step) on the links as they are now (the detours around failed links follow them);
 // the legend and the key plots follow once it has answered.
 async function refocus() {
-  const rule = experiments.story?.focus ?? null;
+  const rule = experiments.focus;
   await Promise.all(sim.panes.map((p) => p.setFocus(rule)));
   syncFocusLegend(experiments, sim.panes);
   view.redraw();

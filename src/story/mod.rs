@@ -384,7 +384,7 @@ impl Story {
         }
         let panes = self.experiment.problems(&mut p);
         if let Some(focus) = &self.focus {
-            focus.problems(&mut p, &panes);
+            focus.problems(&mut p, "focus", &panes);
         }
         p.check(self.key_plots.len() <= 2, "key_plots", || {
             format!("{} plots; the page shows two beside the picture", self.key_plots.len())
@@ -490,33 +490,35 @@ fn pane(p: &mut Problems, at: &str, config: Value) -> Option<SimConfig> {
 }
 
 impl Focus {
-    fn problems(&self, p: &mut Problems, panes: &[SimConfig]) {
-        line(p, "focus.label", &self.label, 120);
+    fn problems(&self, p: &mut Problems, at: &str, panes: &[SimConfig]) {
+        line(p, &format!("{at}.label"), &self.label, 120);
         let sliced = self.selector == Selector::Slice;
-        p.check(self.slice.is_some() == sliced, "focus.slice", || {
+        p.check(self.slice.is_some() == sliced, &format!("{at}.slice"), || {
             if sliced { "the slice selector names its slice" } else { "only the slice selector takes a slice" }.into()
         });
-        self.picked_problems(p, panes);
+        self.picked_problems(p, at, panes);
         if let Some(d) = self.dim {
-            p.check(d.is_finite() && (0.0..=1.0).contains(&d), "focus.dim", || format!("{d}: an opacity in [0, 1]"));
+            p.check(d.is_finite() && (0.0..=1.0).contains(&d), &format!("{at}.dim"), || {
+                format!("{d}: an opacity in [0, 1]")
+            });
         }
         if let Some(s) = self.router_scale {
-            p.check(s.is_finite() && (0.1..=1.0).contains(&s), "focus.router_scale", || {
+            p.check(s.is_finite() && (0.1..=1.0).contains(&s), &format!("{at}.router_scale"), || {
                 format!("{s}: a scale in [0.1, 1]")
             });
         }
         if let Some(pattern) = &self.pattern {
             let known = PATTERNS.iter().any(|(name, _)| name == pattern);
-            p.check(known, "focus.pattern", || format!("'{}' is not a traffic pattern", shown(pattern, 40)));
+            p.check(known, &format!("{at}.pattern"), || format!("'{}' is not a traffic pattern", shown(pattern, 40)));
             // A focus no pane shows is a mistake, not a choice.
             let shown_by_a_pane = panes.is_empty() || panes.iter().any(|c| &c.traffic.pattern == pattern);
-            p.check(!known || shown_by_a_pane, "focus.pattern", || {
+            p.check(!known || shown_by_a_pane, &format!("{at}.pattern"), || {
                 format!("no pane runs '{pattern}', so the focus would never show")
             });
         }
         for (i, cfg) in panes.iter().enumerate() {
             if let Err(why) = applies(self, cfg) {
-                p.add("focus.selector", format!("does not apply to pane {i}'s network: {why}"));
+                p.add(format!("{at}.selector"), format!("does not apply to pane {i}'s network: {why}"));
                 break;
             }
         }
@@ -526,21 +528,21 @@ impl Focus {
 impl Focus {
     /// A picked focus lists channels or routers (and only it does), within bounds, each one
     /// existing in every pane's network.
-    fn picked_problems(&self, p: &mut Problems, panes: &[SimConfig]) {
+    fn picked_problems(&self, p: &mut Problems, at: &str, panes: &[SimConfig]) {
         let picked = self.selector == Selector::Picked;
         if !picked {
-            p.check(self.channels.is_empty() && self.routers.is_empty(), "focus.channels", || {
+            p.check(self.channels.is_empty() && self.routers.is_empty(), &format!("{at}.channels"), || {
                 "only the picked selector lists channels and routers".into()
             });
             return;
         }
-        p.check(!self.channels.is_empty() || !self.routers.is_empty(), "focus.channels", || {
+        p.check(!self.channels.is_empty() || !self.routers.is_empty(), &format!("{at}.channels"), || {
             "the picked selector lists channels or routers (click them on the picture)".into()
         });
-        p.check(self.channels.len() <= MAX_PICKED_CHANNELS, "focus.channels", || {
+        p.check(self.channels.len() <= MAX_PICKED_CHANNELS, &format!("{at}.channels"), || {
             format!("{} channels; at most {MAX_PICKED_CHANNELS}", self.channels.len())
         });
-        p.check(self.routers.len() <= MAX_PICKED_ROUTERS, "focus.routers", || {
+        p.check(self.routers.len() <= MAX_PICKED_ROUTERS, &format!("{at}.routers"), || {
             format!("{} routers; at most {MAX_PICKED_ROUTERS}", self.routers.len())
         });
         if self.channels.len() > MAX_PICKED_CHANNELS || self.routers.len() > MAX_PICKED_ROUTERS {
@@ -553,12 +555,12 @@ impl Focus {
             let pairs: std::collections::HashSet<(u32, u32)> = net.channels().map(|(a, _, b, _)| (a, b)).collect();
             let before = p.0.len();
             for (j, &r) in self.routers.iter().enumerate() {
-                p.check(r < n, &format!("focus.routers[{j}]"), || {
+                p.check(r < n, &format!("{at}.routers[{j}]"), || {
                     format!("router {r}; pane {i}'s network has {n} (0 to {})", n - 1)
                 });
             }
             for (j, &[a, b]) in self.channels.iter().enumerate() {
-                p.check(pairs.contains(&(a, b)), &format!("focus.channels[{j}]"), || {
+                p.check(pairs.contains(&(a, b)), &format!("{at}.channels[{j}]"), || {
                     format!("no channel runs from router {a} to router {b} in pane {i}'s network")
                 });
             }

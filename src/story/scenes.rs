@@ -1,14 +1,14 @@
 //! A story's scenes: the sequence a lecture is played in, one step per clicker press. Each
 //! scene has a caption, where the run stops (a cycle, or an event the page can run until:
 //! the next decision or non-minimal decision at a router, the first saturated channel),
-//! what changes as it starts (the view, the offered load, links failed or restored, the
-//! router shown in the inspector) and, optionally, a question the class answers before the run reveals it
+//! what changes as it starts (the view, the focus, the offered load, links failed or
+//! restored, the router shown in the inspector) and, optionally, a question the class answers before the run reveals it
 //! (predict, then watch).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{line, rich_text, Problems, View};
+use super::{line, rich_text, Focus, Problems, View};
 use crate::config::{ConfigErrors, SimConfig};
 use crate::sim::Simulation;
 
@@ -39,6 +39,10 @@ pub struct Scene {
     /// Links restored as the scene starts (failed by the configuration or an earlier scene).
     #[serde(default)]
     pub restore: Vec<Vec<u32>>,
+    /// The channels cased in orange from this scene on (unset: the previous scene's, or the
+    /// story's focus).
+    #[serde(default)]
+    pub focus: Option<Focus>,
     /// The router the inspector shows once the scene has stopped (in the first pane).
     #[serde(default)]
     pub inspect: Option<u32>,
@@ -112,6 +116,9 @@ pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) 
         }
         if let Some(r) = s.inspect {
             router(p, &format!("{at}.inspect"), r);
+        }
+        if let Some(focus) = &s.focus {
+            focus.problems(p, &format!("{at}.focus"), panes);
         }
         for (field, links) in [("fail", &s.fail), ("restore", &s.restore)] {
             p.check(links.len() <= MAX_SCENE_LINKS, &format!("{at}.{field}"), || {

@@ -146,6 +146,16 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     await page.mouse.wheel(0, -400);
     await page.waitForFunction(() => window.hiradix.experiment.view.zoom > 1.5);
     await page.check('.editor-scene:nth-child(3) .scene-zoom');
+    // …and from it on, router 5's own channels cased: picked (a click on the router), ticked
+    // for the scene, then unpicked again for the story's own focus.
+    await page.click('#editor-pick');
+    await page.mouse.click(rx, ry);
+    assert.equal(await page.textContent('#editor-picked'), 'channels 5→4, 4→6; router 5 (every channel out of it)');
+    await page.fill('#editor-focus-label', 'router 5’s channels');
+    await page.check('.editor-scene:nth-child(3) .scene-focus');
+    await page.mouse.click(rx, ry);
+    await page.click('#editor-pick');
+    await page.fill('#editor-focus-label', 'the detour 5 → 4 → 6');
     const zoom = await page.evaluate(() => window.hiradix.experiment.view.zoom);
     // The story itself opens on the whole network (a double-click fits it again).
     const corner = await page.evaluate(() => {
@@ -184,6 +194,15 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
       ],
     );
     assert.equal(doc.scenes[2].view.zoom, Math.round(zoom * 1000) / 1000);
+    assert.deepEqual(doc.scenes[2].focus, {
+      selector: 'picked',
+      channels: [
+        [5, 4],
+        [4, 6],
+      ],
+      routers: [5],
+      label: 'router 5’s channels',
+    });
     await page.waitForFunction(() => window.hiradix.panes.every((p) => p.focus?.reduce((n, x) => n + x, 0) === 2), null, { timeout: 30_000 });
     assert.match(await page.textContent('#legend-focus'), /the detour 5 → 4 → 6/);
     const { url, error } = await page.evaluate(() => window.hiradix.storyLink());
@@ -246,12 +265,23 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
       await idle(other);
       assert.deepEqual(await other.evaluate(() => window.hiradix.selection), { pane: 0, kind: 'router', index: 5 });
       assert.equal(await other.evaluate(() => window.hiradix.experiment.view.zoom), doc.scenes[2].view.zoom, 'the scene zooms in');
+      await other.waitForFunction(() => /router 5’s channels/.test(document.getElementById('legend-focus').textContent));
+      const scene3Focus = (await focusPairs(other))[0];
+      assert.ok(
+        scene3Focus.filter(([a]) => a === 5).length >= 3 && scene3Focus.every(([a, b]) => a === 5 || (a === 4 && b === 6)),
+        JSON.stringify(scene3Focus),
+      );
       // PageUp: back exactly to where scene 2 stopped, and to scene 1 with its links working.
       await other.keyboard.press('PageUp');
       await sceneCount(other, 'Scene 2 of 3');
       await idle(other);
       assert.equal(await now(other), first + 300);
       assert.equal(await other.evaluate(() => window.hiradix.experiment.view.zoom), 1, 'back: the whole network');
+      await other.waitForFunction(() => /the detour 5 → 4 → 6/.test(document.getElementById('legend-focus').textContent));
+      assert.deepEqual((await focusPairs(other))[0], [
+        [4, 6],
+        [5, 4],
+      ]);
       await other.keyboard.press('PageUp');
       await sceneCount(other, 'Scene 1 of 3');
       await idle(other);

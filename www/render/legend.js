@@ -73,7 +73,7 @@ export function syncMetric(experiments, panes) {
  * @param {Pane[]} panes
  */
 export function syncFocusLegend(experiments, panes) {
-  const rule = experiments.story?.focus;
+  const rule = experiments.focus;
   const on = Boolean(rule && panes.some((p) => p.focus));
   $('legend-focus-row').hidden = !on;
   $('legend-focus').textContent = on ? `orange casing: ${rule.label}${rule.dim === 1 ? '' : '; the other channels are dimmed'}` : '';
@@ -114,7 +114,7 @@ export function syncRouterLegend(experiments) {
 export function exportLegend(experiments, panes, packetsShown) {
   const exp = experiments.experiment;
   const metric = exp.view.metric;
-  const rule = experiments.story?.focus;
+  const rule = experiments.focus;
   return {
     text: legendMetricText(metric),
     labels: rampLabels(metric, experiments.look().range ?? 1),

@@ -9,7 +9,7 @@
 
 import { Emitter } from '../lib/events.js';
 import { sameValue } from '../model/experiment.js';
-import { presetExperiment, storyFromDocument } from './presets.js';
+import { focusRule, presetExperiment, storyFromDocument } from './presets.js';
 import { openedId } from './share.js';
 
 /** @typedef {ReturnType<typeof import('../model/experiment.js').newExperiment>} Experiment */
@@ -40,6 +40,12 @@ export class ExperimentState extends Emitter {
     this.current = null;
     /** @type {Story | null} */
     this.currentStory = null;
+    /**
+     * The focus a scene set (src/story/scenes.rs, `focus`), over the story's; undefined:
+     * the story's.
+     * @type {Story['focus'] | undefined}
+     */
+    this.sceneFocus = undefined;
   }
 
   /** The experiment shown (null before the first one, or after a link's failed). */
@@ -50,6 +56,19 @@ export class ExperimentState extends Emitter {
   /** The story the experiment opened from (its `preset`), or null. */
   get story() {
     return this.currentStory;
+  }
+
+  /** The focus shown: the scene's (setSceneFocus), else the story's; null: none. */
+  get focus() {
+    return this.sceneFocus !== undefined ? this.sceneFocus : (this.currentStory?.focus ?? null);
+  }
+
+  /**
+   * A scene's focus, a story document's `focus` (undefined: back to the story's own).
+   * @param {any} focus
+   */
+  setSceneFocus(focus) {
+    this.sceneFocus = focus === undefined ? undefined : focusRule(focus);
   }
 
   /** The catalog and its model (once). */
@@ -66,6 +85,7 @@ export class ExperimentState extends Emitter {
   /** Another experiment (or null); its story with it. */
   set(exp) {
     this.current = exp;
+    this.sceneFocus = undefined;
     this.currentStory = exp?.preset ? (this.presets.get(exp.preset)?.preset ?? null) : null;
     this.emit('changed', { experiment: exp, how: 'replaced' });
   }
@@ -161,8 +181,9 @@ export class ExperimentState extends Emitter {
     const look = {};
     const range = p.ranges?.[this.current.view.metric];
     if (range) look.range = range;
-    if (p.focus?.dim !== undefined) look.dim = p.focus.dim;
-    if (p.focus?.routerScale !== undefined) look.routerScale = p.focus.routerScale;
+    const focus = this.focus;
+    if (focus?.dim !== undefined) look.dim = focus.dim;
+    if (focus?.routerScale !== undefined) look.routerScale = focus.routerScale;
     return look;
   }
 

@@ -65,10 +65,20 @@ export function storyFromDocument(doc, id = doc.id) {
     point: doc.point,
     text: doc.explanation,
     look: doc.look ?? [],
-    focus: focus ? { selection: focus, label: focus.label, dim: focus.dim, routerScale: focus.router_scale } : null,
+    focus: focusRule(focus),
     keyPlots: doc.key_plots ?? [],
     scenes: doc.scenes ?? [],
   };
+}
+
+/**
+ * How the page draws a document's focus: the selection the engine computes, the legend's
+ * label, the dimming and the routers' scale (null: no focus).
+ * @param {any} focus a story document's `focus`, or null
+ * @returns {{selection: any, label: string, dim?: number, routerScale?: number} | null}
+ */
+export function focusRule(focus) {
+  return focus ? { selection: focus, label: focus.label, dim: focus.dim, routerScale: focus.router_scale } : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Plays a story's scenes (src/story/scenes.rs), one per clicker press: → / PageDown / Space
 // (in present mode; PageDown and the ▶ button always) enters the next scene — its view,
-// load, failed and restored links, and caption — and runs to its stop: a cycle (animated, at the story's speed), or an
+// focus, load, failed and restored links, and caption — and runs to its stop: a cycle (animated, at the story's speed), or an
 // event the time control runs until (the next decision or non-minimal decision at a
 // router, the first saturated channel). A scene with a question shows it first and waits:
 // the next press runs on to the stop, which answers it, and the answer and why are shown
@@ -19,6 +19,7 @@ const CYCLE_WAIT_MS = 10 * 60 * 1000;
  * @property {(fn: () => Promise<unknown>) => Promise<unknown>} serial queues after the page's experiment changes
  * @property {(cycle: number) => void} untilCycle runs on and pauses at the cycle
  * @property {(view: {metric: string, routers: string, packets: boolean, zoom: number, cx: number, cy: number}) => void} applyView the scene's view and the controls showing it
+ * @property {() => void} refocus shows the focus the experiments hold on every pane
  * @property {() => void} updateInspector
  * @property {(text: string | null) => void} notice
  */
@@ -172,6 +173,14 @@ export class ScenePlayer {
       if (typeof s.view?.zoom === 'number') [v.cx, v.cy] = s.view.center ?? [0.5, 0.5];
     }
     this.hooks.applyView(v);
+    // The focus: the latest scene's that sets one, else the story's.
+    const focused = this.scenes
+      .slice(0, i + 1)
+      .reverse()
+      .find((s) => s.focus);
+    const before = this.experiments.focus;
+    this.experiments.setSceneFocus(focused ? focused.focus : undefined);
+    if (this.experiments.focus !== before) this.hooks.refocus();
   }
 
   /** Runs every pane to the stop: animated to a cycle, else through the time control. */

@@ -370,6 +370,23 @@ export class StoryEditor {
       else delete rest.view;
       showZoom();
     });
+    // The focus from this scene on: the one the Focus fields hold when ticked.
+    const focus = el('input', { type: 'checkbox', class: 'scene-focus' });
+    const focusText = el('span', { class: 'muted' });
+    const showFocus = () => {
+      const f = rest.focus;
+      focusText.textContent = f ? ` (${f.selector}${f.selector === 'picked' ? `: ${describePicked(f)}` : ''}; “${f.label}”)` : '';
+    };
+    focus.checked = Boolean(rest.focus);
+    showFocus();
+    focus.addEventListener('change', () => {
+      this.readFields();
+      const f = focus.checked && this.draft?.selector ? documentFromDraft(this.draft, {}).focus : null;
+      if (f) rest.focus = f;
+      else delete rest.focus;
+      focus.checked = Boolean(f);
+      showFocus();
+    });
     const links = (field, label) => {
       const input = el('input', {
         type: 'text',
@@ -406,6 +423,14 @@ export class StoryEditor {
         ' zoom and centre as the picture shows them now',
         zoomText,
       ),
+      el(
+        'label',
+        { class: 'editor-check', title: 'Choose a focus above (e.g. pick channels), then tick this; change the focus above afterwards for the story itself' },
+        focus,
+        ' from this scene on, case the focus chosen above',
+        focusText,
+      ),
+      msg(`${at}.focus`),
       msg(`${at}.load`),
       msg(`${at}.view`),
       links('fail', 'Links that fail as it starts'),
