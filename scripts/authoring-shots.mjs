@@ -3,6 +3,9 @@
 //
 //   editor-1366x768.png      the minimal-routing story open in the editor beside the
 //                            running picture (Edit story)
+//   editor-picking-1366x768.png   a new story over the failed-links HyperX: the focus picked
+//                            by clicking two channels (the detour 5 → 4 → 6), cased as picked
+//   editor-scene-1366x768.png     its second scene: two links fail as it starts, a question
 //   scene-question-1366x768.png   the UGAL-L story in present mode at its second scene:
 //                            the question asked, the class's pick marked, the run not yet on
 //   scene-answer-1366x768.png     the same after the next press: the run reached router 3's
@@ -38,6 +41,70 @@ await withPage({ width: 1366, height: 768 }, '?preset=min-worst-case', async (pa
   await page.click('#btn-story-edit');
   await page.waitForTimeout(500);
   await page.screenshot({ path: join(OUT, 'editor-1366x768.png') });
+});
+
+/** Where channel from → to of pane 0 can be clicked (CSS pixels): a point its hit test finds. */
+const channelPoint = (page, from, to) =>
+  page.evaluate(
+    ([from, to]) => {
+      const p = window.hiradix.panes[0];
+      const g = p.view.geo;
+      const seg = p.view.seg;
+      const rect = p.canvas.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      for (let c = 0; c < g.channels; c++) {
+        if (g.src[c] !== from || g.dst[c] !== to) continue;
+        const i = 6 * c;
+        for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
+          const curved = !Number.isNaN(seg[i + 2]);
+          const at = (k) =>
+            curved ? (1 - t) ** 2 * seg[i + k] + 2 * (1 - t) * t * seg[i + 2 + k] + t ** 2 * seg[i + 4 + k] : (1 - t) * seg[i + k] + t * seg[i + 4 + k];
+          const hit = p.view.hitTest(at(0), at(1));
+          if (hit?.kind === 'channel' && hit.index === c) return [rect.left + at(0) / dpr, rect.top + at(1) / dpr];
+        }
+      }
+      throw new Error(`no point of channel ${from} → ${to} can be clicked`);
+    },
+    [from, to],
+  );
+
+await withPage({ width: 1366, height: 768 }, '?preset=dal-failed-links', async (page) => {
+  await page.waitForFunction(() => window.hiradix.sim.now() > 300, null, { timeout: 60_000 });
+  await page.click('#btn-run');
+  await page.click('#btn-story-new');
+  await page.fill('#editor-title', 'Detours around switch 5');
+  await page.fill('#editor-point', 'DAL detours around a failed link only within its row.');
+  await page.selectOption('#editor-focus', 'picked');
+  await page.fill('#editor-focus-label', 'the detour 5 → 4 → 6');
+  await page.click('#editor-pick');
+  for (const [a, b] of [
+    [5, 4],
+    [4, 6],
+  ]) {
+    await page.mouse.click(...(await channelPoint(page, a, b)));
+  }
+  await page.mouse.move(5, 760);
+  await page.locator('#editor-picked').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: join(OUT, 'editor-picking-1366x768.png') });
+  await page.click('#editor-pick');
+  await page.click('#editor-add-cycle');
+  await page.fill('#run-until', String((await page.evaluate(() => window.hiradix.sim.now())) + 300));
+  await page.click('#btn-until');
+  await page.waitForFunction(() => document.body.dataset.state === 'paused' && window.hiradix.sim.now() > 600, null, { timeout: 60_000 });
+  await page.click('#editor-add-cycle');
+  const s2 = '.editor-scene:nth-child(2)';
+  await page.fill(`${s2} .scene-caption-text`, 'Links 4–5 and 5–7 fail now.');
+  await page.fill(`${s2} .scene-fail`, '4-5, 5-7');
+  await page.check(`${s2} .scene-asks`);
+  await page.fill(`${s2} .scene-ask-text`, 'Does DAL still deliver every packet?');
+  await page.fill(`${s2} .scene-choices-text`, 'Yes\nNo: it loses packets too');
+  await page.selectOption(`${s2} .scene-answer`, '1');
+  await page.fill(`${s2} .scene-why-text`, 'DAL detours only **within the row**.');
+  await page.locator(`${s2} .scene-caption-text`).scrollIntoViewIfNeeded();
+  await page.evaluate(() => document.querySelector('.editor-scene:nth-child(2)').scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(OUT, 'editor-scene-1366x768.png') });
 });
 
 await withPage({ width: 1366, height: 768 }, '?preset=ugal-l-misjudges&present=1', async (page) => {

@@ -856,13 +856,11 @@ async function refocus() {
   view.redraw();
 }
 
-// The story editor's focus shown on the picture as it is written (a focus document; false:
-// none; null: back to the story's own).
-async function previewFocus(focus) {
-  if (focus === null) return refocus();
-  const rule = focus ? { selection: focus } : null;
-  await Promise.all(sim.panes.map((p) => p.setFocus(rule)));
-  view.redraw();
+// The story editor's focus shown on the picture and in the legend as it is written (a
+// focus document; false: none; null: back to the story's own).
+function previewFocus(focus) {
+  experiments.setSceneFocus(focus === null ? undefined : focus || null);
+  return refocus();
 }
 
 // The load or the failed links changed while running (the load control, or a rewind that
