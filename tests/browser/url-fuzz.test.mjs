@@ -6,7 +6,8 @@
 // NaN), JSON nested 10 000 deep, unknown keys, invalid percent-escapes, 100 kB values,
 // vary/values, preset, trace, zoom/center, metric, speed and the cost view's keys, and
 // heavy but valid experiments run for a while (large source queues, buffers and rewind
-// history, side by side) — and the links are loaded one after another in one page. For
+// history, side by side), and story links (`?story=`, built-in stories mutated and hostile
+// payloads; storyLink below) — and the links are loaded one after another in one page. For
 // each:
 //
 // - no uncaught error (pageerror), no dialog (alert), `window.__pwned` (what every payload
@@ -24,8 +25,10 @@
 // failures are also written there as JSON. scripts/fuzz-page.sh runs thousands.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { launchBrowser, startServer } from './harness.mjs';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { ROOT, launchBrowser, startServer } from './harness.mjs';
 
 const COUNT = Number(process.env.HIRADIX_URL_FUZZ_COUNT ?? 120);
 const SEED = Number(process.env.HIRADIX_URL_FUZZ_SEED ?? 15);
@@ -231,6 +234,116 @@ function generate(rng, cat) {
   return { query: `?${parts.join('&')}`, hostile, long };
 }
 
+// ------------------------------------------------------------------ story links
+
+// A fifth of the links are story links (`?story=`, docs/lecture.md "Share a story"), drawn
+// from their own stream so that the other links of a seed stay the ones they were: a
+// built-in story's document with 1 to 3 mutations — markup and control characters in its
+// texts, hostile numbers and prototype keys in its fields, scenes and picked focus out of
+// range or too many, links that do not exist — compressed as the page's Share story does,
+// or a hostile payload (not base64, not deflate, a deflate bomb, too long, another site).
+const STORY_SHARE = 0.2;
+
+/** The built-in story documents (www/stories/builtin/). */
+async function builtinStories() {
+  const dir = join(ROOT, 'www', 'stories', 'builtin');
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json') && f !== 'index.json').sort();
+  return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))));
+}
+
+const deflated = (text) => `z:${deflateRawSync(Buffer.from(text)).toString('base64url')}`;
+
+/** One story link: {query, hostile, long}. */
+function storyLink(rng, docs) {
+  if (rng.chance(0.2)) {
+    // A payload that is no story at all.
+    const payload = rng.pick([
+      () => `z:${'!*'.repeat(1 + rng.int(50))}`,
+      () => `z:${Buffer.from('not deflate at all').toString('base64url')}`,
+      () => deflated(' '.repeat(4 << 20)),
+      () => deflated(`{"hiradix_story":1,${'"x":1,'.repeat(1)}${'['.repeat(20_000)}`),
+      () => `z:${'A'.repeat(16_001)}`,
+      () => deflated(`\uFFFE${'\u0000'.repeat(10)}`),
+      () =>
+        rng.pick([
+          'https://evil.example/s.json',
+          '//evil.example/s.json',
+          `javascript:${PWN}`,
+          'data:application/json,{}',
+          '../../etc/passwd',
+          '%2e%2e/x.json',
+        ]),
+      () => rng.pick(MARKUP),
+    ])();
+    return { query: `?story=${encodeURIComponent(payload)}`, hostile: true, long: false };
+  }
+  const doc = structuredClone(rng.pick(docs));
+  doc.id = `fuzz-${rng.int(1000)}`;
+  let hostile = false;
+  const scene = () => {
+    doc.scenes ??= [];
+    if (!doc.scenes.length) doc.scenes.push({ caption: 'x', stop: { until: 'saturated' } });
+    return rng.pick(doc.scenes);
+  };
+  let text = null;
+  const n = 1 + rng.int(3);
+  for (let i = 0; i < n; i++) {
+    switch (rng.int(10)) {
+      case 0: // Markup as text: valid, shown as text.
+        doc[rng.pick(['title', 'point'])] = rng.pick(MARKUP).slice(0, 100);
+        break;
+      case 1: // Markup in structured text and a question.
+        scene().caption = [rng.pick(MARKUP), { b: rng.pick(MARKUP) }];
+        scene().question = { ask: rng.pick(MARKUP).slice(0, 300), choices: [rng.pick(MARKUP), 'b'], answer: rng.int(2), why: { i: rng.pick(MARKUP) } };
+        break;
+      case 2: // Control and direction characters.
+        doc[rng.pick(['title', 'point'])] = rng.pick(['a\u0000b', 'line\u001b[31m', '\u202etxet', 'zero\u200bwidth']);
+        hostile = true;
+        break;
+      case 3: // A hostile number where one is expected.
+        scene().stop = rng.pick([
+          { until: 'cycle', cycle: rng.pick([-1, 1e21, 2 ** 53 + 1, 0]) },
+          { until: 'decision', router: rng.pick([4294967295, 1e9, -1]) },
+          { until: rng.pick(['someday', '__proto__', MARKUP[0]]) },
+        ]);
+        hostile = true;
+        break;
+      case 4: // Links that do not exist, or far too many.
+        scene().fail = rng.chance(0.5) ? [[0, 4294967295]] : Array.from({ length: 65 }, (_, k) => [k, k + 1]);
+        hostile = true;
+        break;
+      case 5: // A picked focus out of range or too large.
+        doc.focus = { selector: 'picked', label: 'x', channels: rng.chance(0.5) ? [[0, 99999]] : Array.from({ length: 257 }, () => [0, 1]), routers: [] };
+        hostile = true;
+        break;
+      case 6: // Too many scenes.
+        doc.scenes = Array.from({ length: 41 }, () => ({ caption: 'x', stop: { until: 'saturated' } }));
+        hostile = true;
+        break;
+      case 7: // Prototype keys, written into the JSON text.
+        text = JSON.stringify(doc).replace(
+          /^\{/,
+          rng.pick(['{"__proto__":{"polluted":1},', '{"constructor":{"prototype":{"polluted":1}},', '{"experiment":{"config":{"__proto__":{"polluted":1}}},']),
+        );
+        hostile = true;
+        break;
+      case 8: // A zoom, view or speed out of range.
+        doc.experiment.view = { ...(doc.experiment.view ?? {}), zoom: rng.pick([0, 1e9, -1]) };
+        hostile = true;
+        break;
+      default: // Heavy but valid: many scenes that fail and restore a link.
+        if (doc.experiment.config.topology?.type === 'hyperx') {
+          doc.scenes = Array.from({ length: 40 }, (_, k) => ({
+            caption: `scene ${k}`,
+            stop: { until: 'cycle', cycle: 50 * (k + 1) },
+            [k % 2 ? 'restore' : 'fail']: [[0, 1]],
+          }));
+        }
+    }
+  }
+  return { query: `?story=${encodeURIComponent(deflated(text ?? JSON.stringify(doc)))}`, hostile, long: false };
+}
+
 // ------------------------------------------------------------------ checks in the page
 
 // Runs before the page's scripts on every load: a snapshot of the built-in prototypes
@@ -406,11 +519,14 @@ test(
     await newPage(state);
     const cat = await catalogOf(state.page);
     const rng = rngFrom(SEED);
+    const storyRng = rngFrom(SEED ^ 0x5702);
+    const docs = await builtinStories();
     const failures = [];
     let ran = 0;
     const t0 = Date.now();
     for (let i = 0; i < COUNT; i++) {
-      const link = generate(rng, cat);
+      let link = generate(rng, cat);
+      if (storyRng.chance(STORY_SHARE)) link = storyLink(storyRng, docs);
       if (ONLY && !ONLY.has(i)) continue;
       ran++;
       const wrong = await check(state, link);
