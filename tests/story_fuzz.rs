@@ -13,13 +13,22 @@ use hiradix::sim::Simulation;
 use hiradix::story::{check, focus_mask, MAX_STORY_BYTES};
 use serde_json::{json, Value};
 
-/// The built-in story documents.
+/// The built-in story documents, and one as the page's editor writes them: the failed-links
+/// story with a picked focus, and a scene that zooms and changes the focus.
 fn builtin() -> Vec<Value> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/stories/builtin");
     let ids: Vec<String> = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
-    ids.iter()
+    let mut docs: Vec<Value> = ids
+        .iter()
         .map(|id| serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{id}.json"))).unwrap()).unwrap())
-        .collect()
+        .collect();
+    let mut edited = docs.iter().find(|d| d["id"] == "dal-failed-links").expect("the failed-links story").clone();
+    edited["id"] = json!("edited");
+    edited["focus"] = json!({"selector": "picked", "channels": [[5, 4], [4, 6]], "routers": [], "label": "the detour"});
+    edited["scenes"][2]["focus"] = json!({"selector": "picked", "channels": [], "routers": [5], "label": "router 5's"});
+    edited["scenes"][2]["view"] = json!({"zoom": 2.5, "center": [0.3, 0.6]});
+    docs.push(edited);
+    docs
 }
 
 /// Every value's JSON pointer in `v` (objects' fields and arrays' items, the root left out).
