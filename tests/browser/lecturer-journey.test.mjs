@@ -91,6 +91,8 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     await page.fill('#editor-title', 'Detours around switch 5');
     await page.fill('#editor-point', 'DAL detours around a failed link only within its row.');
     await page.fill('#editor-explanation', 'Links 5–6 and 9–10 have **failed**.\n\nDAL takes a *two-hop* detour in the row:\n- 5 → 4 → 6\n- 5 → 7 → 6');
+    await page.fill('#editor-look', 'The orange detour carries switch 5’s traffic.\n\nThe unroutable plot: DOR’s count climbs.');
+    await page.fill('#editor-sweep', '0.05:0.3:0.05');
     await page.selectOption('#editor-focus', 'picked');
     await page.fill('#editor-focus-label', 'the detour 5 → 4 → 6');
     assert.ok(await page.isVisible('#editor-pick-row'));
@@ -169,6 +171,8 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     await page.click('#editor-save');
     await waitStory(page, ID);
     const doc = await page.evaluate(() => window.hiradix.story.doc);
+    assert.deepEqual(doc.look, ['The orange detour carries switch 5’s traffic.', 'The unroutable plot: DOR’s count climbs.']);
+    assert.equal(doc.experiment.sweep, '0.05:0.3:0.05');
     assert.deepEqual(doc.focus, {
       selector: 'picked',
       channels: [

@@ -11,6 +11,7 @@ import {
   draftFromDocument,
   experimentSection,
   fieldOf,
+  lookItems,
   richToText,
   storyIdFrom,
   textToRich,
@@ -104,7 +105,8 @@ test('a new story: own source, no focus, the experiment given', () => {
   assert.deepEqual(doc.source, { paper: 'own experiment', where: '—' });
   assert.deepEqual(doc.explanation, ['Some ', { i: 'text' }, '.']);
   assert.equal(doc.focus, undefined);
-  assert.equal(doc.experiment, x);
+  assert.deepEqual(doc.experiment, x);
+  assert.equal(doc.look, undefined);
   assert.deepEqual(doc.scenes[0], {
     caption: 'Watch',
     stop: { until: 'cycle', cycle: 100 },
@@ -169,4 +171,16 @@ test("the experiment section keeps the picture's zoom and centre, none when it s
   assert.equal(experimentSection(model, exp({ zoom: 1, cx: 0.5, cy: 0.5 })).view.zoom, undefined);
   const v = experimentSection(model, exp({ zoom: 2.34567, cx: 0.412345, cy: 0.5 })).view;
   assert.deepEqual([v.zoom, v.center], [2.346, [0.4123, 0.5]]);
+});
+
+test('what to look at: one item per paragraph, structured text each; the sweep set or dropped', () => {
+  assert.deepEqual(lookItems('First *thing*.\n\n\nSecond\nline.\r\n\r\n  '), ['First *thing*.', 'Second\nline.']);
+  const d = draftFromDocument(null);
+  Object.assign(d, { title: 'T', point: 'p', explanation: 'e', look: 'Watch **this**.\n\nThen that.', sweep: ' 0.1:0.5:0.1 ' });
+  const doc = documentFromDraft(d, { config: {}, speed: 1, view: {}, sweep: '0.2' });
+  assert.deepEqual(doc.look, [['Watch ', { b: 'this' }, '.'], 'Then that.']);
+  assert.equal(doc.experiment.sweep, '0.1:0.5:0.1');
+  const back = draftFromDocument(doc);
+  assert.deepEqual([back.look, back.sweep], ['Watch **this**.\n\nThen that.', '0.1:0.5:0.1']);
+  assert.equal(documentFromDraft({ ...back, sweep: '' }, { config: {}, speed: 1, view: {}, sweep: '0.2' }).experiment.sweep, undefined);
 });

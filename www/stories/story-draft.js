@@ -212,6 +212,8 @@ export function experimentSection(model, exp, keep = null) {
  * @property {string} title
  * @property {string} point
  * @property {string} explanation plain text
+ * @property {string} look what to look at: plain text, one item per paragraph
+ * @property {string} sweep the load sweep offered beside the story ('' for none)
  * @property {string} paper
  * @property {string} where
  * @property {string} selector a selector of SELECTORS, or '' for none
@@ -220,7 +222,7 @@ export function experimentSection(model, exp, keep = null) {
  * @property {number[]} routers the picked focus's routers (every channel out of each)
  * @property {string[]} keyPlots
  * @property {DraftScene[]} scenes
- * @property {any} [base] the edited story's document (its look, focus details and notes are kept)
+ * @property {any} [base] the edited story's document (its focus details, colour ranges and notes are kept)
  */
 
 /** Defaults of a new story's source: its own, since no paper states it. */
@@ -237,6 +239,8 @@ export function draftFromDocument(doc) {
       title: '',
       point: '',
       explanation: '',
+      look: '',
+      sweep: '',
       paper: OWN_SOURCE.paper,
       where: OWN_SOURCE.where,
       selector: '',
@@ -252,6 +256,8 @@ export function draftFromDocument(doc) {
     title: doc.title,
     point: doc.point,
     explanation: richToText(doc.explanation),
+    look: (doc.look ?? []).map(richToText).join('\n\n'),
+    sweep: doc.experiment?.sweep ?? '',
     paper: doc.source.paper,
     where: doc.source.where,
     selector: doc.focus?.selector ?? '',
@@ -289,8 +295,12 @@ export function documentFromDraft(d, experiment) {
     point: d.point.trim(),
     explanation: textToRich(d.explanation),
   };
-  if (base?.look?.length) doc.look = base.look;
-  doc.experiment = experiment;
+  const look = lookItems(d.look ?? '');
+  if (look.length) doc.look = look.map(textToRich);
+  doc.experiment = { ...experiment };
+  const sweep = (d.sweep ?? '').trim();
+  if (sweep) doc.experiment.sweep = sweep;
+  else delete doc.experiment.sweep;
   if (d.selector) {
     const kept = base?.focus?.selector === d.selector ? base.focus : null;
     const focus = { selector: d.selector };
@@ -322,6 +332,18 @@ export function documentFromDraft(d, experiment) {
   }
   if (base?.notes?.length) doc.notes = base.notes;
   return doc;
+}
+
+/**
+ * The items of the editor's "what to look at" text: its paragraphs (a blank line between).
+ * @param {string} text
+ */
+export function lookItems(text) {
+  return String(text)
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The story editor: a panel beside the picture (which stays visible and running) where a
-// lecturer writes a story — its title, point, explanation (plain text, www/stories/
-// story-draft.js turns it into structured text), source, focus, key plots and scenes — over
+// lecturer writes a story — its title, point, explanation and what to look at (plain text,
+// www/stories/story-draft.js turns it into structured text), source, focus (a named selector,
+// or channels and routers picked on the picture), key plots, load sweep and scenes — over
 // the page's current experiment. Edit story starts from the story shown, New story… from
 // the experiment alone. Save builds the document, has the engine check it (checkStory) and
 // shows each refusal next to the field its path names, applying nothing; an accepted story
@@ -75,6 +76,8 @@ export class StoryEditor {
     inputById('editor-title').value = d.title;
     textarea('editor-point').value = d.point;
     textarea('editor-explanation').value = d.explanation;
+    textarea('editor-look').value = d.look;
+    inputById('editor-sweep').value = d.sweep;
     inputById('editor-paper').value = d.paper;
     inputById('editor-where').value = d.where;
     selectById('editor-focus').value = d.selector;
@@ -166,6 +169,8 @@ export class StoryEditor {
     d.title = inputById('editor-title').value;
     d.point = textarea('editor-point').value;
     d.explanation = textarea('editor-explanation').value;
+    d.look = textarea('editor-look').value;
+    d.sweep = inputById('editor-sweep').value;
     d.paper = inputById('editor-paper').value;
     d.where = inputById('editor-where').value;
     d.selector = selectById('editor-focus').value;
