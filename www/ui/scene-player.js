@@ -189,9 +189,12 @@ export class ScenePlayer {
     if (stop.until === 'cycle') {
       const gen = this.sim.gen;
       const now = this.sim.panes[0]?.now ?? 0;
-      // Run past it already (the story plays on as it opens): back to it, exactly.
-      if (now > stop.cycle) await this.timeControl.rewindTo(stop.cycle);
-      if ((this.sim.panes[0]?.now ?? 0) >= stop.cycle) return;
+      // Run past it already (the story plays on as it opens): paused, back to it, exactly.
+      if (now >= stop.cycle) {
+        await this.timeControl.pause();
+        if ((this.sim.panes[0]?.now ?? 0) > stop.cycle) await this.timeControl.rewindTo(stop.cycle);
+        return;
+      }
       this.hooks.untilCycle(stop.cycle);
       const t0 = performance.now();
       // The run pauses itself at the cycle (RunState's until); the player waits for it, and
