@@ -2,11 +2,12 @@
 //! scene has a caption, where the run stops (a cycle, or an event the page can run until:
 //! the next decision or non-minimal decision at a router, the first saturated channel),
 //! what changes as it starts (the view, the focus, the offered load, links failed or
-//! restored, the router shown in the inspector) and, optionally, a question the class answers before the run reveals it
-//! (predict, then watch).
+//! restored, the router shown in the inspector) and, optionally, a question the class
+//! answers before the run reveals it (predict, then watch).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::HashSet;
 
 use super::{line, rich_text, Focus, Problems, View};
 use crate::config::{ConfigErrors, SimConfig};
@@ -166,7 +167,9 @@ pub(super) fn link_problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConf
         return;
     }
     for (i, cfg) in panes.iter().enumerate() {
-        let mut failed: Vec<(u32, u32, u32)> = cfg.faults.links.iter().filter_map(|l| link_key(l)).collect();
+        // The links failed as the scenes go, and every link failed at some point.
+        let mut failed: HashSet<(u32, u32, u32)> = cfg.faults.links.iter().filter_map(|l| link_key(l)).collect();
+        let mut ever = failed.clone();
         // Where each link added to the configuration's list comes from.
         let mut origin = Vec::new();
         let mut all = cfg.clone();
@@ -174,21 +177,16 @@ pub(super) fn link_problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConf
         for (k, s) in scenes.iter().enumerate() {
             for (j, l) in s.restore.iter().enumerate() {
                 let Some(key) = link_key(l) else { continue };
-                let was = failed.iter().position(|&f| f == key);
-                p.check(was.is_some(), &format!("scenes[{k}].restore[{j}]"), || {
+                let was = failed.remove(&key);
+                p.check(was, &format!("scenes[{k}].restore[{j}]"), || {
                     format!("link {l:?} has not failed by this scene (in pane {i})")
                 });
-                found |= was.is_none();
-                if let Some(w) = was {
-                    failed.swap_remove(w);
-                }
+                found |= !was;
             }
             for (j, l) in s.fail.iter().enumerate() {
                 let Some(key) = link_key(l) else { continue };
-                if !failed.contains(&key) {
-                    failed.push(key);
-                }
-                if !all.faults.links.iter().any(|f| link_key(f) == Some(key)) {
+                failed.insert(key);
+                if ever.insert(key) {
                     all.faults.links.push(l.clone());
                     origin.push(format!("scenes[{k}].fail[{j}]"));
                 }
