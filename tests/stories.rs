@@ -533,3 +533,37 @@ fn the_failed_links_story_s_scenes_are_answered_by_the_run() {
     assert_eq!(dal[1] > 0, question.answer == 1, "the question's answer: DAL loses packets too ({dal:?})");
     assert_eq!(dal[2], 0, "repaired, DAL loses none: {dal:?}");
 }
+
+/// The minimal-routing story's scenes, played natively in both panes: at load 0.03 both
+/// deliver what is offered; raised to 0.3, MIN delivers 1/16 per terminal (its one direct
+/// channel per router shared by 16 terminals: the question's answer) while VAL delivers
+/// the offered 0.3.
+#[test]
+fn the_minimal_routing_story_s_question_is_answered_by_the_run() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/stories/builtin/min-worst-case.json"))
+            .expect("the story");
+    let story = check(&text).expect("checks");
+    let question = story.scenes[1].question.as_ref().expect("a question");
+    let mut accepted = Vec::new();
+    for cfg in pane_configs(&story) {
+        let mut sim = Simulation::new(&cfg).expect("builds");
+        let terminals = sim.network().terminals() as f64;
+        let mut per_scene = Vec::new();
+        for scene in &story.scenes {
+            sim.set_load(scene.load.expect("a load")).expect("a load");
+            let Stop::Cycle { cycle } = scene.stop else { panic!("cycle stops") };
+            let (t0, flits) = (sim.now(), sim.stats().delivered_flits);
+            sim.advance(cycle - t0).expect("runs");
+            per_scene.push((sim.stats().delivered_flits - flits) as f64 / ((cycle - t0) as f64 * terminals));
+        }
+        accepted.push(per_scene);
+    }
+    let (min, val) = (&accepted[0], &accepted[1]);
+    for a in [min[0], val[0]] {
+        assert!((a - 0.03).abs() < 0.005, "at 0.03 both deliver what is offered: {accepted:?}");
+    }
+    assert!((min[1] - 1.0 / 16.0).abs() < 0.005, "MIN delivers 1/16: {accepted:?}");
+    assert_eq!(question.answer, 1, "the answer says so");
+    assert!((val[1] - 0.3).abs() < 0.02, "VAL delivers the offered 0.3: {accepted:?}");
+}

@@ -97,7 +97,7 @@ test('the UGAL-L story plays its scenes with PageDown and PageUp; the question i
 });
 
 test('a story without scenes shows no scene bar, and PageDown does nothing there', async () => {
-  const { page, errors } = await openPage(browser.context, `${server.url}?preset=min-worst-case`);
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=greedy-vs-sequential`);
   await page.waitForFunction(() => window.hiradix.panes.length > 0 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
   assert.equal(await page.isVisible('#scene-bar'), false);
   await page.keyboard.press('PageDown');

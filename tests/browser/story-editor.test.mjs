@@ -27,7 +27,7 @@ const waitStory = (page, id) =>
 test('a story written in the editor is shown, played and shared as the class will see it', { timeout: 300_000 }, async () => {
   const { page, errors } = await env.open('?preset=min-worst-case');
   await waitStory(page, 'min-worst-case');
-  assert.equal(await page.isVisible('#scene-bar'), false, 'the built-in story has no scenes');
+  assert.equal(await page.textContent('#scene-count'), '2 scenes', 'the built-in story has two scenes');
   await page.waitForFunction(() => window.hiradix.sim.now() > 40, null, { timeout: 60_000 });
 
   await page.click('#btn-story-edit');
@@ -35,6 +35,11 @@ test('a story written in the editor is shown, played and shared as the class wil
   assert.equal(await page.inputValue('#editor-title'), await page.textContent('#story-title'), 'the story loads');
   assert.match(await page.inputValue('#editor-explanation'), /\S/, "the story's explanation loads as plain text");
   assert.match(await page.textContent('#editor-experiment'), /routing\.algorithm = min \| val/);
+  // The story's own scenes load into the editor; this lecturer removes them (✕).
+  assert.equal(await page.locator('.editor-scene').count(), 2);
+  assert.match(await page.textContent('.editor-scene:nth-child(2) .scene-stop'), /runs to cycle 800/);
+  for (let i = 0; i < 2; i++) await page.click('.editor-scene:nth-child(1) button[aria-label="remove scene 1"]');
+  assert.equal(await page.locator('.editor-scene').count(), 0);
   // The picture stays visible beside the panel, and keeps running.
   const box = await page.evaluate(() => {
     const c = window.hiradix.panes[0].canvas.getBoundingClientRect();
