@@ -28,7 +28,7 @@
 //! - [`plot`]: line plots of the figures, rendered as SVG with plotters (feature `svg`).
 //!
 //! The modules import one way, in layers (docs/ARCHITECTURE.md, checked by
-//! `tests/layering.rs`).
+//! `tests/integration/layering.rs`).
 
 pub mod catalog;
 pub mod config;

@@ -10,7 +10,7 @@
 //! injections and destinations, the routing stream intermediate nodes and tie-breaks, the
 //! allocation stream anything the allocators randomise. Because they are independent,
 //! changing only the routing algorithm leaves the injected traffic identical, which is
-//! what makes side-by-side comparisons honest (`tests/engine_basics.rs` checks it).
+//! what makes side-by-side comparisons honest (`tests/integration/engine_basics.rs` checks it).
 
 use rand::{Rng, RngCore};
 

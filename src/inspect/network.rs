@@ -38,7 +38,7 @@ impl Shape {
 pub struct NetworkInfo {
     #[serde(rename = "type")]
     pub kind: String,
-    pub family: &'static str,
+    pub family: crate::config::schema::Family,
     pub routers: u32,
     pub terminals: u32,
     /// Router-to-router channels drawn (a tapered dragonfly's removed ones do not exist).
@@ -64,9 +64,8 @@ impl NetworkInfo {
     pub fn of(sim: &Simulation) -> Self {
         let (net, topo, cfg) = (sim.network(), sim.topology(), sim.config());
         let (blocks, group_kind) = topo.drawing_blocks();
-        let kind = serde_json::to_value(&cfg.topology).ok().and_then(|v| v["type"].as_str().map(String::from));
         NetworkInfo {
-            kind: kind.unwrap_or_default(),
+            kind: cfg.topology.type_name().to_string(),
             family: topo.family(),
             routers: net.routers() as u32,
             terminals: net.terminals() as u32,

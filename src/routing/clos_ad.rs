@@ -41,6 +41,7 @@
 use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc_in_class_at};
 use super::ugal::{route_minimal, PHASE_MINIMAL};
 use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, RouterQueues, Routing, TrueQueue};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -53,7 +54,7 @@ pub const CLOS_AD: Algorithm = Algorithm {
         q: "q_nm = the shortest first-hop queue towards a closest common ancestor (including staying); sequential allocator",
         true_queue: TrueQueue::None,
     },
-    family: "hyperx",
+    family: Family::HyperX,
     description: "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)",
     params: &["routing.ugal_threshold"],
     build: |cfg, topo| Ok(Box::new(ClosAd::new(hyperx(topo)?, cfg.ugal_threshold))),

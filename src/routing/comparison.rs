@@ -5,6 +5,7 @@
 //! on the hypercube, registered as `ecube`.)
 
 use super::{butterfly, folded_clos, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -14,7 +15,7 @@ use crate::topology::{Butterfly, FoldedClos, Network};
 pub const UPDOWN_AD: Algorithm = Algorithm {
     name: "updown_ad",
     decisions: Decisions::None,
-    family: "folded_clos",
+    family: Family::FoldedClos,
     description:
         "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)",
     params: &[],
@@ -25,7 +26,7 @@ pub const UPDOWN_AD: Algorithm = Algorithm {
 pub const DEST_TAG: Algorithm = Algorithm {
     name: "dest_tag",
     decisions: Decisions::None,
-    family: "butterfly",
+    family: Family::Butterfly,
     description: "destination-tag routing on the conventional butterfly (FB Table 1)",
     params: &[],
     build: |_, topo| Ok(Box::new(DestinationTag::new(butterfly(topo)?))),

@@ -60,6 +60,7 @@ use super::{
     hyperx, wins_tie, Algorithm, Decision, Decisions, HopKind, HopNote, HopRule, QueueView, RouteCtx, RouteNote,
     RouterQueues, Routing, NOTE_DIMS,
 };
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -128,7 +129,7 @@ const IN_ESCAPE: HopRule =
 pub const DAL: Algorithm = Algorithm {
     name: "dal",
     decisions: Decisions::PerHopDimensions { rules: RULES },
-    family: "hyperx",
+    family: Family::HyperX,
     description:
         "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)",
     params: &["routing.dal_unblocked_credits", "routing.dal_queue_threshold"],

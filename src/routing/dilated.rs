@@ -34,6 +34,7 @@
 
 use super::hyperx_min::vc_in_class;
 use super::{hyperx, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -43,7 +44,7 @@ use crate::topology::HyperX;
 pub const ADAPTIVE_2DFB: Algorithm = Algorithm {
     name: "adaptive_2dfb",
     decisions: Decisions::QueueThreshold,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)",
     params: &["routing.threshold"],
     build: |cfg, topo| Ok(Box::new(Adaptive2dfb::new(hyperx(topo)?, cfg.threshold))),

@@ -78,6 +78,7 @@
 
 use super::hyperx_min::vc_in_class_at;
 use super::{dragonfly, Algorithm, CrParams, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing, TrueQueue};
+use crate::config::schema::Family;
 use crate::config::{ConfigErrors, IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -103,7 +104,7 @@ pub enum DfAlgorithm {
 pub const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
-    family: "dragonfly",
+    family: Family::Dragonfly,
     description: "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)",
     params: &[],
     build: |cfg, topo| build(DfAlgorithm::Min, cfg, topo),

@@ -7,6 +7,7 @@
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
 use super::{hyperx, wins_tie, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -16,7 +17,7 @@ use crate::topology::HyperX;
 pub const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)",
     params: &[],
     build: |_, topo| Ok(Box::new(Dor::new(hyperx(topo)?))),
@@ -33,7 +34,7 @@ pub const ECUBE: Algorithm = Algorithm {
 pub const MIN_AD: Algorithm = Algorithm {
     name: "min_ad",
     decisions: Decisions::None,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)",
     params: &[],
     build: |_, topo| Ok(Box::new(MinAd::new(hyperx(topo)?))),

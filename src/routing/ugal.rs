@@ -24,6 +24,7 @@
 use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
 use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing, TrueQueue};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -36,7 +37,7 @@ pub const UGAL: Algorithm = Algorithm {
         q: "q = queue estimate of each path’s first-hop output (downstream occupancy from credits + flits committed here); greedy allocator",
         true_queue: TrueQueue::None,
     },
-    family: "hyperx",
+    family: Family::HyperX,
     description: "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)",
     params: &["routing.ugal_threshold"],
     build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, false, cfg.ugal_threshold))),

@@ -4,6 +4,7 @@
 
 use super::hyperx_min::{dor_port, vc_in_class};
 use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use crate::config::schema::Family;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
@@ -12,7 +13,7 @@ use crate::topology::HyperX;
 pub const VAL: Algorithm = Algorithm {
     name: "val",
     decisions: Decisions::None,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1",
     params: &[],
     build: |_, topo| Ok(Box::new(Valiant::new(hyperx(topo)?))),

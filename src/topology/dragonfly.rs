@@ -51,7 +51,51 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use crate::config::{ConfigError, ConfigErrors, GlobalArrangement};
+use super::{Declaration, Topology};
+use crate::config::schema::{choice, int, opt_list, triples, Family};
+use crate::config::{ConfigError, ConfigErrors, GlobalArrangement, TopologyConfig};
+
+/// The dragonfly (dragonfly paper §3), with the variants of §3.2.
+pub const DRAGONFLY: Declaration = Declaration {
+    name: "dragonfly",
+    family: Family::Dragonfly,
+    description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",
+    params: &[
+        int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
+        int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group (fully connected, or the flattened butterfly of topology.intra)"),
+        int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
+        int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
+        choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
+        triples("topology.taper", "tapering", 0.0, 1025.0, "bandwidth tapering (§3.2): [group, group, channels kept] entries, each keeping only that many of the channels between two groups"),
+        opt_list("topology.intra", "group extents", 2.0, 256.0, "fully connected", "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a"),
+        opt_list("topology.intra_trunking", "group trunking", 1.0, 8.0, "1", "parallel local channels between neighbouring routers in each dimension of the group (§3.2, Fig. 6(a)): one value, or one per dimension of topology.intra"),
+        int("topology.slices", "slices", 1.0, 8.0, "channel slicing (§3.2): identical dragonflies in parallel, each node attached to every one; load and throughput are fractions of the node's channels together"),
+        choice("topology.slice_policy", "slice policy", &["shortest_queue", "round_robin", "random", "shared_queue"], "the slice a node sends each packet on, whole (with slices > 1): its shortest source queue, in turn, at random, or (shared_queue) whichever can take the head of the node's one queue first"),
+    ],
+    default: || {
+        serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "intra_trunking": null, "taper": [], "slices": 1, "slice_policy": "shortest_queue"})
+    },
+    size: |cfg| {
+        let TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, slices, .. } = cfg else { return None };
+        // At most a − 1 neighbours, each on at most the widest trunking's channels.
+        let trunk = intra_trunking.iter().flatten().copied().max().unwrap_or(1).max(1) as u64;
+        let routers = (*a as u64).checked_mul(*g as u64)?.checked_mul((*slices).max(1) as u64)?;
+        let radix = (*a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(*p as u64 + *h as u64)?;
+        super::uniform_size(routers, radix, routers.checked_mul(*p as u64)?)
+    },
+    build: |cfg| {
+        let TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } = cfg else {
+            unreachable!("{cfg:?}")
+        };
+        const P: &str = "topology";
+        Ok(Topology::Dragonfly(
+            Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
+                .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
+                .sliced(*slices, P)?
+                .tapered(taper, P)?,
+        ))
+    },
+};
 
 #[derive(Clone, Debug)]
 pub struct Dragonfly {
@@ -128,9 +172,8 @@ impl Dragonfly {
                 errs.push(ConfigError::new(format!("{path}.{field}"), msg));
             }
         };
-        check((1..=256).contains(&p), "p", format!("terminals per router must be 1..=256, got {p}"));
-        check((1..=256).contains(&a), "a", format!("routers per group must be 1..=256, got {a}"));
-        check((1..=256).contains(&h), "h", format!("global channels per router must be 1..=256, got {h}"));
+        // The declared ranges (checked before building) are within what the wiring relies on.
+        assert!([p, a, h].iter().all(|x| (1..=256).contains(x)), "p = {p}, a = {a}, h = {h}: must be 1..=256");
         let max_g = a as u64 * h as u64 + 1;
         check(g >= 2 && g as u64 <= max_g, "g", format!("groups must be 2..=a·h+1 = {max_g}, got {g}"));
         if !errs.is_empty() {
@@ -221,9 +264,7 @@ impl Dragonfly {
             return Ok(self);
         }
         let field = format!("{path}.slices");
-        if !(1..=8).contains(&slices) {
-            return Err(ConfigErrors::one(field, format!("parallel networks must be 1..=8, got {slices}")));
-        }
+        assert!((1..=8).contains(&slices), "parallel networks must be 1..=8 (declared range), got {slices}");
         let interfaces = self.a as u64 * self.p as u64 * self.g as u64 * slices as u64;
         if interfaces > MAX_TERMINALS {
             return Err(ConfigErrors::one(
@@ -715,7 +756,9 @@ mod tests {
         assert_eq!(e.0[0].path, "topology.g");
         let e = Dragonfly::new(1, 3, 1, 3, GlobalArrangement::Absolute, "topology").unwrap_err();
         assert_eq!(e.0[0].path, "topology.g", "{e}");
-        assert!(Dragonfly::new(0, 4, 2, 9, GlobalArrangement::Absolute, "topology").is_err());
+        assert!(
+            std::panic::catch_unwind(|| Dragonfly::new(0, 4, 2, 9, GlobalArrangement::Absolute, "topology")).is_err()
+        );
         assert!(Dragonfly::new(2, 4, 2, 1, GlobalArrangement::Absolute, "topology").is_err());
     }
 }

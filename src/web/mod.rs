@@ -81,7 +81,7 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
 }
 
 /// The TypeScript declarations of the objects the page reads (`FieldError`,
-/// `LiveCounters`, …), generated from the Rust types by `tests/boundary_types.rs`.
+/// `LiveCounters`, …), generated from the Rust types by `tests/integration/boundary_types.rs`.
 #[wasm_bindgen(typescript_custom_section)]
 const BOUNDARY: &str = include_str!("boundary.d.ts");
 
