@@ -17,7 +17,7 @@ pub enum Shape {
     Dragonfly { p: u32, a: u32, h: u32, g: u32, slices: u32 },
     /// Routers per dimension `S`, trunking `K` and terminals per router `T` (HyperX paper §2).
     HyperX { dims: Vec<u32>, trunking: Vec<u32>, t: u32 },
-    /// The folded Clos and the butterfly: nothing beyond the counts.
+    /// The other families (folded Clos, butterfly): nothing beyond the counts.
     Other {},
 }
 
@@ -26,7 +26,7 @@ impl Shape {
         match topo {
             Topology::Dragonfly(df) => Shape::Dragonfly { p: df.p, a: df.a, h: df.h, g: df.g, slices: df.slices },
             Topology::HyperX(hx) => Shape::HyperX { dims: hx.s.clone(), trunking: hx.k.clone(), t: hx.t },
-            Topology::FoldedClos(_) | Topology::Butterfly(_) => Shape::Other {},
+            _ => Shape::Other {},
         }
     }
 }

@@ -13,14 +13,15 @@
 //! (UGAL-G) read other routers' state.
 
 pub mod clos_ad;
-pub mod comparison;
 pub mod dal;
+pub mod dest_tag;
 pub mod dilated;
 pub mod dragonfly;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod hyperx_min;
 pub mod ugal;
+pub mod updown;
 pub mod valiant;
 
 use crate::config::schema::Family;
@@ -504,8 +505,8 @@ pub const ALGORITHMS: &[Algorithm] = &[
     dal::DAL,
     dilated::ADAPTIVE_2DFB,
     hyperx_min::ECUBE,
-    comparison::UPDOWN_AD,
-    comparison::DEST_TAG,
+    updown::UPDOWN_AD,
+    dest_tag::DEST_TAG,
     dragonfly::MIN,
     dragonfly::VAL,
     dragonfly::UGAL_L,

@@ -6,8 +6,8 @@
 use crate::common::config_json;
 use hiradix::config::{FaultConfig, InjectionMode, SimConfig};
 use hiradix::experiment::run;
-use hiradix::routing::comparison::UpDownAdaptive;
 use hiradix::routing::dal::links_without_detour;
+use hiradix::routing::updown::UpDownAdaptive;
 use hiradix::routing::Routing;
 use hiradix::sim::Simulation;
 use hiradix::topology::{FaultSet, Topology};

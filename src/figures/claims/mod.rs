@@ -5,7 +5,7 @@
 //! its numbers from one figure's CSV and marks itself by a stated rule ([`Mark`]).
 
 pub mod dragonfly;
-pub mod hyperx;
+pub mod fb_hyperx_2dfb;
 
 use crate::saturation::CurveSaturation;
 use std::collections::BTreeMap;
@@ -472,7 +472,10 @@ pub fn regenerate(read: &dyn Fn(&str) -> Result<String, String>) -> Result<Vec<(
 /// The documents with generated claims tables: (document, its figures' CSV directory
 /// relative to it, the claims).
 pub fn documents() -> Vec<(&'static str, &'static str, Vec<Claim>)> {
-    vec![("docs/dragonfly.md", "dragonfly", dragonfly::claims()), ("docs/hyperx.md", "hyperx", hyperx::claims())]
+    vec![
+        ("docs/dragonfly.md", "dragonfly", dragonfly::claims()),
+        ("docs/hyperx.md", "hyperx", fb_hyperx_2dfb::claims()),
+    ]
 }
 
 #[cfg(test)]
