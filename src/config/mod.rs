@@ -509,7 +509,7 @@ mod strict_json {
     use serde::de::{Deserialize, Deserializer, Error, MapAccess, SeqAccess, Visitor};
     use serde_json::{Map, Value};
 
-    pub struct Strict(pub Value);
+    pub(super) struct Strict(pub Value);
 
     impl<'de> Deserialize<'de> for Strict {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {

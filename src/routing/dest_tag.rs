@@ -10,7 +10,7 @@ use crate::rng::SimRng;
 use crate::topology::Butterfly;
 
 /// Destination-tag routing on the butterfly: see [`DestinationTag`].
-pub const DEST_TAG: Algorithm = Algorithm {
+pub(crate) const DEST_TAG: Algorithm = Algorithm {
     name: "dest_tag",
     decisions: Decisions::None,
     family: Family::Butterfly,
@@ -22,12 +22,12 @@ pub const DEST_TAG: Algorithm = Algorithm {
 /// Destination-tag routing on the k-ary n-fly: at stage s take the output named by the
 /// destination's digit n−1−s. One path per pair, one VC (the network is acyclic).
 #[derive(Clone)]
-pub struct DestinationTag {
+pub(crate) struct DestinationTag {
     bf: Butterfly,
 }
 
 impl DestinationTag {
-    pub fn new(bf: &Butterfly) -> Self {
+    pub(crate) fn new(bf: &Butterfly) -> Self {
         DestinationTag { bf: bf.clone() }
     }
 }

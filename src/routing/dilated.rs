@@ -41,7 +41,7 @@ use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// Adaptive routing on the 2-dilated flattened butterfly: see [`Adaptive2dfb`].
-pub const ADAPTIVE_2DFB: Algorithm = Algorithm {
+pub(crate) const ADAPTIVE_2DFB: Algorithm = Algorithm {
     name: "adaptive_2dfb",
     decisions: Decisions::QueueThreshold,
     family: Family::HyperX,
@@ -51,16 +51,16 @@ pub const ADAPTIVE_2DFB: Algorithm = Algorithm {
 };
 
 /// `route_bits` flag: the priority flag `h1` of Algorithm 1.
-pub const H1: u32 = 1 << 31;
+pub(crate) const H1: u32 = 1 << 31;
 
 #[derive(Clone)]
-pub struct Adaptive2dfb {
+pub(crate) struct Adaptive2dfb {
     hx: HyperX,
     threshold: u32,
 }
 
 impl Adaptive2dfb {
-    pub fn new(hx: &HyperX, threshold: u32) -> Self {
+    pub(crate) fn new(hx: &HyperX, threshold: u32) -> Self {
         Adaptive2dfb { hx: hx.clone(), threshold }
     }
     fn classes(&self) -> u32 {

@@ -90,7 +90,7 @@ const MAX_REDRAWS: u32 = 8;
 
 /// The algorithms of this family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DfAlgorithm {
+pub(crate) enum DfAlgorithm {
     Min,
     Val,
     UgalL,
@@ -101,7 +101,7 @@ pub enum DfAlgorithm {
 }
 
 /// Dragonfly minimal routing (§4.1).
-pub const MIN: Algorithm = Algorithm {
+pub(crate) const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
     family: Family::Dragonfly,
@@ -110,14 +110,14 @@ pub const MIN: Algorithm = Algorithm {
     build: |cfg, topo| build(DfAlgorithm::Min, cfg, topo),
 };
 /// Dragonfly Valiant routing (§4.1).
-pub const VAL: Algorithm = Algorithm {
+pub(crate) const VAL: Algorithm = Algorithm {
     name: "val",
     description: "dragonfly Valiant: via a random intermediate group (dragonfly §4.1; 3 VCs, Fig. 7)",
     build: |cfg, topo| build(DfAlgorithm::Val, cfg, topo),
     ..MIN
 };
 /// UGAL-L (§4.2).
-pub const UGAL_L: Algorithm = Algorithm {
+pub(crate) const UGAL_L: Algorithm = Algorithm {
     name: "ugal_l",
     decisions: Decisions::QueueTimesHops {
         q: "q = occupancy of each path’s local first-hop output port, all the source router can sense",
@@ -129,7 +129,7 @@ pub const UGAL_L: Algorithm = Algorithm {
     ..MIN
 };
 /// UGAL-G (§4.2).
-pub const UGAL_G: Algorithm = Algorithm {
+pub(crate) const UGAL_G: Algorithm = Algorithm {
     name: "ugal_g",
     decisions: Decisions::QueueTimesHops {
         q: "q = queue of the global channel each path would take, read at the router that owns it (the ideal)",
@@ -140,7 +140,7 @@ pub const UGAL_G: Algorithm = Algorithm {
     ..UGAL_L
 };
 /// UGAL-L_VC (§4.3.1).
-pub const UGAL_L_VC: Algorithm = Algorithm {
+pub(crate) const UGAL_L_VC: Algorithm = Algorithm {
     name: "ugal_l_vc",
     decisions: Decisions::QueueTimesHops {
         q: "q = occupancy of the first-hop VC: VC 1 (minimal) vs VC 0 (non-minimal)",
@@ -151,7 +151,7 @@ pub const UGAL_L_VC: Algorithm = Algorithm {
     ..UGAL_L
 };
 /// UGAL-L_VCH (§4.3.1).
-pub const UGAL_L_VCH: Algorithm = Algorithm {
+pub(crate) const UGAL_L_VCH: Algorithm = Algorithm {
     name: "ugal_l_vch",
     decisions: Decisions::QueueTimesHops {
         q: "port queues when the paths leave on different ports, VC queues when on the same port",
@@ -162,7 +162,7 @@ pub const UGAL_L_VCH: Algorithm = Algorithm {
     ..UGAL_L
 };
 /// UGAL-L_CR (§4.3.2).
-pub const UGAL_L_CR: Algorithm = Algorithm {
+pub(crate) const UGAL_L_CR: Algorithm = Algorithm {
     name: "ugal_l_cr",
     decisions: Decisions::QueueTimesHops {
         q: "as UGAL-L_VCH, but credits come back late by the measured credit round-trip excess t_d, so congested paths look fuller sooner",
@@ -325,7 +325,7 @@ impl ExitTable {
 }
 
 #[derive(Clone)]
-pub struct DragonflyRouting {
+pub(crate) struct DragonflyRouting {
     df: Dragonfly,
     alg: DfAlgorithm,
     threshold: i64,
@@ -340,7 +340,7 @@ pub struct DragonflyRouting {
 }
 
 impl DragonflyRouting {
-    pub fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
+    pub(crate) fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
         let cr = (alg == DfAlgorithm::UgalLCr).then_some(cr);
         let classes = if alg == DfAlgorithm::Min { 2 } else { 3 };
         DragonflyRouting {
@@ -356,7 +356,7 @@ impl DragonflyRouting {
     }
 
     /// The same routing with the intermediate group drawn by `rule`.
-    pub fn with_intermediate(mut self, rule: IntermediateGroup) -> Self {
+    pub(crate) fn with_intermediate(mut self, rule: IntermediateGroup) -> Self {
         self.intermediate = rule;
         self
     }

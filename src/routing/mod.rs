@@ -12,17 +12,17 @@
 //! committed to the output in this router. Only algorithms that are explicitly global
 //! (UGAL-G) read other routers' state.
 
-pub mod clos_ad;
+pub(crate) mod clos_ad;
 pub mod dal;
-pub mod dest_tag;
-pub mod dilated;
-pub mod dragonfly;
+pub(crate) mod dest_tag;
+pub(crate) mod dilated;
+pub(crate) mod dragonfly;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub mod hyperx_min;
-pub mod ugal;
+pub(crate) mod hyperx_min;
+pub(crate) mod ugal;
 pub mod updown;
-pub mod valiant;
+pub(crate) mod valiant;
 
 use crate::config::schema::Family;
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};

@@ -10,7 +10,7 @@ use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// VAL on the HyperX family: see [`Valiant`].
-pub const VAL: Algorithm = Algorithm {
+pub(crate) const VAL: Algorithm = Algorithm {
     name: "val",
     decisions: Decisions::None,
     family: Family::HyperX,
@@ -20,12 +20,12 @@ pub const VAL: Algorithm = Algorithm {
 };
 
 #[derive(Clone)]
-pub struct Valiant {
+pub(crate) struct Valiant {
     hx: HyperX,
 }
 
 impl Valiant {
-    pub fn new(hx: &HyperX) -> Self {
+    pub(crate) fn new(hx: &HyperX) -> Self {
         Valiant { hx: hx.clone() }
     }
 }
@@ -33,7 +33,7 @@ impl Valiant {
 /// Routes a packet in the two Valiant phases: towards `pkt.intermediate` (phase 0), then
 /// towards its destination (phase 1); shared by every algorithm that sends a packet
 /// through an intermediate router with DOR.
-pub fn two_phase_dor(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet) -> Decision {
+pub(crate) fn two_phase_dor(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet) -> Decision {
     if pkt.phase == 0 && ctx.router == pkt.intermediate {
         pkt.phase = 1;
     }

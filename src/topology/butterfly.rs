@@ -25,7 +25,7 @@ use crate::config::schema::{int, Family};
 use crate::config::{ConfigErrors, TopologyConfig};
 
 /// The conventional k-ary n-fly (FB paper §3.3).
-pub const BUTTERFLY: Declaration = Declaration {
+pub(crate) const BUTTERFLY: Declaration = Declaration {
     name: "butterfly",
     family: Family::Butterfly,
     description: "conventional k-ary n-fly (FB paper §3.3): n stages of radix-k switches, unidirectional",

@@ -56,7 +56,7 @@ use crate::config::schema::{choice, int, opt_list, triples, Family};
 use crate::config::{ConfigError, ConfigErrors, GlobalArrangement, TopologyConfig};
 
 /// The dragonfly (dragonfly paper §3), with the variants of §3.2.
-pub const DRAGONFLY: Declaration = Declaration {
+pub(crate) const DRAGONFLY: Declaration = Declaration {
     name: "dragonfly",
     family: Family::Dragonfly,
     description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",

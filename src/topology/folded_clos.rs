@@ -35,7 +35,7 @@ use crate::config::schema::{list, Family};
 use crate::config::{ConfigError, ConfigErrors, TopologyConfig};
 
 /// The folded Clos (fat tree) as an XGFT (FB §3.3, HyperX §4.1, 2DFB §IV).
-pub const FOLDED_CLOS: Declaration = Declaration {
+pub(crate) const FOLDED_CLOS: Declaration = Declaration {
     name: "folded_clos",
     family: Family::FoldedClos,
     description:

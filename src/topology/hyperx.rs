@@ -33,7 +33,7 @@ fn flat_size(k: u32, n: u32, dilation: u64) -> Option<(u64, u64, u64)> {
 }
 
 /// The k-ary n-flat (FB paper §2).
-pub const FLATTENED_BUTTERFLY: Declaration = Declaration {
+pub(crate) const FLATTENED_BUTTERFLY: Declaration = Declaration {
     name: "flattened_butterfly",
     family: Family::HyperX,
     description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
@@ -50,7 +50,7 @@ pub const FLATTENED_BUTTERFLY: Declaration = Declaration {
 };
 
 /// The 2-dilated flattened butterfly (2DFB paper §II).
-pub const DILATED_FLATTENED_BUTTERFLY: Declaration = Declaration {
+pub(crate) const DILATED_FLATTENED_BUTTERFLY: Declaration = Declaration {
     name: "dilated_flattened_butterfly",
     family: Family::HyperX,
     description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
@@ -68,7 +68,7 @@ pub const DILATED_FLATTENED_BUTTERFLY: Declaration = Declaration {
 };
 
 /// HyperX (HyperX paper §3).
-pub const HYPERX: Declaration = Declaration {
+pub(crate) const HYPERX: Declaration = Declaration {
     name: "hyperx",
     family: Family::HyperX,
     description: "HyperX (HyperX paper §3): lattice with extents S, trunking K, T terminals per switch",
@@ -103,7 +103,7 @@ pub const HYPERX: Declaration = Declaration {
 };
 
 /// The binary n-cube (HyperX with S = 2, K = 1, T = 1).
-pub const HYPERCUBE: Declaration = Declaration {
+pub(crate) const HYPERCUBE: Declaration = Declaration {
     name: "hypercube",
     family: Family::HyperX,
     description: "binary n-cube with one terminal per router (HyperX with S = 2, K = 1, T = 1)",
@@ -170,7 +170,7 @@ impl DimLayout {
 }
 
 /// Largest network the simulator builds (terminals), to keep memory bounded.
-pub const MAX_TERMINALS: u64 = 1 << 17;
+pub(crate) const MAX_TERMINALS: u64 = 1 << 17;
 
 impl HyperX {
     /// Builds HyperX(L = s.len(), S = s, K = k, T = t); `k` may hold one value for all

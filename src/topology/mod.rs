@@ -1,13 +1,13 @@
 //! Topologies. Each family builds a [`Network`] (flat port tables, link classes, drawing
 //! coordinates) and keeps the metadata its routing algorithms need (coordinates, groups).
 
-pub mod butterfly;
-pub mod dragonfly;
-pub mod faults;
-pub mod folded_clos;
-pub mod graph;
-pub mod hyperx;
-pub mod reading;
+pub(crate) mod butterfly;
+pub(crate) mod dragonfly;
+pub(crate) mod faults;
+pub(crate) mod folded_clos;
+pub(crate) mod graph;
+pub(crate) mod hyperx;
+pub(crate) mod reading;
 
 pub use butterfly::Butterfly;
 pub use dragonfly::Dragonfly;
