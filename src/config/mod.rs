@@ -182,7 +182,7 @@ pub enum SlicePolicy {
 impl TopologyConfig {
     /// Its `topology.type` (the serde tag of its variant), which names its declaration in
     /// `crate::topology::TOPOLOGIES`.
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             TopologyConfig::FlattenedButterfly { .. } => "flattened_butterfly",
             TopologyConfig::DilatedFlattenedButterfly { .. } => "dilated_flattened_butterfly",
@@ -205,7 +205,7 @@ impl TopologyConfig {
 
     /// How a node spreads its packets over the slices of a sliced network (the default
     /// where there is one).
-    pub fn slice_policy(&self) -> SlicePolicy {
+    pub(crate) fn slice_policy(&self) -> SlicePolicy {
         match self {
             TopologyConfig::Dragonfly { slice_policy, .. } => *slice_policy,
             _ => SlicePolicy::default(),
@@ -441,7 +441,7 @@ impl Default for RouterConfig {
 
 impl RouterConfig {
     /// Flits per VC buffer after applying `buffer_per_port`.
-    pub fn depth_per_vc(&self) -> u32 {
+    pub(crate) fn depth_per_vc(&self) -> u32 {
         match self.buffer_per_port {
             Some(total) => total / self.vcs.max(1),
             None => self.buffer_depth,
@@ -471,7 +471,7 @@ impl Default for MeasurementConfig {
 }
 
 /// The longest run a configuration may ask for (warm-up, measurement and drain together).
-pub const MAX_RUN_CYCLES: u64 = 100_000_000;
+pub(crate) const MAX_RUN_CYCLES: u64 = 100_000_000;
 
 /// The largest configuration document accepted (a config file, or the page's JSON).
 pub const MAX_CONFIG_BYTES: usize = 1 << 20;
@@ -570,7 +570,7 @@ impl SimConfig {
 }
 
 /// Most links `faults.links` may list (larger fault sets: `faults.random_fraction`).
-pub const MAX_LISTED_FAULTS: usize = 65_536;
+pub(crate) const MAX_LISTED_FAULTS: usize = 65_536;
 
 /// The dotted path of a deserialisation error (`router.vcz`, `topology.type`).
 pub(crate) fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {

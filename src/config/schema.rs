@@ -50,7 +50,7 @@ impl UsedWhen {
 }
 
 /// The setting at the dotted `path` of a configuration as JSON, if present.
-pub fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+pub(crate) fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
     path.split('.').try_fold(config, |node, key| node.get(key))
 }
 
@@ -82,7 +82,7 @@ impl Param {
 /// The settings of `cfg` outside their declared ranges: `topology`, the parameters its
 /// topology declares (`crate::topology::TOPOLOGIES`), and every other parameter, each error
 /// naming its field.
-pub fn range_errors(cfg: &SimConfig, topology: &[Param]) -> Vec<ConfigError> {
+pub(crate) fn range_errors(cfg: &SimConfig, topology: &[Param]) -> Vec<ConfigError> {
     let config = serde_json::to_value(cfg).expect("serialises");
     topology.iter().chain(&params()).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
 }
@@ -170,7 +170,7 @@ impl std::fmt::Display for Family {
 
 /// Every parameter outside `topology`. The `routing.*` parameters an algorithm reads are
 /// declared with it (`crate::routing::Algorithm::params`).
-pub fn params() -> Vec<Param> {
+pub(crate) fn params() -> Vec<Param> {
     vec![
         float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal channel (with topology.slices a node has one per slice, so it offers slices × load)"),
         choice("traffic.injection", "injection", &["bernoulli", "batch"], "Bernoulli process, or a batch per terminal sent as fast as possible"),

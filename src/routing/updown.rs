@@ -10,7 +10,7 @@ use crate::rng::SimRng;
 use crate::topology::{FoldedClos, Network};
 
 /// Up/down routing on the folded Clos: see [`UpDownAdaptive`].
-pub const UPDOWN_AD: Algorithm = Algorithm {
+pub(crate) const UPDOWN_AD: Algorithm = Algorithm {
     name: "updown_ad",
     decisions: Decisions::None,
     family: Family::FoldedClos,

@@ -108,12 +108,12 @@ impl Butterfly {
     }
     /// Stage of a switch.
     #[inline]
-    pub fn stage(&self, router: u32) -> u32 {
+    pub(crate) fn stage(&self, router: u32) -> u32 {
         router / self.rows
     }
     /// Destination-tag output port at `router` for terminal `dst`.
     #[inline]
-    pub fn tag_port(&self, router: u32, dst: u32) -> u32 {
+    pub(crate) fn tag_port(&self, router: u32, dst: u32) -> u32 {
         let s = self.stage(router);
         self.k + (dst / self.k.pow(self.n - 1 - s)) % self.k
     }

@@ -144,7 +144,7 @@ impl Dragonfly {
 
     /// Builds Dragonfly(p, a, h, g) whose groups are the flattened butterfly with extents
     /// `intra` (empty: fully connected, the same as `[a]`).
-    pub fn with_groups(
+    pub(crate) fn with_groups(
         p: u32,
         a: u32,
         h: u32,
@@ -229,7 +229,7 @@ impl Dragonfly {
     /// Trunking inside the groups (§3.2, Fig. 6(a)): `k_d` parallel local channels between
     /// the routers that differ in coordinate `d` — one value for every dimension, or one
     /// per dimension of `intra`; empty or all 1: single channels.
-    pub fn trunked(mut self, trunking: &[u32], path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub(crate) fn trunked(mut self, trunking: &[u32], path: &str) -> Result<Dragonfly, ConfigErrors> {
         let (field, dims) = (format!("{path}.intra_trunking"), self.intra.len());
         // An all-ones list changes nothing, but it is still checked: a list of the wrong
         // length says the user meant another group.
@@ -259,7 +259,7 @@ impl Dragonfly {
 
     /// Channel slicing (§3.2): `slices` identical copies of the network side by side, every
     /// node attached to each; 1: one network.
-    pub fn sliced(mut self, slices: u32, path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub(crate) fn sliced(mut self, slices: u32, path: &str) -> Result<Dragonfly, ConfigErrors> {
         if slices == 1 {
             return Ok(self);
         }
@@ -306,7 +306,7 @@ impl Dragonfly {
     /// ports stay in the port tables, wired but absent ([`Dragonfly::absent_ports`]):
     /// routing never sees them ([`Dragonfly::slots_between`] lists present channels only)
     /// and the engine treats them as links that have failed for good.
-    pub fn tapered(mut self, taper: &[Vec<u32>], path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub(crate) fn tapered(mut self, taper: &[Vec<u32>], path: &str) -> Result<Dragonfly, ConfigErrors> {
         if taper.is_empty() {
             return Ok(self);
         }
@@ -463,7 +463,7 @@ impl Dragonfly {
     /// The first router of slice `s` (routers `s·a·g ..`; [`Dragonfly::slot_owner`] and the
     /// group numbers are those of a slice).
     #[inline]
-    pub fn slice_base(&self, s: u32) -> u32 {
+    pub(crate) fn slice_base(&self, s: u32) -> u32 {
         s * self.a * self.g
     }
     /// Group of a router.
@@ -473,20 +473,20 @@ impl Dragonfly {
     }
     /// Index of a router inside its group.
     #[inline]
-    pub fn index(&self, router: u32) -> u32 {
+    pub(crate) fn index(&self, router: u32) -> u32 {
         self.group_index[router as usize].1
     }
     /// Local port of in-group router `i` towards in-group router `j ≠ i`: the (first)
     /// channel to `j` in a fully connected group, else of the first hop of the
     /// dimension-order route.
     #[inline]
-    pub fn local_port(&self, i: u32, j: u32) -> u32 {
+    pub(crate) fn local_port(&self, i: u32, j: u32) -> u32 {
         self.local_link(i, j).0
     }
     /// [`Dragonfly::local_port`] and the number of parallel channels there (trunking,
     /// Fig. 6(a)): the channels of that hop are ports `first..first + trunks`.
     #[inline]
-    pub fn local_link(&self, i: u32, j: u32) -> (u32, u32) {
+    pub(crate) fn local_link(&self, i: u32, j: u32) -> (u32, u32) {
         debug_assert_ne!(i, j);
         if let [k] = self.intra_trunking[..] {
             return (self.p + k * if j < i { j } else { j - 1 }, k);
@@ -504,19 +504,19 @@ impl Dragonfly {
     /// Parallel channels of the local hop whose first channel is `port` (1 without
     /// trunking; `port` must be a local port).
     #[inline]
-    pub fn local_trunks(&self, port: u32) -> u32 {
+    pub(crate) fn local_trunks(&self, port: u32) -> u32 {
         let local = port - self.p;
         let dims = self.intra_offset.iter().zip(&self.intra_trunking);
         dims.take_while(|&(&offset, _)| offset <= local).last().map_or(1, |(_, &k)| k)
     }
     /// Whether any group has parallel local channels.
     #[inline]
-    pub fn is_trunked(&self) -> bool {
+    pub(crate) fn is_trunked(&self) -> bool {
         self.intra_trunking.iter().any(|&k| k > 1)
     }
     /// Local hops between in-group routers `i` and `j` (the coordinates in which they differ).
     #[inline]
-    pub fn local_hops(&self, i: u32, j: u32) -> u32 {
+    pub(crate) fn local_hops(&self, i: u32, j: u32) -> u32 {
         if self.intra.len() == 1 {
             return (i != j) as u32;
         }
@@ -531,7 +531,7 @@ impl Dragonfly {
     /// Whether in-group routers `i` and `j` have the same coordinates in the group's first
     /// `dims` dimensions.
     #[inline]
-    pub fn agree(&self, i: u32, j: u32, dims: usize) -> bool {
+    pub(crate) fn agree(&self, i: u32, j: u32, dims: usize) -> bool {
         let mut stride = 1;
         for &e in self.intra.iter().take(dims) {
             if i / stride % e != j / stride % e {
@@ -548,12 +548,12 @@ impl Dragonfly {
     }
     /// Port of global channel `k` (0..h).
     #[inline]
-    pub fn global_port(&self, k: u32) -> u32 {
+    pub(crate) fn global_port(&self, k: u32) -> u32 {
         self.p + self.local_ports + k
     }
     /// Whether a port number is a global port.
     #[inline]
-    pub fn is_global_port(&self, port: u32) -> bool {
+    pub(crate) fn is_global_port(&self, port: u32) -> bool {
         port >= self.p + self.local_ports
     }
     /// The slots of group `grp` wired to group `target` (empty if `grp == target`).

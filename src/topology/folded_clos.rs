@@ -174,16 +174,16 @@ impl FoldedClos {
     pub fn network(&self) -> &Network {
         &self.net
     }
-    pub fn levels(&self) -> usize {
+    pub(crate) fn levels(&self) -> usize {
         self.down.len()
     }
     /// Number of switches on level `i` (0-based: 0 = leaves).
-    pub fn switches_at(&self, i: usize) -> u32 {
+    pub(crate) fn switches_at(&self, i: usize) -> u32 {
         self.level_start[i + 1] - self.level_start[i]
     }
     /// Level (0-based) and index within the level of a switch.
     #[inline]
-    pub fn level_of(&self, router: u32) -> (usize, u32) {
+    pub(crate) fn level_of(&self, router: u32) -> (usize, u32) {
         let i = self.level_start.partition_point(|&s| s <= router) - 1;
         (i, router - self.level_start[i])
     }
@@ -200,7 +200,7 @@ impl FoldedClos {
     /// Whether switch `router` is an ancestor of terminal `dst`; if so, the down port
     /// towards it.
     #[inline]
-    pub fn down_port(&self, router: u32, dst: u32) -> Option<u32> {
+    pub(crate) fn down_port(&self, router: u32, dst: u32) -> Option<u32> {
         let (i, idx) = self.level_of(router);
         let a_part = idx % self.a_span[i];
         if a_part != dst / self.below[i] {
@@ -211,17 +211,17 @@ impl FoldedClos {
     }
     /// First up port of a switch and the number of up ports (0 at the top).
     #[inline]
-    pub fn up_ports(&self, router: u32) -> (u32, u32) {
+    pub(crate) fn up_ports(&self, router: u32) -> (u32, u32) {
         let (i, _) = self.level_of(router);
         (self.down[i], self.up.get(i).copied().unwrap_or(0))
     }
     /// Terminals per leaf switch.
-    pub fn terminals_per_leaf(&self) -> u32 {
+    pub(crate) fn terminals_per_leaf(&self) -> u32 {
         self.down[0]
     }
     /// The k-ary L-flat with the same terminals per leaf and leaves, if every level has
     /// `k` down ports (used to give HyperX-defined patterns the same terminal permutation).
-    pub fn equivalent_flattened_butterfly(&self) -> Option<super::HyperX> {
+    pub(crate) fn equivalent_flattened_butterfly(&self) -> Option<super::HyperX> {
         let k = self.down[0];
         if self.levels() < 2 || self.down.iter().any(|&m| m != k) {
             return None;

@@ -31,7 +31,7 @@ pub struct Port {
 }
 
 impl Port {
-    pub const TERMINAL: u32 = u32::MAX;
+    pub(crate) const TERMINAL: u32 = u32::MAX;
 
     pub fn is_terminal(&self) -> bool {
         self.peer_router == Port::TERMINAL
@@ -86,7 +86,7 @@ impl Network {
     pub fn radix(&self, router: u32) -> u32 {
         self.port_offset[router as usize + 1] - self.port_offset[router as usize]
     }
-    pub fn max_radix(&self) -> u32 {
+    pub(crate) fn max_radix(&self) -> u32 {
         (0..self.routers() as u32).map(|r| self.radix(r)).max().unwrap_or(0)
     }
     /// Global id of port `port` of `router`.
@@ -121,21 +121,21 @@ impl Network {
     /// (router, port) a terminal injects into (differs from [`Network::terminal_port`]
     /// only in the unidirectional butterfly).
     #[inline]
-    pub fn inject_port(&self, terminal: u32) -> (u32, u32) {
+    pub(crate) fn inject_port(&self, terminal: u32) -> (u32, u32) {
         self.inject_port[terminal as usize]
     }
     /// Router a terminal injects into (a packet's source router).
     #[inline]
-    pub fn inject_router(&self, terminal: u32) -> u32 {
+    pub(crate) fn inject_router(&self, terminal: u32) -> u32 {
         self.inject_port[terminal as usize].0
     }
     /// Router that owns a global port id.
-    pub fn router_of_port(&self, id: usize) -> u32 {
+    pub(crate) fn router_of_port(&self, id: usize) -> u32 {
         (self.port_offset.partition_point(|&o| o as usize <= id) - 1) as u32
     }
     /// Whether terminals inject and receive at different routers (the conventional
     /// butterfly): its channels are used in one direction only.
-    pub fn unidirectional(&self) -> bool {
+    pub(crate) fn unidirectional(&self) -> bool {
         self.inject_port != self.terminal_port
     }
     /// The port id at router `a` of its `trunk`-th link (from 0, in port order) to router

@@ -136,7 +136,7 @@ pub struct HyperX {
 
 /// How one dimension `d` is numbered and wired (see the module documentation).
 #[derive(Clone, Copy, Debug)]
-pub struct DimLayout {
+pub(crate) struct DimLayout {
     /// Extent `S_d`: coordinates `0..extent`.
     pub extent: u32,
     /// Parallel links `K_d` between two switches that differ only in this dimension.
@@ -150,20 +150,20 @@ pub struct DimLayout {
 impl DimLayout {
     /// Number of ports of the dimension at every switch.
     #[inline]
-    pub fn ports(&self) -> u32 {
+    pub(crate) fn ports(&self) -> u32 {
         (self.extent - 1) * self.trunks
     }
     /// First trunk port towards coordinate `m` from a switch at coordinate `own ≠ m`:
     /// the other coordinates in increasing order, `trunks` ports each.
     #[inline]
-    pub fn port_toward(&self, own: u32, m: u32) -> u32 {
+    pub(crate) fn port_toward(&self, own: u32, m: u32) -> u32 {
         debug_assert_ne!(m, own);
         self.first_port + (m - (m > own) as u32) * self.trunks
     }
     /// The coordinate port `port` of this dimension leads to from a switch at `own`
     /// (the inverse of [`DimLayout::port_toward`]).
     #[inline]
-    pub fn coord_of_port(&self, own: u32, port: u32) -> u32 {
+    pub(crate) fn coord_of_port(&self, own: u32, port: u32) -> u32 {
         let j = (port - self.first_port) / self.trunks;
         j + (j >= own) as u32
     }
@@ -258,7 +258,7 @@ impl HyperX {
     pub fn network(&self) -> &Network {
         &self.net
     }
-    pub fn dims(&self) -> usize {
+    pub(crate) fn dims(&self) -> usize {
         self.s.len()
     }
     pub fn routers(&self) -> u32 {
@@ -272,18 +272,18 @@ impl HyperX {
     /// Every coordinate of `router`, dimension 0 first: loops over the dimensions zip it
     /// with [`HyperX::layout`] and read it without further bounds checks.
     #[inline]
-    pub fn coords(&self, router: u32) -> &[u8] {
+    pub(crate) fn coords(&self, router: u32) -> &[u8] {
         let dims = self.layout.len();
         &self.coords[router as usize * dims..][..dims]
     }
     /// Numbering and port layout of every dimension, dimension 0 first.
     #[inline]
-    pub fn layout(&self) -> &[DimLayout] {
+    pub(crate) fn layout(&self) -> &[DimLayout] {
         &self.layout
     }
     /// The switch that equals `router` except for coordinate `m` in dimension `d`.
     #[inline]
-    pub fn neighbor(&self, router: u32, d: usize, m: u32) -> u32 {
+    pub(crate) fn neighbor(&self, router: u32, d: usize, m: u32) -> u32 {
         let stride = self.layout[d].stride;
         router - self.coord(router, d) * stride + m * stride
     }
@@ -294,13 +294,13 @@ impl HyperX {
     }
     /// First port of dimension `d` and the number of ports in it.
     #[inline]
-    pub fn dim_ports(&self, d: usize) -> (u32, u32) {
+    pub(crate) fn dim_ports(&self, d: usize) -> (u32, u32) {
         let dim = &self.layout[d];
         (dim.first_port, dim.ports())
     }
     /// Router a terminal belongs to.
     #[inline]
-    pub fn router_of(&self, terminal: u32) -> u32 {
+    pub(crate) fn router_of(&self, terminal: u32) -> u32 {
         terminal / self.t
     }
     /// Number of dimensions in which two routers differ (minimal hop count).
@@ -310,7 +310,7 @@ impl HyperX {
     }
     /// Highest dimension in which `a` and `b` differ.
     #[inline]
-    pub fn highest_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
+    pub(crate) fn highest_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
         self.coords(a).iter().zip(self.coords(b)).rposition(|(x, y)| x != y)
     }
 

@@ -58,7 +58,7 @@ pub const TOPOLOGIES: &[Declaration] = &[
 
 /// The declaration of the topology `type_name` (every `TopologyConfig` variant has one:
 /// `topology::tests::every_config_type_is_declared`).
-pub fn declaration(type_name: &str) -> &'static Declaration {
+pub(crate) fn declaration(type_name: &str) -> &'static Declaration {
     TOPOLOGIES
         .iter()
         .find(|t| t.name == type_name)
@@ -116,7 +116,7 @@ impl Topology {
 
     /// The routing family of the network: the algorithms of [`crate::routing::ALGORITHMS`]
     /// with this `family` run on it.
-    pub fn family(&self) -> Family {
+    pub(crate) fn family(&self) -> Family {
         match self {
             Topology::HyperX(_) => Family::HyperX,
             Topology::Dragonfly(_) => Family::Dragonfly,
@@ -125,7 +125,7 @@ impl Topology {
         }
     }
 
-    pub fn as_butterfly(&self) -> Option<&Butterfly> {
+    pub(crate) fn as_butterfly(&self) -> Option<&Butterfly> {
         match self {
             Topology::Butterfly(b) => Some(b),
             _ => None,
@@ -151,7 +151,7 @@ impl Topology {
     }
 
     /// Terminals attached to each router (all families attach the same number everywhere).
-    pub fn terminals_per_router(&self) -> u32 {
+    pub(crate) fn terminals_per_router(&self) -> u32 {
         match self {
             Topology::HyperX(h) => h.t,
             Topology::Dragonfly(d) => d.p,
@@ -178,7 +178,7 @@ impl Topology {
         }
     }
     /// (nodes per group, groups) for families with groups (the dragonfly; of one slice).
-    pub fn groups(&self) -> Option<(u32, u32)> {
+    pub(crate) fn groups(&self) -> Option<(u32, u32)> {
         match self {
             Topology::Dragonfly(d) => Some((d.a * d.p, d.g)),
             _ => None,

@@ -17,7 +17,7 @@ impl TopologyConfig {
     /// they overflow 64 bits or the configuration is malformed (its build reports why): its
     /// declaration's `size`, from which the memory estimate is checked before anything is
     /// allocated.
-    pub fn size(&self) -> Option<(u64, u64, u64)> {
+    pub(crate) fn size(&self) -> Option<(u64, u64, u64)> {
         (super::declaration(self.type_name()).size)(self)
     }
 }
@@ -50,7 +50,7 @@ impl SimConfig {
     /// Checks every field's range (declared with its topology, [`super::TOPOLOGIES`], or
     /// in `config::schema`) and the rules across fields that do not depend on the chosen
     /// algorithms.
-    pub fn validate(&self) -> Result<(), ConfigErrors> {
+    pub(crate) fn validate(&self) -> Result<(), ConfigErrors> {
         // Every single-field range is declared once (the page's controls show the same
         // ranges). What follows are the rules across fields.
         let topology = super::declaration(self.topology.type_name()).params;
