@@ -4,7 +4,7 @@
 # Writes docs/hyperx/dal-bc-<setting>.csv (every point) and dal-bc-<setting>-saturation.csv
 # (each series' saturation onset and throughput), and docs/hyperx/dal-bc.csv gathering the
 # latter with the setting named: the claims of docs/hyperx.md read it
-# (src/figures/claims/hyperx.rs) and docs/faithfulness.md lists what it shows.
+# (src/figures/claims/fb_hyperx_2dfb.rs) and docs/faithfulness.md lists what it shows.
 # Usage: scripts/dal-bit-complement.sh [hiradix binary] [setting ...]
 #   settings: algorithm unblocked-credits queue-threshold vcs buffer-depth
 #   (the route allocator is not a setting of DAL: it needs the sequential one, since its

@@ -85,7 +85,9 @@ native_tests() {
 }
 
 checked_tests() {
-    run_cargo test --profile checked --lib --test engine_basics --test routing_walk --test dragonfly_routing --test hyperx_routing --test config_fuzz
+    run_cargo test --profile checked --lib
+    run_cargo test --profile checked --test integration -- \
+        engine_basics:: routing_walk:: dragonfly_routing:: hyperx_routing:: config_fuzz::
 }
 
 slurm_sweep() {

@@ -3,29 +3,50 @@
 //! with their ranges. The CLI's `--list` prints it and the web page builds its controls
 //! from it (as JSON), so neither keeps a hand-written list.
 
-use crate::config::schema::{params, setting, topologies};
-pub use crate::config::schema::{range_errors, Param, TopologyEntry, UsedWhen};
+use crate::config::schema::{params, setting};
+pub use crate::config::schema::{Family, Param, UsedWhen};
 use crate::config::SimConfig;
 use crate::routing::ALGORITHMS;
+use crate::topology::TOPOLOGIES;
 use crate::traffic::PATTERNS;
 use serde::Serialize;
 
+/// A topology as the catalog shows it: its declaration ([`crate::topology::Declaration`])
+/// without the functions.
+#[derive(Clone, Debug, Serialize)]
+pub struct TopologyEntry {
+    /// Its `topology.type`.
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The family its routing algorithms belong to.
+    pub family: Family,
+    pub params: Vec<Param>,
+    pub default: serde_json::Value,
+}
+
+/// A routing algorithm as the catalog shows it (its [`crate::routing::Algorithm`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct RoutingEntry {
+    pub name: &'static str,
+    /// The topology family it runs on.
+    pub family: Family,
+    pub description: &'static str,
+    /// What the page's inspector shows of its decisions.
+    pub decisions: crate::routing::Decisions,
+}
+
+/// A traffic pattern.
 #[derive(Clone, Debug, Serialize)]
 pub struct NamedEntry {
     pub name: &'static str,
-    /// Routing: the topology families it runs on.
-    pub families: &'static str,
     pub description: &'static str,
-    /// Routing: what the page's inspector shows of its decisions.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decisions: Option<crate::routing::Decisions>,
 }
 
 /// Everything the user can choose.
 #[derive(Clone, Debug, Serialize)]
 pub struct Catalog {
     pub topologies: Vec<TopologyEntry>,
-    pub routings: Vec<NamedEntry>,
+    pub routings: Vec<RoutingEntry>,
     pub patterns: Vec<NamedEntry>,
     /// Router, traffic, routing-parameter and measurement settings.
     pub params: Vec<Param>,
@@ -35,20 +56,26 @@ pub struct Catalog {
 /// The whole catalog.
 pub fn catalog() -> Catalog {
     Catalog {
-        topologies: topologies(),
-        routings: ALGORITHMS
+        topologies: TOPOLOGIES
             .iter()
-            .map(|a| NamedEntry {
-                name: a.name,
-                families: a.family,
-                description: a.description,
-                decisions: Some(a.decisions),
+            .map(|t| TopologyEntry {
+                name: t.name,
+                description: t.description,
+                family: t.family,
+                params: t.params.to_vec(),
+                default: (t.default)(),
             })
             .collect(),
-        patterns: PATTERNS
+        routings: ALGORITHMS
             .iter()
-            .map(|&(name, description)| NamedEntry { name, families: "", description, decisions: None })
+            .map(|a| RoutingEntry {
+                name: a.name,
+                family: a.family,
+                description: a.description,
+                decisions: a.decisions,
+            })
             .collect(),
+        patterns: PATTERNS.iter().map(|&(name, description)| NamedEntry { name, description }).collect(),
         params: params().into_iter().map(with_readers).collect(),
         default_config: serde_json::to_value(SimConfig::default()).expect("serialises"),
     }
@@ -79,7 +106,7 @@ pub fn listing() -> String {
     }
     out += "\nRouting algorithms (routing.algorithm):\n";
     for r in &c.routings {
-        out += &format!("  {:<14} ({:<9}) {}\n", r.name, r.families, r.description);
+        out += &format!("  {:<14} ({:<9}) {}\n", r.name, r.family.name(), r.description);
     }
     out += "\nTraffic patterns (traffic.pattern):\n";
     for p in &c.patterns {
@@ -314,7 +341,7 @@ mod tests {
         };
         let (mut checked, mut ran) = (0, std::collections::HashSet::new());
         for t in &c.topologies {
-            for r in c.routings.iter().filter(|r| r.families == t.family) {
+            for r in c.routings.iter().filter(|r| r.family == t.family) {
                 let mut config = c.default_config.clone();
                 config["topology"] = t.default.clone();
                 config["routing"]["algorithm"] = r.name.into();
@@ -327,7 +354,7 @@ mod tests {
                     Some((s.delivered, s.latency_sum, s.hops_sum))
                 };
                 let Some(base) = run(&config) else { continue }; // not an algorithm of this network
-                ran.insert((r.name, r.families));
+                ran.insert((r.name, r.family));
                 for p in unread_by(r.name) {
                     let (section, key) = p.path.split_once('.').expect("a routing.* path");
                     let mut changed = config.clone();
@@ -339,7 +366,7 @@ mod tests {
         }
         assert!(checked > 50, "only {checked} checks");
         for r in &c.routings {
-            assert!(ran.contains(&(r.name, r.families)), "{} ({}) ran on no catalog network", r.name, r.families);
+            assert!(ran.contains(&(r.name, r.family)), "{} ({}) ran on no catalog network", r.name, r.family);
         }
     }
 

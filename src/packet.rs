@@ -28,7 +28,7 @@ pub struct Packet {
 }
 
 impl Packet {
-    pub const NONE: u32 = u32::MAX;
+    pub(crate) const NONE: u32 = u32::MAX;
 
     pub fn new(src: u32, dst: u32, dst_router: u32, created: u64, size: u16, labeled: bool) -> Packet {
         Packet {
@@ -49,7 +49,7 @@ impl Packet {
     /// The cycle the packet was generated, given the current cycle `now` (exact while a
     /// packet lives less than 2^32 cycles: the deadlock watchdog trips long before).
     #[inline]
-    pub fn created(&self, now: u64) -> u64 {
+    pub(crate) fn created(&self, now: u64) -> u64 {
         past_cycle(now, self.created_low)
     }
 }
@@ -70,7 +70,7 @@ pub struct PacketStore {
 }
 
 impl PacketStore {
-    pub fn alloc(&mut self, p: Packet) -> u32 {
+    pub(crate) fn alloc(&mut self, p: Packet) -> u32 {
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = p;
@@ -82,15 +82,15 @@ impl PacketStore {
             }
         }
     }
-    pub fn release(&mut self, id: u32) {
+    pub(crate) fn release(&mut self, id: u32) {
         self.free.push(id);
     }
     /// Bytes held by the store.
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Packet>() + self.free.capacity() * 4
     }
     /// Packets currently alive.
-    pub fn live(&self) -> usize {
+    pub(crate) fn live(&self) -> usize {
         self.slots.len() - self.free.len()
     }
 }

@@ -10,7 +10,7 @@
 //! injections and destinations, the routing stream intermediate nodes and tie-breaks, the
 //! allocation stream anything the allocators randomise. Because they are independent,
 //! changing only the routing algorithm leaves the injected traffic identical, which is
-//! what makes side-by-side comparisons honest (`tests/engine_basics.rs` checks it).
+//! what makes side-by-side comparisons honest (`tests/integration/engine_basics.rs` checks it).
 
 use rand::{Rng, RngCore};
 
@@ -20,7 +20,7 @@ use rand::{Rng, RngCore};
 /// multiply compiles to a call of the compiler's runtime returning through memory; the
 /// halves need three 64-bit products, one of them widening (four 32-bit products in wasm).
 #[derive(Clone, Debug)]
-pub struct Mcg128 {
+pub(crate) struct Mcg128 {
     lo: u64,
     hi: u64,
 }
@@ -30,7 +30,7 @@ impl Mcg128 {
     const MUL_HI: u64 = 0x2360_ED05_1FC6_5DA4;
 
     /// The generator with state `state` (made odd, as an MCG's state must be).
-    pub fn new(state: u128) -> Mcg128 {
+    pub(crate) fn new(state: u128) -> Mcg128 {
         let state = state | 1;
         Mcg128 { lo: state as u64, hi: (state >> 64) as u64 }
     }
@@ -127,7 +127,7 @@ impl SimRng {
     /// `true` with the probability `c` was prepared for: the same draw and the same
     /// outcome as [`SimRng::chance`], as one integer comparison.
     #[inline]
-    pub fn draw(&mut self, c: Chance) -> bool {
+    pub(crate) fn draw(&mut self, c: Chance) -> bool {
         match c {
             Chance::Always => true,
             Chance::Never => false,
@@ -146,7 +146,7 @@ impl SimRng {
 /// uniform `m·2⁻⁵³` (`m` = the top 53 bits of a draw) with `p`; for an integer `m` that
 /// is `m < ⌈p·2⁵³⌉`, and `p·2⁵³` is exact in floating point, so the threshold is exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chance {
+pub(crate) enum Chance {
     /// `p ≥ 1`: true without a draw.
     Always,
     /// `p ≤ 0` (or NaN): false without a draw.
@@ -156,7 +156,7 @@ pub enum Chance {
 }
 
 impl Chance {
-    pub fn new(p: f64) -> Chance {
+    pub(crate) fn new(p: f64) -> Chance {
         if p >= 1.0 {
             Chance::Always
         } else if p > 0.0 {
@@ -175,7 +175,7 @@ const FAULTS: u64 = 4;
 
 /// The stream that draws `faults.random_fraction`'s failed links: its own, so failing links
 /// leaves the traffic and routing streams unchanged.
-pub fn fault_stream(seed: u64) -> SimRng {
+pub(crate) fn fault_stream(seed: u64) -> SimRng {
     SimRng::new(seed, FAULTS)
 }
 

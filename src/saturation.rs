@@ -39,7 +39,7 @@
 //! stationary Gaussian fluctuation does so with probability 3·10⁻⁵), in flits
 //! (× packet size). Comparing with the offered flits *measured* in the window, not the
 //! nominal load, removes the Bernoulli sources' own sampling noise from the test.
-//! `tests/saturation.rs` checks that no point of a sweep at up to 80 % of each network's
+//! `tests/integration/saturation.rs` checks that no point of a sweep at up to 80 % of each network's
 //! known capacity is flagged over several seeds, and that accepted-below-offered points
 //! whose labeled packets drain are.
 //!

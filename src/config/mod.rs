@@ -180,59 +180,18 @@ pub enum SlicePolicy {
 }
 
 impl TopologyConfig {
-    /// Routers, ports (terminal ports included) and terminals of a topology, or `None` when
-    /// they overflow 64 bits or the configuration is malformed (its build reports why).
-    pub fn size(&self) -> Option<(u64, u64, u64)> {
-        let t = self;
-        let pow = |b: u32, e: u32| (b as u64).checked_pow(e);
-        let (routers, radix, terminals) = match t {
-            TopologyConfig::FlattenedButterfly { k, n } | TopologyConfig::DilatedFlattenedButterfly { k, n } => {
-                let dilation = if matches!(t, TopologyConfig::DilatedFlattenedButterfly { .. }) { 2 } else { 1 };
-                let radix = (*n as u64)
-                    .checked_sub(1)?
-                    .checked_mul(dilation * (*k as u64).checked_sub(1)?)?
-                    .checked_add(*k as u64)?;
-                (pow(*k, n.checked_sub(1)?)?, radix, pow(*k, *n)?)
-            }
-            TopologyConfig::Hypercube { n } => (pow(2, *n)?, *n as u64 + 1, pow(2, *n)?),
-            TopologyConfig::Hyperx { s, k, t } => {
-                // A trunking list of the wrong length is the build's error to report; the
-                // estimate takes the largest value for every dimension.
-                let widest = k.iter().copied().max().unwrap_or(1);
-                let trunk = |d: usize| Some(if k.len() == s.len() { k[d] } else { widest });
-                let routers = s.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64))?;
-                let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| {
-                    acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?)
-                })?;
-                (routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
-            }
-            TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, slices, .. } => {
-                // At most a − 1 neighbours, each on at most the widest trunking's channels.
-                let trunk = intra_trunking.iter().flatten().copied().max().unwrap_or(1).max(1) as u64;
-                let routers = (*a as u64).checked_mul(*g as u64)?.checked_mul((*slices).max(1) as u64)?;
-                let radix = (*a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(*p as u64 + *h as u64)?;
-                (routers, radix, routers.checked_mul(*p as u64)?)
-            }
-            TopologyConfig::FoldedClos { down, up } => {
-                // Level i (0-based) has Π down[i+1..] · Π up[..i] switches of down[i] + up[i] ports.
-                let product = |v: &[u32]| v.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64));
-                let mut ports = 0u64;
-                let mut routers = 0u64;
-                for i in 0..down.len() {
-                    let count = product(down.get(i + 1..)?)?.checked_mul(product(up.get(..i.min(up.len()))?)?)?;
-                    let radix = down[i] as u64 + up.get(i).copied().unwrap_or(0) as u64;
-                    routers = routers.checked_add(count)?;
-                    ports = ports.checked_add(count.checked_mul(radix)?)?;
-                }
-                return Some((routers, ports, product(down)?));
-            }
-            TopologyConfig::Butterfly { k, n } => {
-                // n stages of k^(n−1) switches, k inputs and k outputs each.
-                let routers = pow(*k, n.checked_sub(1)?)?.checked_mul(*n as u64)?;
-                (routers, 2 * *k as u64, pow(*k, *n)?)
-            }
-        };
-        Some((routers, routers.checked_mul(radix)?, terminals))
+    /// Its `topology.type` (the serde tag of its variant), which names its declaration in
+    /// `crate::topology::TOPOLOGIES`.
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            TopologyConfig::FlattenedButterfly { .. } => "flattened_butterfly",
+            TopologyConfig::DilatedFlattenedButterfly { .. } => "dilated_flattened_butterfly",
+            TopologyConfig::Hypercube { .. } => "hypercube",
+            TopologyConfig::Hyperx { .. } => "hyperx",
+            TopologyConfig::FoldedClos { .. } => "folded_clos",
+            TopologyConfig::Butterfly { .. } => "butterfly",
+            TopologyConfig::Dragonfly { .. } => "dragonfly",
+        }
     }
 
     /// The same dragonfly as `slices` parallel copies whose nodes spread their packets by
@@ -246,7 +205,7 @@ impl TopologyConfig {
 
     /// How a node spreads its packets over the slices of a sliced network (the default
     /// where there is one).
-    pub fn slice_policy(&self) -> SlicePolicy {
+    pub(crate) fn slice_policy(&self) -> SlicePolicy {
         match self {
             TopologyConfig::Dragonfly { slice_policy, .. } => *slice_policy,
             _ => SlicePolicy::default(),
@@ -482,7 +441,7 @@ impl Default for RouterConfig {
 
 impl RouterConfig {
     /// Flits per VC buffer after applying `buffer_per_port`.
-    pub fn depth_per_vc(&self) -> u32 {
+    pub(crate) fn depth_per_vc(&self) -> u32 {
         match self.buffer_per_port {
             Some(total) => total / self.vcs.max(1),
             None => self.buffer_depth,
@@ -512,7 +471,7 @@ impl Default for MeasurementConfig {
 }
 
 /// The longest run a configuration may ask for (warm-up, measurement and drain together).
-pub const MAX_RUN_CYCLES: u64 = 100_000_000;
+pub(crate) const MAX_RUN_CYCLES: u64 = 100_000_000;
 
 /// The largest configuration document accepted (a config file, or the page's JSON).
 pub const MAX_CONFIG_BYTES: usize = 1 << 20;
@@ -550,7 +509,7 @@ mod strict_json {
     use serde::de::{Deserialize, Deserializer, Error, MapAccess, SeqAccess, Visitor};
     use serde_json::{Map, Value};
 
-    pub struct Strict(pub Value);
+    pub(super) struct Strict(pub Value);
 
     impl<'de> Deserialize<'de> for Strict {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
@@ -605,124 +564,16 @@ mod strict_json {
 }
 
 impl SimConfig {
-    /// Parse a JSON document (see [`parse_config_document`]); syntax and type errors come
-    /// back with the path of the field.
-    pub fn from_json(text: &str) -> Result<SimConfig, ConfigErrors> {
-        Self::from_value(parse_config_document(text).map_err(|e| ConfigErrors(vec![e]))?)
-    }
-
-    /// Build from a JSON value (e.g. after `--set` overrides were applied).
-    pub fn from_value(mut value: serde_json::Value) -> Result<SimConfig, ConfigErrors> {
-        complete_topology(&mut value);
-        let topology = value.get("topology").cloned();
-        let cfg: SimConfig = serde_path_to_error::deserialize(value).map_err(|e| {
-            let msg = e.inner().to_string();
-            let mut path = error_path(e.path(), &msg);
-            if path == "topology" {
-                if let Some(field) = topology.as_ref().and_then(topology_error_field) {
-                    path = format!("topology.{field}");
-                }
-            }
-            ConfigErrors::one(path, msg)
-        })?;
-        cfg.validate()?;
-        Ok(cfg)
-    }
-
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("config serialises")
-    }
-
-    /// Checks every field's range (declared in the catalog, `schema`) and the rules across
-    /// fields that do not depend on the chosen algorithms.
-    pub fn validate(&self) -> Result<(), ConfigErrors> {
-        // Every single-field range is declared once, in the catalog (`schema`): the page's
-        // controls show the same ranges. What follows are the rules across fields.
-        let mut errs = schema::range_errors(self);
-        let mut check = |ok: bool, path: &str, msg: String| {
-            if !ok {
-                errs.push(ConfigError::new(path, msg));
-            }
-        };
-        let r = &self.router;
-        check(
-            (1..=4096).contains(&r.depth_per_vc()),
-            if r.buffer_per_port.is_some() { "router.buffer_per_port" } else { "router.buffer_depth" },
-            format!("gives {} flits per VC; must be 1..=4096", r.depth_per_vc()),
-        );
-        let t = &self.traffic;
-        check(
-            t.packet_size <= r.depth_per_vc(),
-            "traffic.packet_size",
-            format!(
-                "{} flits do not fit a {}-flit VC buffer (virtual cut-through needs the whole packet)",
-                t.packet_size,
-                r.depth_per_vc()
-            ),
-        );
-        let m = &self.measurement;
-        let total = m.warmup.checked_add(m.measure).and_then(|t| t.checked_add(m.drain_limit));
-        check(
-            total.is_some_and(|t| t <= MAX_RUN_CYCLES),
-            "measurement",
-            format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"),
-        );
-        for (i, link) in self.faults.links.iter().enumerate() {
-            check(
-                matches!(link.len(), 2 | 3),
-                &format!("faults.links[{i}]"),
-                format!("a link is [router, router] or [router, router, trunk], got {} numbers", link.len()),
-            );
-        }
-        check(
-            self.faults.links.len() <= MAX_LISTED_FAULTS,
-            "faults.links",
-            format!("at most {MAX_LISTED_FAULTS} links, got {}", self.faults.links.len()),
-        );
-        if errs.is_empty() {
-            Ok(())
-        } else {
-            Err(ConfigErrors(errs))
-        }
     }
 }
 
 /// Most links `faults.links` may list (larger fault sets: `faults.random_fraction`).
-pub const MAX_LISTED_FAULTS: usize = 65_536;
-
-/// Fills the fields a `topology` section leaves out from the catalog's default for its
-/// type (or the default topology when it names no type), so `--set topology.k=16` or
-/// `--set topology.type=dragonfly` alone give a complete, sensible network.
-fn complete_topology(value: &mut serde_json::Value) {
-    let Some(topo) = value.get_mut("topology").and_then(|t| t.as_object_mut()) else { return };
-    let default = match topo.get("type").and_then(|t| t.as_str()) {
-        None => serde_json::to_value(TopologyConfig::default()).expect("serialises"),
-        Some(name) => match schema::topologies().into_iter().find(|t| t.name == name) {
-            Some(entry) => entry.default,
-            None => return, // unknown type: reported by deserialisation with its path
-        },
-    };
-    for (key, v) in default.as_object().expect("object") {
-        topo.entry(key.clone()).or_insert_with(|| v.clone());
-    }
-}
-
-/// The field of a `topology` section that fails to deserialise. serde reports errors inside
-/// an internally tagged enum (a wrong type, an unknown field) at the enum itself; this
-/// finds the field by trying each one, alone, in the catalog's default of the named type.
-fn topology_error_field(topology: &serde_json::Value) -> Option<String> {
-    let fields = topology.as_object()?;
-    let name = fields.get("type")?.as_str()?;
-    let default = schema::topologies().into_iter().find(|t| t.name == name)?.default;
-    fields.iter().filter(|(key, _)| *key != "type").find_map(|(key, v)| {
-        let mut probe = default.clone();
-        probe.as_object_mut()?.insert(key.clone(), v.clone());
-        serde_json::from_value::<TopologyConfig>(probe).is_err().then(|| key.clone())
-    })
-}
+pub(crate) const MAX_LISTED_FAULTS: usize = 65_536;
 
 /// The dotted path of a deserialisation error (`router.vcz`, `topology.type`).
-fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
+pub(crate) fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String {
     let mut p = path.to_string();
     if p == "." {
         p.clear();

@@ -1,8 +1,9 @@
-//! The declarations of every configuration parameter: its path, kind, range, default and
-//! help, the topology families with their parameters and defaults, and when a parameter
-//! is read. `SimConfig::validate` checks the ranges from here, the CLI's `--list` and the
+//! The declarations of every configuration parameter outside `topology`: its path, kind,
+//! range, default and help, and when it is read; the topology families ([`Family`]); and
+//! the parameter kinds the topology declarations (`crate::topology::TOPOLOGIES`) use for
+//! theirs. `SimConfig::validate` checks the ranges from here, the CLI's `--list` and the
 //! page's controls show them ([`crate::catalog`]), so all three agree. This module sits in
-//! the configuration layer: it names no routing, traffic or engine type.
+//! the configuration layer: it names no topology, routing, traffic or engine type.
 
 use super::{ConfigError, SimConfig};
 use serde::Serialize;
@@ -49,7 +50,7 @@ impl UsedWhen {
 }
 
 /// The setting at the dotted `path` of a configuration as JSON, if present.
-pub fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+pub(crate) fn setting<'a>(config: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
     path.split('.').try_fold(config, |node, key| node.get(key))
 }
 
@@ -78,21 +79,19 @@ impl Param {
     }
 }
 
-/// The settings of `cfg` outside the catalog's ranges: its topology type's parameters and
-/// every other parameter, each error naming its field.
-pub fn range_errors(cfg: &SimConfig) -> Vec<ConfigError> {
+/// The settings of `cfg` outside their declared ranges: `topology`, the parameters its
+/// topology declares (`crate::topology::TOPOLOGIES`), and every other parameter, each error
+/// naming its field.
+pub(crate) fn range_errors(cfg: &SimConfig, topology: &[Param]) -> Vec<ConfigError> {
     let config = serde_json::to_value(cfg).expect("serialises");
-    let kind = setting(&config, "topology.type").and_then(|v| v.as_str()).unwrap_or_default();
-    let topologies = topologies();
-    let topology = topologies.iter().filter(|t| t.name == kind).flat_map(|t| t.params.iter());
-    topology.chain(&params()).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
+    topology.iter().chain(&params()).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
 }
 
-const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+pub(crate) const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
     Param { path, label, kind: "int", min, max, options: &[], help, unset: None, used_when: None }
 }
 /// An optional integer (`null` by default); `unset` says what null means.
-const fn opt_int(
+pub(crate) const fn opt_int(
     path: &'static str,
     label: &'static str,
     min: f64,
@@ -102,10 +101,10 @@ const fn opt_int(
 ) -> Param {
     Param { path, label, kind: "int", min, max, options: &[], help, unset: Some(unset), used_when: None }
 }
-const fn float(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+pub(crate) const fn float(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
     Param { path, label, kind: "float", min, max, options: &[], help, unset: None, used_when: None }
 }
-const fn choice(
+pub(crate) const fn choice(
     path: &'static str,
     label: &'static str,
     options: &'static [&'static str],
@@ -113,98 +112,65 @@ const fn choice(
 ) -> Param {
     Param { path, label, kind: "enum", min: 0.0, max: 0.0, options, help, unset: None, used_when: None }
 }
-const fn list(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+pub(crate) const fn list(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
     Param { path, label, kind: "int_list", min, max, options: &[], help, unset: None, used_when: None }
 }
-
-/// A topology family: its `topology.type` name, description, parameters and the default
-/// configuration of its `topology` section.
-#[derive(Clone, Debug, Serialize)]
-pub struct TopologyEntry {
-    pub name: &'static str,
-    pub description: &'static str,
-    /// The routing family its algorithms belong to (`hyperx`, `dragonfly`, ...).
-    pub family: &'static str,
-    pub params: Vec<Param>,
-    pub default: serde_json::Value,
+/// An optional list (`null` by default); `unset` says what null means.
+pub(crate) const fn opt_list(
+    path: &'static str,
+    label: &'static str,
+    min: f64,
+    max: f64,
+    unset: &'static str,
+    help: &'static str,
+) -> Param {
+    Param { path, label, kind: "int_list", min, max, options: &[], help, unset: Some(unset), used_when: None }
+}
+/// A list of `[int, int, int]`, checked where it is read.
+pub(crate) const fn triples(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {
+    Param { path, label, kind: "int_triples", min, max, options: &[], help, unset: None, used_when: None }
 }
 
-pub fn topologies() -> Vec<TopologyEntry> {
-    use serde_json::json;
-    vec![
-        TopologyEntry {
-            name: "flattened_butterfly",
-            description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
-            family: "hyperx",
-            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 16.0, "n − 1 dimensions (FB Fig. 12 goes to n = 12)")],
-            default: json!({"type": "flattened_butterfly", "k": 8, "n": 2}),
-        },
-        TopologyEntry {
-            name: "dilated_flattened_butterfly",
-            description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
-            family: "hyperx",
-            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"), int("topology.n", "n (flat)", 2.0, 16.0, "n − 1 dimensions (FB Fig. 12 goes to n = 12)")],
-            default: json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2}),
-        },
-        TopologyEntry {
-            name: "hyperx",
-            description: "HyperX (HyperX paper §3): lattice with extents S, trunking K, T terminals per switch",
-            family: "hyperx",
-            params: vec![
-                list("topology.s", "S (extents)", 2.0, 256.0, "switches per dimension, e.g. [8,8,8]"),
-                list("topology.k", "K (trunking)", 1.0, 8.0, "parallel links per neighbour pair: one value or one per dimension"),
-                int("topology.t", "T (terminals)", 1.0, 256.0, "terminals per switch"),
-            ],
-            default: json!({"type": "hyperx", "s": [4, 4, 4], "k": [1], "t": 4}),
-        },
-        TopologyEntry {
-            name: "hypercube",
-            description: "binary n-cube with one terminal per router (HyperX with S = 2, K = 1, T = 1)",
-            family: "hyperx",
-            params: vec![int("topology.n", "n (dimensions)", 1.0, 16.0, "2^n routers")],
-            default: json!({"type": "hypercube", "n": 6}),
-        },
-        TopologyEntry {
-            name: "folded_clos",
-            description: "folded Clos / fat tree (XGFT): per level, down[i] children and up[i] parents per switch; up < down tapers it",
-            family: "folded_clos",
-            params: vec![
-                list("topology.down", "down ports per level", 1.0, 256.0, "children per switch, leaves first, e.g. [8,8]"),
-                list("topology.up", "up ports per level", 1.0, 256.0, "parents per switch below the top, e.g. [8] (fewer tapers)"),
-            ],
-            default: json!({"type": "folded_clos", "down": [8, 8], "up": [8]}),
-        },
-        TopologyEntry {
-            name: "butterfly",
-            description: "conventional k-ary n-fly (FB paper §3.3): n stages of radix-k switches, unidirectional",
-            family: "butterfly",
-            params: vec![int("topology.k", "k (ary)", 2.0, 64.0, "switch arity"), int("topology.n", "n (stages)", 1.0, 6.0, "stages; k^n terminals")],
-            default: json!({"type": "butterfly", "k": 4, "n": 3}),
-        },
-        TopologyEntry {
-            name: "dragonfly",
-            description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",
-            family: "dragonfly",
-            params: vec![
-                int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
-                int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group (fully connected, or the flattened butterfly of topology.intra)"),
-                int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
-                int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
-                choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
-                Param { kind: "int_triples", ..list("topology.taper", "tapering", 0.0, 1025.0, "bandwidth tapering (§3.2): [group, group, channels kept] entries, each keeping only that many of the channels between two groups") },
-                Param { unset: Some("fully connected"), ..list("topology.intra", "group extents", 2.0, 256.0, "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a") },
-                Param { unset: Some("1"), ..list("topology.intra_trunking", "group trunking", 1.0, 8.0, "parallel local channels between neighbouring routers in each dimension of the group (§3.2, Fig. 6(a)): one value, or one per dimension of topology.intra") },
-                int("topology.slices", "slices", 1.0, 8.0, "channel slicing (§3.2): identical dragonflies in parallel, each node attached to every one; load and throughput are fractions of the node's channels together"),
-                choice("topology.slice_policy", "slice policy", &["shortest_queue", "round_robin", "random", "shared_queue"], "the slice a node sends each packet on, whole (with slices > 1): its shortest source queue, in turn, at random, or (shared_queue) whichever can take the head of the node's one queue first"),
-            ],
-            default: json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "intra_trunking": null, "taper": [], "slices": 1, "slice_policy": "shortest_queue"}),
-        },
-    ]
+/// A family of topologies: the networks one set of routing algorithms runs on. Shared by
+/// the topology declarations (`crate::topology::TOPOLOGIES`), the routing algorithms'
+/// declarations and the catalog; its JSON spelling is the name below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Family {
+    /// HyperX and its instances: flattened butterfly, 2-dilated FB, hypercube.
+    #[serde(rename = "hyperx")]
+    HyperX,
+    /// The dragonfly.
+    #[serde(rename = "dragonfly")]
+    Dragonfly,
+    /// The folded Clos (fat tree).
+    #[serde(rename = "folded_clos")]
+    FoldedClos,
+    /// The conventional butterfly.
+    #[serde(rename = "butterfly")]
+    Butterfly,
+}
+
+impl Family {
+    /// Its name in the catalog's JSON and in `--list`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::HyperX => "hyperx",
+            Family::Dragonfly => "dragonfly",
+            Family::FoldedClos => "folded_clos",
+            Family::Butterfly => "butterfly",
+        }
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Every parameter outside `topology`. The `routing.*` parameters an algorithm reads are
 /// declared with it (`crate::routing::Algorithm::params`).
-pub fn params() -> Vec<Param> {
+pub(crate) fn params() -> Vec<Param> {
     vec![
         float("traffic.load", "offered load", 0.0, 1.0, "flits per cycle per terminal channel (with topology.slices a node has one per slice, so it offers slices × load)"),
         choice("traffic.injection", "injection", &["bernoulli", "batch"], "Bernoulli process, or a batch per terminal sent as fast as possible"),

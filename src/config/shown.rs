@@ -5,9 +5,9 @@
 //! longer than its limit is cut in the middle with the count of what was left out.
 
 /// The most characters of a field path shown in a message.
-pub const MAX_PATH_CHARS: usize = 120;
+pub(crate) const MAX_PATH_CHARS: usize = 120;
 /// The most characters of one message shown.
-pub const MAX_MESSAGE_CHARS: usize = 600;
+pub(crate) const MAX_MESSAGE_CHARS: usize = 600;
 
 /// `text` with control and formatting characters escaped (newlines kept: messages have
 /// lines) and shortened to about `max_chars` characters.

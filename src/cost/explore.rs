@@ -1,6 +1,6 @@
 //! The page's "cost" view (`www/ui/cost-view.js`, through `src/web/cost.rs`): the user's `N`,
 //! radix `R` and bisection `β` checked field by field, and the data of every plot of the
-//! view as JSON. Pure computation, so it is tested natively (`tests/cost_explore.rs`).
+//! view as JSON. Pure computation, so it is tested natively (`tests/integration/cost_explore.rs`).
 //!
 //! - [`figures`]: the analytic models, cheap enough for every keystroke — FB paper
 //!   Figs. 10, 11, 13, 15 and the dragonfly paper's Figs. 2 and 19, priced for

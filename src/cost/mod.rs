@@ -25,7 +25,7 @@ pub mod explore;
 pub mod fb;
 pub mod figures;
 pub mod hyperx_search;
-pub mod inventory;
+pub(crate) mod inventory;
 pub mod power;
 // Writes SVG figures: built with the native front end's `svg` feature.
 #[cfg(feature = "svg")]

@@ -121,7 +121,7 @@ these figures for any `N`, router radix and `β`, with the HyperX design search 
 Worker ([screenshot](screenshots/cost-view.png)).
 
 The papers print few numbers and many plots; the plots' underlying data are not in the
-text we have. Where a paper gives a number we pin it in `tests/cost_*.rs`; where it only
+text we have. Where a paper gives a number we pin it in `tests/integration/cost_*.rs`; where it only
 gives a trend or a percentage read off a plot, we compare and say how close we are. Every
 modelling choice the papers leave open is listed with its reason.
 
@@ -132,7 +132,7 @@ trunking `Kk = max(1, ⌈2BT/Sk⌉)` (non-increasing, eq. 7) and `T = ⌈N/P⌉`
 `Π Sk ≤ O` (eq. 8), `T ≥ ⌈N/O⌉` (eq. 9), a lower bound on the ports the remaining
 dimensions need and an upper bound on the `T·P` the remaining ports can reach. For a fixed
 shape, feasibility only gets harder as `T` grows, so checking the smallest `T` is exact; the
-search agrees with an unpruned brute force on 400 small problems (`tests/cost_hyperx.rs`).
+search agrees with an unpruned brute force on 400 small problems (`tests/integration/cost_hyperx.rs`).
 
 **Tie-break rule.** Among designs with the fewest switches the search keeps the first in
 the order (`L` ascending, `S` lexicographically ascending), and reports the *smallest*

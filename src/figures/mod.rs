@@ -8,7 +8,7 @@
 
 pub mod claims;
 pub mod dragonfly;
-pub mod hyperx;
+pub mod fb_hyperx_2dfb;
 
 use crate::config::{apply_override, SimConfig};
 use crate::plot::{Plot, Series};
@@ -357,17 +357,17 @@ mod tests {
     fn overrides_apply_to_every_run_and_are_named() {
         let o = FigureOptions { quick: true, set: vec!["measurement.measure=300".into()], loads: Some(vec![0.1, 0.3]) };
         assert_eq!(o.apply(&SimConfig::default()).unwrap().measurement.measure, 300);
-        let fig = hyperx::run_figure("dfb-fig4", &o, &|_, _| {}).unwrap();
+        let fig = fb_hyperx_2dfb::run_figure("dfb-fig4", &o, &|_, _| {}).unwrap();
         assert_eq!(fig.series.len(), 9);
         for s in &fig.series {
             assert_eq!(s.points.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0.1, 0.3], "{}", s.name);
         }
         assert!(fig.markdown.contains("`--set measurement.measure=300`, offered loads 0.1, 0.3"), "{}", fig.markdown);
         // Without overrides the Markdown says nothing about them.
-        let plain = hyperx::run_figure("fb-fig5", &FigureOptions::quick(true), &|_, _| {}).unwrap();
+        let plain = fb_hyperx_2dfb::run_figure("fb-fig5", &FigureOptions::quick(true), &|_, _| {}).unwrap();
         assert!(!plain.markdown.contains("overrides"));
         assert!(dragonfly::run_figure("df-fig9", &o, &|_, _| {}).unwrap_err().contains("--loads"));
         let bad = FigureOptions { set: vec!["router.vcs=0".into()], ..FigureOptions::quick(true) };
-        assert!(hyperx::run_figure("dfb-fig4", &bad, &|_, _| {}).unwrap_err().contains("router.vcs"));
+        assert!(fb_hyperx_2dfb::run_figure("dfb-fig4", &bad, &|_, _| {}).unwrap_err().contains("router.vcs"));
     }
 }

@@ -2,7 +2,7 @@
 //! last routing decisions (the inspector, `www/ui/inspector.js`), a channel's virtual
 //! channels, the followed packet's hops, the network's shape and the dragonfly's Fig. 9
 //! window. Built here from the engine's read-only views, so they are tested natively; the
-//! web layer (`src/web/`) only serialises them, and `tests/boundary_types.rs` generates
+//! web layer (`src/web/`) only serialises them, and `tests/integration/boundary_types.rs` generates
 //! their TypeScript declarations from these types.
 //!
 //! - `router.rs`: [`RouterDetail`], [`ChannelDetail`] and the per-VC state they share;

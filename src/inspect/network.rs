@@ -17,7 +17,7 @@ pub enum Shape {
     Dragonfly { p: u32, a: u32, h: u32, g: u32, slices: u32 },
     /// Routers per dimension `S`, trunking `K` and terminals per router `T` (HyperX paper §2).
     HyperX { dims: Vec<u32>, trunking: Vec<u32>, t: u32 },
-    /// The folded Clos and the butterfly: nothing beyond the counts.
+    /// The other families (folded Clos, butterfly): nothing beyond the counts.
     Other {},
 }
 
@@ -26,7 +26,7 @@ impl Shape {
         match topo {
             Topology::Dragonfly(df) => Shape::Dragonfly { p: df.p, a: df.a, h: df.h, g: df.g, slices: df.slices },
             Topology::HyperX(hx) => Shape::HyperX { dims: hx.s.clone(), trunking: hx.k.clone(), t: hx.t },
-            Topology::FoldedClos(_) | Topology::Butterfly(_) => Shape::Other {},
+            _ => Shape::Other {},
         }
     }
 }
@@ -38,7 +38,7 @@ impl Shape {
 pub struct NetworkInfo {
     #[serde(rename = "type")]
     pub kind: String,
-    pub family: &'static str,
+    pub family: crate::config::schema::Family,
     pub routers: u32,
     pub terminals: u32,
     /// Router-to-router channels drawn (a tapered dragonfly's removed ones do not exist).
@@ -64,9 +64,8 @@ impl NetworkInfo {
     pub fn of(sim: &Simulation) -> Self {
         let (net, topo, cfg) = (sim.network(), sim.topology(), sim.config());
         let (blocks, group_kind) = topo.drawing_blocks();
-        let kind = serde_json::to_value(&cfg.topology).ok().and_then(|v| v["type"].as_str().map(String::from));
         NetworkInfo {
-            kind: kind.unwrap_or_default(),
+            kind: cfg.topology.type_name().to_string(),
             family: topo.family(),
             routers: net.routers() as u32,
             terminals: net.terminals() as u32,

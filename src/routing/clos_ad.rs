@@ -41,26 +41,27 @@
 use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc_in_class_at};
 use super::ugal::{route_minimal, PHASE_MINIMAL};
 use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, RouterQueues, Routing, TrueQueue};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// CLOS AD as the flattened butterfly paper describes it: see [`ClosAd`].
-pub const CLOS_AD: Algorithm = Algorithm {
+pub(crate) const CLOS_AD: Algorithm = Algorithm {
     name: "clos_ad",
     decisions: Decisions::QueueTimesHops {
         q: "q_nm = the shortest first-hop queue towards a closest common ancestor (including staying); sequential allocator",
         true_queue: TrueQueue::None,
     },
-    family: "hyperx",
+    family: Family::HyperX,
     description: "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)",
     params: &["routing.ugal_threshold"],
     build: |cfg, topo| Ok(Box::new(ClosAd::new(hyperx(topo)?, cfg.ugal_threshold))),
 };
 
 /// CLOS AD as the HyperX paper describes it: see [`ClosAdHx`].
-pub const CLOS_AD_HX: Algorithm = Algorithm {
+pub(crate) const CLOS_AD_HX: Algorithm = Algorithm {
     name: "clos_ad_hx",
     decisions: Decisions::QueueTimesHops {
         q: "q_nm = first-hop queue towards a random closest common ancestor",
@@ -117,13 +118,13 @@ fn up_step(
 
 /// CLOS AD of the FB paper.
 #[derive(Clone)]
-pub struct ClosAd {
+pub(crate) struct ClosAd {
     hx: HyperX,
     threshold: i64,
 }
 
 impl ClosAd {
-    pub fn new(hx: &HyperX, threshold: i64) -> Self {
+    pub(crate) fn new(hx: &HyperX, threshold: i64) -> Self {
         ClosAd { hx: hx.clone(), threshold }
     }
 
@@ -198,13 +199,13 @@ impl Routing for ClosAd {
 
 /// CLOS AD as described by the HyperX paper §3.3 (random closest common ancestor, DOR).
 #[derive(Clone)]
-pub struct ClosAdHx {
+pub(crate) struct ClosAdHx {
     hx: HyperX,
     threshold: i64,
 }
 
 impl ClosAdHx {
-    pub fn new(hx: &HyperX, threshold: i64) -> Self {
+    pub(crate) fn new(hx: &HyperX, threshold: i64) -> Self {
         ClosAdHx { hx: hx.clone(), threshold }
     }
 }

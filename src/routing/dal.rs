@@ -60,6 +60,7 @@ use super::{
     hyperx, wins_tie, Algorithm, Decision, Decisions, HopKind, HopNote, HopRule, QueueView, RouteCtx, RouteNote,
     RouterQueues, Routing, NOTE_DIMS,
 };
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -68,12 +69,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// `route_bits` flag: the packet is in the escape (dimension-order) network.
-pub const ESCAPE: u32 = 1 << 31;
+pub(crate) const ESCAPE: u32 = 1 << 31;
 /// `route_bits` flag: the packet took the first hop of an escape detour around a failed
 /// link; its next hop is the second, on the highest escape VC.
-pub const DETOUR: u32 = 1 << 30;
+pub(crate) const DETOUR: u32 = 1 << 30;
 
-pub struct Dal {
+pub(crate) struct Dal {
     hx: HyperX,
     /// Free, unpromised slots an adaptive output VC needs to count as unblocked.
     unblocked: u32,
@@ -125,10 +126,10 @@ const IN_ESCAPE: HopRule =
     HopRule { name: "in_escape", explains: "already in the escape VC: dimension order", hop: HopKind::Escape };
 
 /// DAL: see [`Dal`].
-pub const DAL: Algorithm = Algorithm {
+pub(crate) const DAL: Algorithm = Algorithm {
     name: "dal",
     decisions: Decisions::PerHopDimensions { rules: RULES },
-    family: "hyperx",
+    family: Family::HyperX,
     description:
         "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)",
     params: &["routing.dal_unblocked_credits", "routing.dal_queue_threshold"],
@@ -181,7 +182,7 @@ pub fn links_without_detour(hx: &HyperX, failed: &[bool]) -> usize {
 }
 
 impl Dal {
-    pub fn new(hx: &HyperX, unblocked_credits: u32, queue_threshold: u32) -> Self {
+    pub(crate) fn new(hx: &HyperX, unblocked_credits: u32, queue_threshold: u32) -> Self {
         Dal {
             hx: hx.clone(),
             unblocked: unblocked_credits.max(1),

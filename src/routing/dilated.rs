@@ -34,32 +34,33 @@
 
 use super::hyperx_min::vc_in_class;
 use super::{hyperx, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// Adaptive routing on the 2-dilated flattened butterfly: see [`Adaptive2dfb`].
-pub const ADAPTIVE_2DFB: Algorithm = Algorithm {
+pub(crate) const ADAPTIVE_2DFB: Algorithm = Algorithm {
     name: "adaptive_2dfb",
     decisions: Decisions::QueueThreshold,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)",
     params: &["routing.threshold"],
     build: |cfg, topo| Ok(Box::new(Adaptive2dfb::new(hyperx(topo)?, cfg.threshold))),
 };
 
 /// `route_bits` flag: the priority flag `h1` of Algorithm 1.
-pub const H1: u32 = 1 << 31;
+pub(crate) const H1: u32 = 1 << 31;
 
 #[derive(Clone)]
-pub struct Adaptive2dfb {
+pub(crate) struct Adaptive2dfb {
     hx: HyperX,
     threshold: u32,
 }
 
 impl Adaptive2dfb {
-    pub fn new(hx: &HyperX, threshold: u32) -> Self {
+    pub(crate) fn new(hx: &HyperX, threshold: u32) -> Self {
         Adaptive2dfb { hx: hx.clone(), threshold }
     }
     fn classes(&self) -> u32 {

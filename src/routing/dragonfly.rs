@@ -78,6 +78,7 @@
 
 use super::hyperx_min::vc_in_class_at;
 use super::{dragonfly, Algorithm, CrParams, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing, TrueQueue};
+use crate::config::schema::Family;
 use crate::config::{ConfigErrors, IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -89,7 +90,7 @@ const MAX_REDRAWS: u32 = 8;
 
 /// The algorithms of this family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DfAlgorithm {
+pub(crate) enum DfAlgorithm {
     Min,
     Val,
     UgalL,
@@ -100,23 +101,23 @@ pub enum DfAlgorithm {
 }
 
 /// Dragonfly minimal routing (§4.1).
-pub const MIN: Algorithm = Algorithm {
+pub(crate) const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
-    family: "dragonfly",
+    family: Family::Dragonfly,
     description: "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)",
     params: &[],
     build: |cfg, topo| build(DfAlgorithm::Min, cfg, topo),
 };
 /// Dragonfly Valiant routing (§4.1).
-pub const VAL: Algorithm = Algorithm {
+pub(crate) const VAL: Algorithm = Algorithm {
     name: "val",
     description: "dragonfly Valiant: via a random intermediate group (dragonfly §4.1; 3 VCs, Fig. 7)",
     build: |cfg, topo| build(DfAlgorithm::Val, cfg, topo),
     ..MIN
 };
 /// UGAL-L (§4.2).
-pub const UGAL_L: Algorithm = Algorithm {
+pub(crate) const UGAL_L: Algorithm = Algorithm {
     name: "ugal_l",
     decisions: Decisions::QueueTimesHops {
         q: "q = occupancy of each path’s local first-hop output port, all the source router can sense",
@@ -128,7 +129,7 @@ pub const UGAL_L: Algorithm = Algorithm {
     ..MIN
 };
 /// UGAL-G (§4.2).
-pub const UGAL_G: Algorithm = Algorithm {
+pub(crate) const UGAL_G: Algorithm = Algorithm {
     name: "ugal_g",
     decisions: Decisions::QueueTimesHops {
         q: "q = queue of the global channel each path would take, read at the router that owns it (the ideal)",
@@ -139,7 +140,7 @@ pub const UGAL_G: Algorithm = Algorithm {
     ..UGAL_L
 };
 /// UGAL-L_VC (§4.3.1).
-pub const UGAL_L_VC: Algorithm = Algorithm {
+pub(crate) const UGAL_L_VC: Algorithm = Algorithm {
     name: "ugal_l_vc",
     decisions: Decisions::QueueTimesHops {
         q: "q = occupancy of the first-hop VC: VC 1 (minimal) vs VC 0 (non-minimal)",
@@ -150,7 +151,7 @@ pub const UGAL_L_VC: Algorithm = Algorithm {
     ..UGAL_L
 };
 /// UGAL-L_VCH (§4.3.1).
-pub const UGAL_L_VCH: Algorithm = Algorithm {
+pub(crate) const UGAL_L_VCH: Algorithm = Algorithm {
     name: "ugal_l_vch",
     decisions: Decisions::QueueTimesHops {
         q: "port queues when the paths leave on different ports, VC queues when on the same port",
@@ -161,7 +162,7 @@ pub const UGAL_L_VCH: Algorithm = Algorithm {
     ..UGAL_L
 };
 /// UGAL-L_CR (§4.3.2).
-pub const UGAL_L_CR: Algorithm = Algorithm {
+pub(crate) const UGAL_L_CR: Algorithm = Algorithm {
     name: "ugal_l_cr",
     decisions: Decisions::QueueTimesHops {
         q: "as UGAL-L_VCH, but credits come back late by the measured credit round-trip excess t_d, so congested paths look fuller sooner",
@@ -324,7 +325,7 @@ impl ExitTable {
 }
 
 #[derive(Clone)]
-pub struct DragonflyRouting {
+pub(crate) struct DragonflyRouting {
     df: Dragonfly,
     alg: DfAlgorithm,
     threshold: i64,
@@ -339,7 +340,7 @@ pub struct DragonflyRouting {
 }
 
 impl DragonflyRouting {
-    pub fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
+    pub(crate) fn new(df: &Dragonfly, alg: DfAlgorithm, threshold: i64, cr: CrParams) -> Self {
         let cr = (alg == DfAlgorithm::UgalLCr).then_some(cr);
         let classes = if alg == DfAlgorithm::Min { 2 } else { 3 };
         DragonflyRouting {
@@ -355,7 +356,7 @@ impl DragonflyRouting {
     }
 
     /// The same routing with the intermediate group drawn by `rule`.
-    pub fn with_intermediate(mut self, rule: IntermediateGroup) -> Self {
+    pub(crate) fn with_intermediate(mut self, rule: IntermediateGroup) -> Self {
         self.intermediate = rule;
         self
     }
@@ -1003,6 +1004,138 @@ mod tests {
             };
             let (d, _) = RouterState::decide(&*min, &ctx, &mut pkt, &mut rng_drawing_first(2, 0));
             assert_eq!(crate::routing::fixture::port_of(d), port, "{what}");
+        }
+    }
+
+    /// UGAL-G (dragonfly §4.2) compares the queues of the global channels themselves, where
+    /// UGAL-L sees only its own outputs. Router 0 reaches both the destination group and the
+    /// intermediate group through router 1's two global channels: loading them changes
+    /// UGAL-G's choice, never UGAL-L's (its local port to router 1 stays empty); both notes
+    /// show the minimal global channel's true queue.
+    #[test]
+    fn ugal_g_reads_the_global_channels_ugal_l_cannot_see() {
+        let (s0, df) = df_state(2, 4, 2, 9);
+        let ones = globals(&s0, 1);
+        let ((min_global, dst), (nm_global, far)) = (ones[0], ones[1]);
+        let gi = df.group(far);
+        let (_, probe, _) = ugal(&s0, "ugal_g", 0, dst, gi, 9);
+        let (hm, hn) = (probe.h_min, probe.h_nonmin);
+        assert_eq!(hm, 2, "premise: local hop to router 1, then its global channel");
+        // (minimal global channel's flits, non-minimal global channel's flits, UGAL-G minimal?, row)
+        let rows = [
+            (0, 0, true, "empty: minimal"),
+            (hn, hm, true, "tie q_m·H_m = q_nm·H_nm: minimal"),
+            (hn + 1, hm, false, "one flit over the tie: non-minimal"),
+            (20, 0, false, "a loaded minimal global channel: non-minimal"),
+            (0, 20, true, "a loaded non-minimal global channel: minimal"),
+        ];
+        for (q_min, q_nm, minimal, what) in rows {
+            let (mut s, _) = df_state(2, 4, 2, 9);
+            s.set_queue(1, min_global, 0, q_min).set_queue(1, nm_global, 0, q_nm);
+            let (d, note, pkt) = ugal(&s, "ugal_g", 0, dst, gi, 9);
+            assert_eq!((note.q_min, note.q_nonmin, note.q_true), (q_min, q_nm, q_min), "{what}: global queues");
+            assert_eq!((note.chose_minimal, pkt.nonminimal), (minimal, !minimal), "{what}");
+            let port = df.local_port(0, 1);
+            assert_eq!(d, Decision::Forward { port, vc: if minimal { 1 } else { 0 } }, "{what}");
+            let (_, local, _) = ugal(&s, "ugal_l", 0, dst, gi, 9);
+            assert!(local.chose_minimal, "{what}: UGAL-L sees only its empty local port");
+            assert_eq!(local.q_true, q_min, "{what}: UGAL-L's note shows the queue it could not see");
+        }
+    }
+
+    /// UGAL-L_VC (§4.3.1) compares VC queues — VC1 of the minimal output against VC0 of the
+    /// non-minimal one — even when the paths leave on different ports, where UGAL-L_VCH
+    /// compares the ports' queues.
+    #[test]
+    fn ugal_l_vc_compares_vc_queues_on_different_ports() {
+        let (s0, df) = df_state(2, 4, 2, 9);
+        let (min_port, dst) = globals(&s0, 0)[0];
+        let gi = df.group(globals(&s0, 1)[0].1);
+        let nm_port = df.local_port(0, 1);
+        // (min port VC0, min port VC1, nm port VC0, VC minimal?, VCH minimal?, row)
+        let rows = [
+            (0, 0, 0, true, true, "empty: minimal"),
+            (20, 0, 0, true, false, "VC0 of the minimal port is not the minimal path's VC"),
+            (0, 20, 0, false, false, "a loaded VC1 on the minimal port: non-minimal"),
+            (0, 20, 20, true, true, "VC1 against an equally loaded VC0 over more hops: minimal"),
+        ];
+        for (min_vc0, min_vc1, nm_vc0, vc_minimal, vch_minimal, what) in rows {
+            let (mut s, _) = df_state(2, 4, 2, 9);
+            s.set_queue(0, min_port, 0, min_vc0).set_queue(0, min_port, 1, min_vc1).set_queue(0, nm_port, 0, nm_vc0);
+            let (_, note, _) = ugal(&s, "ugal_l_vc", 0, dst, gi, 9);
+            assert_eq!((note.q_min, note.q_nonmin), (min_vc1, nm_vc0), "{what}: VC-level queues");
+            assert_eq!(note.chose_minimal, vc_minimal, "{what}: UGAL-L_VC");
+            let (_, note, _) = ugal(&s, "ugal_l_vch", 0, dst, gi, 9);
+            assert_eq!(note.q_min, min_vc0 + min_vc1, "{what}: UGAL-L_VCH's port queue");
+            assert_eq!(note.chose_minimal, vch_minimal, "{what}: UGAL-L_VCH");
+        }
+    }
+
+    /// UGAL-L_CR (§4.3.2) hands the engine its credit round-trip parameters — t_crt0 and the
+    /// tracking granularity G (at least 1) — which delays the credits it returns
+    /// (`src/sim/credit_rtt.rs`); the decision itself, on the credits routing sees, is
+    /// UGAL-L_VCH's, state for state.
+    #[test]
+    fn ugal_l_cr_declares_its_round_trip_and_decides_as_vch() {
+        let (s0, df) = df_state(2, 4, 2, 9);
+        // (crt0, granularity) → the parameters the engine gets
+        let rows = [((0, 1), (0, 1)), ((40, 4), (40, 4)), ((7, 0), (7, 1))];
+        for ((crt0, cr_granularity), (want_crt0, want_granularity)) in rows {
+            let cfg = RoutingConfig { crt0, cr_granularity, ..Default::default() };
+            let cr = s0.routing("ugal_l_cr", &cfg).credit_round_trip();
+            assert_eq!(
+                cr,
+                Some(CrParams { crt0: want_crt0, granularity: want_granularity }),
+                "{crt0}, {cr_granularity}"
+            );
+            for other in ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch"] {
+                assert_eq!(s0.routing(other, &cfg).credit_round_trip(), None, "{other}");
+            }
+        }
+        let ones = globals(&s0, 1);
+        let port = df.local_port(0, 1);
+        for (dst, gi) in [(ones[0].1, df.group(ones[1].1)), (globals(&s0, 0)[0].1, df.group(ones[0].1))] {
+            for (vc0, vc1, other) in [(0, 0, 0), (3, 9, 0), (9, 3, 5), (0, 30, 2), (12, 12, 12)] {
+                let (mut s, _) = df_state(2, 4, 2, 9);
+                s.set_queue(0, port, 0, vc0).set_queue(0, port, 1, vc1).set_queue(0, globals(&s0, 0)[0].0, 0, other);
+                let cr = ugal(&s, "ugal_l_cr", 0, dst, gi, 9);
+                let vch = ugal(&s, "ugal_l_vch", 0, dst, gi, 9);
+                assert_eq!((cr.0, cr.1, cr.2.nonminimal), (vch.0, vch.1, vch.2.nonminimal), "{vc0} {vc1} {other}");
+            }
+        }
+    }
+
+    /// Trunked groups (§3.2, Fig. 6(a)): between two routers of a group with parallel local
+    /// channels, a hop takes the one with the shortest queue (the first on a tie), and never
+    /// a failed one while another works.
+    #[test]
+    fn trunked_groups_spread_over_the_shortest_parallel_channel() {
+        let df = Dragonfly::new(2, 4, 2, 9, GlobalArrangement::Absolute, "topology")
+            .unwrap()
+            .trunked(&[2], "topology")
+            .unwrap();
+        let (first, trunks) = df.local_link(0, 1);
+        assert_eq!(trunks, 2, "premise: two parallel channels between routers 0 and 1");
+        let second = first + 1;
+        // (flits on the first, on the second, first failed, expected port, row)
+        let rows = [
+            (0, 0, false, first, "empty: the first"),
+            (5, 0, false, second, "the first loaded: the second"),
+            (0, 5, false, first, "the second loaded: the first"),
+            (5, 5, false, first, "a tie: the first"),
+            (0, 9, true, second, "the first failed: the second, however loaded"),
+        ];
+        for name in ["min", "ugal_l"] {
+            for (q_first, q_second, failed, port, what) in rows {
+                let mut s = RouterState::of(Topology::Dragonfly(df.clone()), 3, 32);
+                s.set_queue(0, first, 2, q_first).set_queue(0, second, 2, q_second);
+                if failed {
+                    s.fail(0, first);
+                }
+                let alg = s.routing(name, &RoutingConfig::default());
+                let (d, _, _) = s.route_at_source(&*alg, s.packet_between(0, 1), &mut rng_drawing_first(9, 0));
+                assert_eq!(crate::routing::fixture::port_of(d), port, "{name}: {what}");
+            }
         }
     }
 }

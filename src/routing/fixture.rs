@@ -42,12 +42,12 @@ pub(crate) struct RouterState {
 
 impl RouterState {
     /// A network built from `cfg` with `vcs` VCs of `depth` flits per port, all empty.
-    pub fn new(cfg: TopologyConfig, vcs: u32, depth: u32) -> RouterState {
+    pub(crate) fn new(cfg: TopologyConfig, vcs: u32, depth: u32) -> RouterState {
         RouterState::of(Topology::build(&cfg).expect("a valid topology"), vcs, depth)
     }
 
     /// The same for an already built topology.
-    pub fn of(topo: Topology, vcs: u32, depth: u32) -> RouterState {
+    pub(crate) fn of(topo: Topology, vcs: u32, depth: u32) -> RouterState {
         let net = topo.network();
         let ports = net.total_ports();
         let downstream = (0..ports)
@@ -75,13 +75,13 @@ impl RouterState {
         }
     }
 
-    pub fn net(&self) -> &Network {
+    pub(crate) fn net(&self) -> &Network {
         self.topo.network()
     }
 
     /// Sets the downstream occupancy of output VC `vc` of `port` of `router` to `flits`
     /// (its credits become `depth − flits`). Panics on a terminal port (never runs out).
-    pub fn set_queue(&mut self, router: u32, port: u32, vc: u32, flits: u32) -> &mut Self {
+    pub(crate) fn set_queue(&mut self, router: u32, port: u32, vc: u32, flits: u32) -> &mut Self {
         assert!(flits <= self.depth, "{flits} flits do not fit in a VC of depth {}", self.depth);
         assert!(vc < self.vcs);
         let id = self.net().port_id(router, port);
@@ -94,7 +94,7 @@ impl RouterState {
 
     /// Adds `flits` routed to output VC `vc` of `port` of `router` that have not crossed the
     /// switch yet (what the engine commits when a decision is made).
-    pub fn commit(&mut self, router: u32, port: u32, vc: u32, flits: u32) -> &mut Self {
+    pub(crate) fn commit(&mut self, router: u32, port: u32, vc: u32, flits: u32) -> &mut Self {
         assert!(vc < self.vcs);
         let id = self.net().port_id(router, port);
         let slot = &mut self.committed[id * self.vcs as usize + vc as usize];
@@ -105,7 +105,7 @@ impl RouterState {
 
     /// Fails the link of `port` of `router`, both directions (as the engine's
     /// `set_link_failed`: both ends' queue estimates become endless).
-    pub fn fail(&mut self, router: u32, port: u32) -> &mut Self {
+    pub(crate) fn fail(&mut self, router: u32, port: u32) -> &mut Self {
         let id = self.net().port_id(router, port);
         let peer = self.downstream[id];
         assert!(peer != u32::MAX, "router {router} port {port} is a terminal port");
@@ -135,7 +135,7 @@ impl RouterState {
     }
 
     /// The view routing reads.
-    pub fn view(&self) -> QueueView<'_> {
+    pub(crate) fn view(&self) -> QueueView<'_> {
         QueueView {
             net: self.topo.network(),
             credits: &self.credits,
@@ -150,7 +150,7 @@ impl RouterState {
 
     /// What an algorithm sees for the packet at the head of input VC `in_vc` of `in_port`
     /// of `router`.
-    pub fn ctx(&self, router: u32, in_port: u32, in_vc: u32) -> RouteCtx<'_> {
+    pub(crate) fn ctx(&self, router: u32, in_port: u32, in_vc: u32) -> RouteCtx<'_> {
         RouteCtx {
             now: self.now,
             router,
@@ -162,25 +162,25 @@ impl RouterState {
     }
 
     /// [`RouterState::ctx`] for a packet just injected by `pkt`'s source terminal.
-    pub fn ctx_at_source(&self, pkt: &Packet) -> RouteCtx<'_> {
+    pub(crate) fn ctx_at_source(&self, pkt: &Packet) -> RouteCtx<'_> {
         let (router, port) = self.net().inject_port(pkt.src);
         self.ctx(router, port, 0)
     }
 
     /// A single-flit packet from terminal `src` to terminal `dst`, as the engine creates
     /// it (`Packet::new` with the destination's router), created now.
-    pub fn packet(&self, src: u32, dst: u32) -> Packet {
+    pub(crate) fn packet(&self, src: u32, dst: u32) -> Packet {
         Packet::new(src, dst, self.net().terminal_router(dst), self.now, 1, true)
     }
 
     /// A packet from the first terminal of router `src` to the first terminal of `dst`.
-    pub fn packet_between(&self, src: u32, dst: u32) -> Packet {
+    pub(crate) fn packet_between(&self, src: u32, dst: u32) -> Packet {
         let t = self.topo.terminals_per_router();
         self.packet(src * t, dst * t)
     }
 
     /// The algorithm `name` of this network's family, built by its declaration.
-    pub fn routing(&self, name: &str, cfg: &RoutingConfig) -> Box<dyn Routing> {
+    pub(crate) fn routing(&self, name: &str, cfg: &RoutingConfig) -> Box<dyn Routing> {
         let cfg = RoutingConfig { algorithm: name.into(), ..cfg.clone() };
         let algorithm = declaration(name, self.topo.family()).expect("a declared algorithm");
         let routing = (algorithm.build)(&cfg, &self.topo).unwrap_or_else(|e| panic!("{name}: {e:?}"));
@@ -189,14 +189,19 @@ impl RouterState {
     }
 
     /// Routes `pkt` (updated as the algorithm leaves it) in `ctx`: the decision and note.
-    pub fn decide(routing: &dyn Routing, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng) -> (Decision, RouteNote) {
+    pub(crate) fn decide(
+        routing: &dyn Routing,
+        ctx: &RouteCtx,
+        pkt: &mut Packet,
+        rng: &mut SimRng,
+    ) -> (Decision, RouteNote) {
         let mut note = RouteNote::default();
         let decision = routing.route(ctx, pkt, rng, &mut note);
         (decision, note)
     }
 
     /// Routes `pkt` at its source router: the decision, the note and the packet afterwards.
-    pub fn route_at_source(
+    pub(crate) fn route_at_source(
         &self,
         routing: &dyn Routing,
         mut pkt: Packet,

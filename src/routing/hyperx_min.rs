@@ -7,33 +7,34 @@
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
 use super::{hyperx, wins_tie, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// MIN (DOR): see [`Dor`].
-pub const MIN: Algorithm = Algorithm {
+pub(crate) const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)",
     params: &[],
     build: |_, topo| Ok(Box::new(Dor::new(hyperx(topo)?))),
 };
 
 /// E-cube: dimension order on the hypercube, the same routing as [`MIN`].
-pub const ECUBE: Algorithm = Algorithm {
+pub(crate) const ECUBE: Algorithm = Algorithm {
     name: "ecube",
     description: "e-cube routing on the hypercube: dimension order (the same as min)",
     ..MIN
 };
 
 /// MIN AD: see [`MinAd`].
-pub const MIN_AD: Algorithm = Algorithm {
+pub(crate) const MIN_AD: Algorithm = Algorithm {
     name: "min_ad",
     decisions: Decisions::None,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)",
     params: &[],
     build: |_, topo| Ok(Box::new(MinAd::new(hyperx(topo)?))),
@@ -41,7 +42,7 @@ pub const MIN_AD: Algorithm = Algorithm {
 
 /// The VC of class `class` (of `classes`) with the most credits on `port`.
 #[inline(always)]
-pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
+pub(crate) fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u32) -> u32 {
     if single_vc_class(q.vcs(), class, classes) {
         class
     } else {
@@ -51,7 +52,7 @@ pub fn vc_in_class(q: &QueueView, router: u32, port: u32, class: u32, classes: u
 
 /// [`vc_in_class`] at a router whose queues are already looked up.
 #[inline]
-pub fn vc_in_class_at(q: &RouterQueues, port: u32, class: u32, classes: u32) -> u32 {
+pub(crate) fn vc_in_class_at(q: &RouterQueues, port: u32, class: u32, classes: u32) -> u32 {
     if single_vc_class(q.vcs(), class, classes) {
         class
     } else {
@@ -90,14 +91,14 @@ fn best_vc_in_class(credits: Option<&[u16]>, vcs: u32, class: u32, classes: u32)
 /// queue (lowest index on ties): (port, its queue estimate). A failed link's queue
 /// estimate is endless (`FAILED_QUEUE`), so a working trunk wins while there is one.
 #[inline]
-pub fn shortest_trunk(q: &RouterQueues, first: u32, trunks: u32) -> (u32, u32) {
+pub(crate) fn shortest_trunk(q: &RouterQueues, first: u32, trunks: u32) -> (u32, u32) {
     shortest_of(first, q.port_queues(first, trunks))
 }
 
 /// The port with the shortest queue (lowest index on ties) among consecutive ports from
 /// `first` whose queue estimates are `queues` (not empty).
 #[inline]
-pub fn shortest_of(first: u32, queues: &[u32]) -> (u32, u32) {
+pub(crate) fn shortest_of(first: u32, queues: &[u32]) -> (u32, u32) {
     let mut best = (first, queues[0]);
     for (port, &len) in (first + 1..).zip(&queues[1..]) {
         if len < best.1 {
@@ -109,7 +110,7 @@ pub fn shortest_of(first: u32, queues: &[u32]) -> (u32, u32) {
 
 /// The dimension-order next hop from `router` towards `target` (which must differ).
 #[inline]
-pub fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
+pub(crate) fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
     let ((&own, &m), dim) = hx
         .coords(router)
         .iter()
@@ -128,7 +129,7 @@ pub fn dor_port(hx: &HyperX, q: &QueueView, router: u32, target: u32) -> u32 {
 
 /// MIN AD's choice at one router ([`min_ad_choice`]).
 #[derive(Clone, Copy, Debug)]
-pub struct MinAdChoice {
+pub(crate) struct MinAdChoice {
     /// The chosen productive output and its queue estimate.
     pub port: u32,
     pub queue: u32,
@@ -142,7 +143,7 @@ pub struct MinAdChoice {
 /// with hard errors are simply eliminated from the possible routing alternates"). `here`
 /// must differ from `dst`.
 #[inline(always)]
-pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &mut SimRng) -> MinAdChoice {
+pub(crate) fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &mut SimRng) -> MinAdChoice {
     let mut best = MinAdChoice { port: u32::MAX, queue: u32::MAX, hops: 0 };
     let mut ties = 0;
     for ((&own, &target), dim) in hx.coords(here).iter().zip(hx.coords(dst)).zip(hx.layout()) {
@@ -170,12 +171,12 @@ pub fn min_ad_choice(hx: &HyperX, q: &RouterQueues, here: u32, dst: u32, rng: &m
 /// MIN / DOR: correct offset dimensions in increasing order; among parallel links the
 /// shortest queue. One VC class suffices (a dimension is crossed in one hop).
 #[derive(Clone)]
-pub struct Dor {
+pub(crate) struct Dor {
     hx: HyperX,
 }
 
 impl Dor {
-    pub fn new(hx: &HyperX) -> Self {
+    pub(crate) fn new(hx: &HyperX) -> Self {
         Dor { hx: hx.clone() }
     }
 }
@@ -194,12 +195,12 @@ impl Routing for Dor {
 /// the VC class is the number of hops remaining minus one, so it strictly decreases along
 /// the path (n' classes). Ties are broken at random so equal queues share load.
 #[derive(Clone)]
-pub struct MinAd {
+pub(crate) struct MinAd {
     hx: HyperX,
 }
 
 impl MinAd {
-    pub fn new(hx: &HyperX) -> Self {
+    pub(crate) fn new(hx: &HyperX) -> Self {
         MinAd { hx: hx.clone() }
     }
 }

@@ -12,17 +12,19 @@
 //! committed to the output in this router. Only algorithms that are explicitly global
 //! (UGAL-G) read other routers' state.
 
-pub mod clos_ad;
-pub mod comparison;
+pub(crate) mod clos_ad;
 pub mod dal;
-pub mod dilated;
-pub mod dragonfly;
+pub(crate) mod dest_tag;
+pub(crate) mod dilated;
+pub(crate) mod dragonfly;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub mod hyperx_min;
-pub mod ugal;
-pub mod valiant;
+pub(crate) mod hyperx_min;
+pub(crate) mod ugal;
+pub mod updown;
+pub(crate) mod valiant;
 
+use crate::config::schema::Family;
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -419,9 +421,8 @@ pub struct CrParams {
 pub struct Algorithm {
     /// Its `routing.algorithm` value (unique within a family).
     pub name: &'static str,
-    /// The topology family it runs on: `hyperx`, `dragonfly`, `folded_clos` or `butterfly`
-    /// (see [`Topology::family`]).
-    pub family: &'static str,
+    /// The topology family it runs on (see [`Topology::family`]).
+    pub family: Family,
     /// One line for `--list` and the page, citing the paper section.
     pub description: &'static str,
     /// The `routing.*` parameters it reads, besides `routing.algorithm` and
@@ -504,8 +505,8 @@ pub const ALGORITHMS: &[Algorithm] = &[
     dal::DAL,
     dilated::ADAPTIVE_2DFB,
     hyperx_min::ECUBE,
-    comparison::UPDOWN_AD,
-    comparison::DEST_TAG,
+    updown::UPDOWN_AD,
+    dest_tag::DEST_TAG,
     dragonfly::MIN,
     dragonfly::VAL,
     dragonfly::UGAL_L,
@@ -535,7 +536,7 @@ pub(crate) fn butterfly(topo: &Topology) -> Result<&crate::topology::Butterfly, 
 
 /// Builds the algorithm a configuration names for a topology, checking the VC count.
 /// The declaration of the algorithm named `name` for networks of `family`, if any.
-pub fn declaration(name: &str, family: &str) -> Option<&'static Algorithm> {
+pub fn declaration(name: &str, family: Family) -> Option<&'static Algorithm> {
     ALGORITHMS.iter().find(|a| a.name == name && a.family == family)
 }
 
@@ -545,7 +546,7 @@ pub fn build(cfg: &RoutingConfig, topo: &Topology, vcs: u32) -> Result<Box<dyn R
     let routing = match declaration(&cfg.algorithm, topo.family()) {
         Some(algorithm) => (algorithm.build)(cfg, topo)?,
         None => {
-            let families: Vec<&str> = named().map(|a| a.family).collect();
+            let families: Vec<&str> = named().map(|a| a.family.name()).collect();
             return Err(ConfigErrors::one(
                 path,
                 if families.is_empty() {
@@ -587,7 +588,6 @@ mod tests {
                 a.name,
                 a.family
             );
-            assert!(["hyperx", "dragonfly", "folded_clos", "butterfly"].contains(&a.family), "{}: family", a.name);
             for p in a.params {
                 assert!(
                     p.starts_with("routing.") && declared.contains(p),

@@ -24,26 +24,27 @@
 use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
 use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing, TrueQueue};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// UGAL with the greedy allocator: see [`Ugal`].
-pub const UGAL: Algorithm = Algorithm {
+pub(crate) const UGAL: Algorithm = Algorithm {
     name: "ugal",
     decisions: Decisions::QueueTimesHops {
         q: "q = queue estimate of each path’s first-hop output (downstream occupancy from credits + flits committed here); greedy allocator",
         true_queue: TrueQueue::None,
     },
-    family: "hyperx",
+    family: Family::HyperX,
     description: "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)",
     params: &["routing.ugal_threshold"],
     build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, false, cfg.ugal_threshold))),
 };
 
 /// UGAL-S: UGAL with the sequential allocator.
-pub const UGAL_S: Algorithm = Algorithm {
+pub(crate) const UGAL_S: Algorithm = Algorithm {
     name: "ugal_s",
     decisions: Decisions::QueueTimesHops {
         q: "q = queue estimate of each path’s first-hop output; sequential allocator (each input sees the earlier decisions)",
@@ -56,10 +57,10 @@ pub const UGAL_S: Algorithm = Algorithm {
 
 /// `pkt.phase` of a packet routed minimally (adaptively) by a source-routed algorithm;
 /// phases 0 and 1 are the two Valiant phases.
-pub const PHASE_MINIMAL: u8 = 2;
+pub(crate) const PHASE_MINIMAL: u8 = 2;
 
 /// A minimal packet's next hop: MIN AD on VC class `1 + hops` of `1 + dims` classes.
-pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng) -> Decision {
+pub(crate) fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng) -> Decision {
     let q = ctx.here();
     let port = min_ad_choice(hx, &q, ctx.router, pkt.dst_router, rng).port;
     let classes = hx.dims() as u32 + 1;
@@ -69,7 +70,7 @@ pub fn route_minimal(hx: &HyperX, ctx: &RouteCtx, pkt: &Packet, rng: &mut SimRng
 
 /// Routes a Valiant-phase packet with the two-phase DOR of VAL, mapping its phase to VC
 /// classes 0 and 1 of `classes`.
-pub fn route_valiant(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet, classes: u32) -> Decision {
+pub(crate) fn route_valiant(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet, classes: u32) -> Decision {
     match two_phase_dor(hx, ctx, pkt) {
         Decision::Forward { port, .. } => {
             Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, pkt.phase as u32, classes) }
@@ -80,14 +81,14 @@ pub fn route_valiant(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet, classes: u32
 
 /// UGAL (greedy) or UGAL-S (sequential).
 #[derive(Clone)]
-pub struct Ugal {
+pub(crate) struct Ugal {
     hx: HyperX,
     sequential: bool,
     threshold: i64,
 }
 
 impl Ugal {
-    pub fn new(hx: &HyperX, sequential: bool, threshold: i64) -> Self {
+    pub(crate) fn new(hx: &HyperX, sequential: bool, threshold: i64) -> Self {
         Ugal { hx: hx.clone(), sequential, threshold }
     }
 }

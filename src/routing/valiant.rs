@@ -4,27 +4,28 @@
 
 use super::hyperx_min::{dor_port, vc_in_class};
 use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use crate::config::schema::Family;
 use crate::packet::Packet;
 use crate::rng::SimRng;
 use crate::topology::HyperX;
 
 /// VAL on the HyperX family: see [`Valiant`].
-pub const VAL: Algorithm = Algorithm {
+pub(crate) const VAL: Algorithm = Algorithm {
     name: "val",
     decisions: Decisions::None,
-    family: "hyperx",
+    family: Family::HyperX,
     description: "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1",
     params: &[],
     build: |_, topo| Ok(Box::new(Valiant::new(hyperx(topo)?))),
 };
 
 #[derive(Clone)]
-pub struct Valiant {
+pub(crate) struct Valiant {
     hx: HyperX,
 }
 
 impl Valiant {
-    pub fn new(hx: &HyperX) -> Self {
+    pub(crate) fn new(hx: &HyperX) -> Self {
         Valiant { hx: hx.clone() }
     }
 }
@@ -32,7 +33,7 @@ impl Valiant {
 /// Routes a packet in the two Valiant phases: towards `pkt.intermediate` (phase 0), then
 /// towards its destination (phase 1); shared by every algorithm that sends a packet
 /// through an intermediate router with DOR.
-pub fn two_phase_dor(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet) -> Decision {
+pub(crate) fn two_phase_dor(hx: &HyperX, ctx: &RouteCtx, pkt: &mut Packet) -> Decision {
     if pkt.phase == 0 && ctx.router == pkt.intermediate {
         pkt.phase = 1;
     }

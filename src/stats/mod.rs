@@ -7,7 +7,7 @@ use crate::saturation::SaturationCause;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// Histogram bins are one cycle wide up to this latency; larger values go to the last bin.
-pub const HISTOGRAM_BINS: usize = 4096;
+pub(crate) const HISTOGRAM_BINS: usize = 4096;
 
 /// Latency of a set of packets: count, sum, max and a 1-cycle histogram.
 #[derive(Clone, Debug)]
@@ -26,7 +26,7 @@ impl Default for LatencyStats {
 
 impl LatencyStats {
     #[inline]
-    pub fn record(&mut self, latency: u64) {
+    pub(crate) fn record(&mut self, latency: u64) {
         self.count += 1;
         self.sum += latency;
         self.max = self.max.max(latency);
@@ -114,14 +114,14 @@ impl Stats {
 
     /// Folds one generation event into [`Stats::traffic_fingerprint`].
     #[inline]
-    pub fn note_generated(&mut self, cycle: u64, src: u32, dst: u32) {
+    pub(crate) fn note_generated(&mut self, cycle: u64, src: u32, dst: u32) {
         let x = cycle.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((src as u64) << 32 | dst as u64);
         self.traffic_fingerprint = (self.traffic_fingerprint ^ x).wrapping_mul(0x100_0000_01b3).rotate_left(17);
         self.generated += 1;
     }
 
     #[inline]
-    pub fn in_window(&self, t: u64) -> bool {
+    pub(crate) fn in_window(&self, t: u64) -> bool {
         t >= self.label_start && t < self.label_end
     }
 }
@@ -166,7 +166,7 @@ pub struct LiveCounters {
 impl Stats {
     /// The counters of [`LiveCounters`] kept here; the caller fills in the engine's
     /// present state (`in_network`, `in_sources`, `batch_pending`).
-    pub fn live_counters(&self) -> LiveCounters {
+    pub(crate) fn live_counters(&self) -> LiveCounters {
         LiveCounters {
             generated: self.generated,
             dropped: self.dropped,

@@ -11,7 +11,7 @@
 //!
 //! The seven built-in stories are such documents (`www/stories/builtin/`); the page reads
 //! them, `hiradix story check` and the page's `checkStory` check any document, and
-//! `tests/stories.rs` checks the built-in ones. A document is refused with every problem as
+//! `tests/integration/stories.rs` checks the built-in ones. A document is refused with every problem as
 //! `[{path, message}]`, each naming its field (e.g. `experiment.config.router.vcs`).
 
 use crate::catalog::catalog;

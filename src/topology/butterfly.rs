@@ -20,7 +20,31 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use crate::config::{ConfigError, ConfigErrors};
+use super::{uniform_size, Declaration, Topology};
+use crate::config::schema::{int, Family};
+use crate::config::{ConfigErrors, TopologyConfig};
+
+/// The conventional k-ary n-fly (FB paper §3.3).
+pub(crate) const BUTTERFLY: Declaration = Declaration {
+    name: "butterfly",
+    family: Family::Butterfly,
+    description: "conventional k-ary n-fly (FB paper §3.3): n stages of radix-k switches, unidirectional",
+    params: &[
+        int("topology.k", "k (ary)", 2.0, 64.0, "switch arity"),
+        int("topology.n", "n (stages)", 1.0, 6.0, "stages; k^n terminals"),
+    ],
+    default: || serde_json::json!({"type": "butterfly", "k": 4, "n": 3}),
+    size: |cfg| {
+        let &TopologyConfig::Butterfly { k, n } = cfg else { return None };
+        // n stages of k^(n−1) switches, k inputs and k outputs each.
+        let routers = (k as u64).checked_pow(n.checked_sub(1)?)?.checked_mul(n as u64)?;
+        uniform_size(routers, 2 * k as u64, (k as u64).checked_pow(n)?)
+    },
+    build: |cfg| {
+        let &TopologyConfig::Butterfly { k, n } = cfg else { unreachable!("{cfg:?}") };
+        Ok(Topology::Butterfly(Butterfly::new(k, n, "topology")?))
+    },
+};
 
 #[derive(Clone, Debug)]
 pub struct Butterfly {
@@ -32,17 +56,9 @@ pub struct Butterfly {
 }
 
 impl Butterfly {
+    /// Builds the k-ary n-fly; `k` and `n` are within the declared ranges ([`BUTTERFLY`]).
     pub fn new(k: u32, n: u32, path: &str) -> Result<Butterfly, ConfigErrors> {
-        let mut errs = Vec::new();
-        if !(2..=256).contains(&k) {
-            errs.push(ConfigError::new(format!("{path}.k"), format!("switch arity must be 2..=256, got {k}")));
-        }
-        if !(1..=16).contains(&n) {
-            errs.push(ConfigError::new(format!("{path}.n"), format!("stages must be 1..=16, got {n}")));
-        }
-        if !errs.is_empty() {
-            return Err(ConfigErrors(errs));
-        }
+        assert!((2..=64).contains(&k) && (1..=6).contains(&n), "k = {k}, n = {n} outside the declared ranges");
         let terminals = (k as u64).checked_pow(n).unwrap_or(u64::MAX);
         if terminals > MAX_TERMINALS {
             return Err(ConfigErrors::one(
@@ -92,12 +108,12 @@ impl Butterfly {
     }
     /// Stage of a switch.
     #[inline]
-    pub fn stage(&self, router: u32) -> u32 {
+    pub(crate) fn stage(&self, router: u32) -> u32 {
         router / self.rows
     }
     /// Destination-tag output port at `router` for terminal `dst`.
     #[inline]
-    pub fn tag_port(&self, router: u32, dst: u32) -> u32 {
+    pub(crate) fn tag_port(&self, router: u32, dst: u32) -> u32 {
         let s = self.stage(router);
         self.k + (dst / self.k.pow(self.n - 1 - s)) % self.k
     }
@@ -139,7 +155,7 @@ mod tests {
         let bf = Butterfly::new(32, 2, "t").unwrap();
         assert_eq!(bf.network().terminals(), 1024);
         assert_eq!(bf.network().routers(), 64);
-        assert!(Butterfly::new(1, 2, "topology").is_err());
+        assert!(std::panic::catch_unwind(|| Butterfly::new(1, 2, "topology")).is_err());
         assert!(Butterfly::new(64, 4, "topology").is_err());
     }
 }

@@ -51,7 +51,51 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use crate::config::{ConfigError, ConfigErrors, GlobalArrangement};
+use super::{Declaration, Topology};
+use crate::config::schema::{choice, int, opt_list, triples, Family};
+use crate::config::{ConfigError, ConfigErrors, GlobalArrangement, TopologyConfig};
+
+/// The dragonfly (dragonfly paper §3), with the variants of §3.2.
+pub(crate) const DRAGONFLY: Declaration = Declaration {
+    name: "dragonfly",
+    family: Family::Dragonfly,
+    description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",
+    params: &[
+        int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
+        int("topology.a", "a (routers/group)", 2.0, 64.0, "routers per group (fully connected, or the flattened butterfly of topology.intra)"),
+        int("topology.h", "h (global/router)", 1.0, 64.0, "global channels per router"),
+        int("topology.g", "g (groups)", 2.0, 1025.0, "groups, at most a·h + 1"),
+        choice("topology.arrangement", "global arrangement", &["absolute", "palmtree"], "how global channels are wired"),
+        triples("topology.taper", "tapering", 0.0, 1025.0, "bandwidth tapering (§3.2): [group, group, channels kept] entries, each keeping only that many of the channels between two groups"),
+        opt_list("topology.intra", "group extents", 2.0, 256.0, "fully connected", "a flattened butterfly inside each group (§3.2, Fig. 6), e.g. [2,2,2] for a = 8; their product is a"),
+        opt_list("topology.intra_trunking", "group trunking", 1.0, 8.0, "1", "parallel local channels between neighbouring routers in each dimension of the group (§3.2, Fig. 6(a)): one value, or one per dimension of topology.intra"),
+        int("topology.slices", "slices", 1.0, 8.0, "channel slicing (§3.2): identical dragonflies in parallel, each node attached to every one; load and throughput are fractions of the node's channels together"),
+        choice("topology.slice_policy", "slice policy", &["shortest_queue", "round_robin", "random", "shared_queue"], "the slice a node sends each packet on, whole (with slices > 1): its shortest source queue, in turn, at random, or (shared_queue) whichever can take the head of the node's one queue first"),
+    ],
+    default: || {
+        serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "intra_trunking": null, "taper": [], "slices": 1, "slice_policy": "shortest_queue"})
+    },
+    size: |cfg| {
+        let TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, slices, .. } = cfg else { return None };
+        // At most a − 1 neighbours, each on at most the widest trunking's channels.
+        let trunk = intra_trunking.iter().flatten().copied().max().unwrap_or(1).max(1) as u64;
+        let routers = (*a as u64).checked_mul(*g as u64)?.checked_mul((*slices).max(1) as u64)?;
+        let radix = (*a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(*p as u64 + *h as u64)?;
+        super::uniform_size(routers, radix, routers.checked_mul(*p as u64)?)
+    },
+    build: |cfg| {
+        let TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } = cfg else {
+            unreachable!("{cfg:?}")
+        };
+        const P: &str = "topology";
+        Ok(Topology::Dragonfly(
+            Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
+                .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
+                .sliced(*slices, P)?
+                .tapered(taper, P)?,
+        ))
+    },
+};
 
 #[derive(Clone, Debug)]
 pub struct Dragonfly {
@@ -100,7 +144,7 @@ impl Dragonfly {
 
     /// Builds Dragonfly(p, a, h, g) whose groups are the flattened butterfly with extents
     /// `intra` (empty: fully connected, the same as `[a]`).
-    pub fn with_groups(
+    pub(crate) fn with_groups(
         p: u32,
         a: u32,
         h: u32,
@@ -128,9 +172,8 @@ impl Dragonfly {
                 errs.push(ConfigError::new(format!("{path}.{field}"), msg));
             }
         };
-        check((1..=256).contains(&p), "p", format!("terminals per router must be 1..=256, got {p}"));
-        check((1..=256).contains(&a), "a", format!("routers per group must be 1..=256, got {a}"));
-        check((1..=256).contains(&h), "h", format!("global channels per router must be 1..=256, got {h}"));
+        // The declared ranges (checked before building) are within what the wiring relies on.
+        assert!([p, a, h].iter().all(|x| (1..=256).contains(x)), "p = {p}, a = {a}, h = {h}: must be 1..=256");
         let max_g = a as u64 * h as u64 + 1;
         check(g >= 2 && g as u64 <= max_g, "g", format!("groups must be 2..=a·h+1 = {max_g}, got {g}"));
         if !errs.is_empty() {
@@ -186,7 +229,7 @@ impl Dragonfly {
     /// Trunking inside the groups (§3.2, Fig. 6(a)): `k_d` parallel local channels between
     /// the routers that differ in coordinate `d` — one value for every dimension, or one
     /// per dimension of `intra`; empty or all 1: single channels.
-    pub fn trunked(mut self, trunking: &[u32], path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub(crate) fn trunked(mut self, trunking: &[u32], path: &str) -> Result<Dragonfly, ConfigErrors> {
         let (field, dims) = (format!("{path}.intra_trunking"), self.intra.len());
         // An all-ones list changes nothing, but it is still checked: a list of the wrong
         // length says the user meant another group.
@@ -216,14 +259,12 @@ impl Dragonfly {
 
     /// Channel slicing (§3.2): `slices` identical copies of the network side by side, every
     /// node attached to each; 1: one network.
-    pub fn sliced(mut self, slices: u32, path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub(crate) fn sliced(mut self, slices: u32, path: &str) -> Result<Dragonfly, ConfigErrors> {
         if slices == 1 {
             return Ok(self);
         }
         let field = format!("{path}.slices");
-        if !(1..=8).contains(&slices) {
-            return Err(ConfigErrors::one(field, format!("parallel networks must be 1..=8, got {slices}")));
-        }
+        assert!((1..=8).contains(&slices), "parallel networks must be 1..=8 (declared range), got {slices}");
         let interfaces = self.a as u64 * self.p as u64 * self.g as u64 * slices as u64;
         if interfaces > MAX_TERMINALS {
             return Err(ConfigErrors::one(
@@ -265,7 +306,7 @@ impl Dragonfly {
     /// ports stay in the port tables, wired but absent ([`Dragonfly::absent_ports`]):
     /// routing never sees them ([`Dragonfly::slots_between`] lists present channels only)
     /// and the engine treats them as links that have failed for good.
-    pub fn tapered(mut self, taper: &[Vec<u32>], path: &str) -> Result<Dragonfly, ConfigErrors> {
+    pub(crate) fn tapered(mut self, taper: &[Vec<u32>], path: &str) -> Result<Dragonfly, ConfigErrors> {
         if taper.is_empty() {
             return Ok(self);
         }
@@ -422,7 +463,7 @@ impl Dragonfly {
     /// The first router of slice `s` (routers `s·a·g ..`; [`Dragonfly::slot_owner`] and the
     /// group numbers are those of a slice).
     #[inline]
-    pub fn slice_base(&self, s: u32) -> u32 {
+    pub(crate) fn slice_base(&self, s: u32) -> u32 {
         s * self.a * self.g
     }
     /// Group of a router.
@@ -432,20 +473,20 @@ impl Dragonfly {
     }
     /// Index of a router inside its group.
     #[inline]
-    pub fn index(&self, router: u32) -> u32 {
+    pub(crate) fn index(&self, router: u32) -> u32 {
         self.group_index[router as usize].1
     }
     /// Local port of in-group router `i` towards in-group router `j ≠ i`: the (first)
     /// channel to `j` in a fully connected group, else of the first hop of the
     /// dimension-order route.
     #[inline]
-    pub fn local_port(&self, i: u32, j: u32) -> u32 {
+    pub(crate) fn local_port(&self, i: u32, j: u32) -> u32 {
         self.local_link(i, j).0
     }
     /// [`Dragonfly::local_port`] and the number of parallel channels there (trunking,
     /// Fig. 6(a)): the channels of that hop are ports `first..first + trunks`.
     #[inline]
-    pub fn local_link(&self, i: u32, j: u32) -> (u32, u32) {
+    pub(crate) fn local_link(&self, i: u32, j: u32) -> (u32, u32) {
         debug_assert_ne!(i, j);
         if let [k] = self.intra_trunking[..] {
             return (self.p + k * if j < i { j } else { j - 1 }, k);
@@ -463,19 +504,19 @@ impl Dragonfly {
     /// Parallel channels of the local hop whose first channel is `port` (1 without
     /// trunking; `port` must be a local port).
     #[inline]
-    pub fn local_trunks(&self, port: u32) -> u32 {
+    pub(crate) fn local_trunks(&self, port: u32) -> u32 {
         let local = port - self.p;
         let dims = self.intra_offset.iter().zip(&self.intra_trunking);
         dims.take_while(|&(&offset, _)| offset <= local).last().map_or(1, |(_, &k)| k)
     }
     /// Whether any group has parallel local channels.
     #[inline]
-    pub fn is_trunked(&self) -> bool {
+    pub(crate) fn is_trunked(&self) -> bool {
         self.intra_trunking.iter().any(|&k| k > 1)
     }
     /// Local hops between in-group routers `i` and `j` (the coordinates in which they differ).
     #[inline]
-    pub fn local_hops(&self, i: u32, j: u32) -> u32 {
+    pub(crate) fn local_hops(&self, i: u32, j: u32) -> u32 {
         if self.intra.len() == 1 {
             return (i != j) as u32;
         }
@@ -490,7 +531,7 @@ impl Dragonfly {
     /// Whether in-group routers `i` and `j` have the same coordinates in the group's first
     /// `dims` dimensions.
     #[inline]
-    pub fn agree(&self, i: u32, j: u32, dims: usize) -> bool {
+    pub(crate) fn agree(&self, i: u32, j: u32, dims: usize) -> bool {
         let mut stride = 1;
         for &e in self.intra.iter().take(dims) {
             if i / stride % e != j / stride % e {
@@ -507,12 +548,12 @@ impl Dragonfly {
     }
     /// Port of global channel `k` (0..h).
     #[inline]
-    pub fn global_port(&self, k: u32) -> u32 {
+    pub(crate) fn global_port(&self, k: u32) -> u32 {
         self.p + self.local_ports + k
     }
     /// Whether a port number is a global port.
     #[inline]
-    pub fn is_global_port(&self, port: u32) -> bool {
+    pub(crate) fn is_global_port(&self, port: u32) -> bool {
         port >= self.p + self.local_ports
     }
     /// The slots of group `grp` wired to group `target` (empty if `grp == target`).
@@ -715,7 +756,9 @@ mod tests {
         assert_eq!(e.0[0].path, "topology.g");
         let e = Dragonfly::new(1, 3, 1, 3, GlobalArrangement::Absolute, "topology").unwrap_err();
         assert_eq!(e.0[0].path, "topology.g", "{e}");
-        assert!(Dragonfly::new(0, 4, 2, 9, GlobalArrangement::Absolute, "topology").is_err());
+        assert!(
+            std::panic::catch_unwind(|| Dragonfly::new(0, 4, 2, 9, GlobalArrangement::Absolute, "topology")).is_err()
+        );
         assert!(Dragonfly::new(2, 4, 2, 1, GlobalArrangement::Absolute, "topology").is_err());
     }
 }

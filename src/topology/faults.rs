@@ -30,7 +30,7 @@ const MAX_ERRORS: usize = 10;
 
 impl FaultSet {
     /// No failed link in a network of `ports` port ids.
-    pub fn none(ports: usize) -> FaultSet {
+    pub(crate) fn none(ports: usize) -> FaultSet {
         FaultSet { failed: vec![false; ports], links: 0, absent: Vec::new() }
     }
 
@@ -44,7 +44,7 @@ impl FaultSet {
     /// [`FaultSet::from_config`] in a network whose ports `absent` (both ends of each
     /// link) exist in the port tables only: they stay flagged for good, and random
     /// failures are drawn among the links that exist.
-    pub fn from_config_without(
+    pub(crate) fn from_config_without(
         cfg: &FaultConfig,
         net: &Network,
         seed: u64,
@@ -123,7 +123,7 @@ impl FaultSet {
 
     /// Whether the link of port id `id` has failed.
     #[inline]
-    pub fn failed(&self, id: usize) -> bool {
+    pub(crate) fn failed(&self, id: usize) -> bool {
         self.failed[id]
     }
     /// The flag of every port id.
@@ -132,14 +132,14 @@ impl FaultSet {
     }
     /// Whether the link of port id `id` is absent from the network for good.
     #[inline]
-    pub fn is_absent(&self, id: usize) -> bool {
+    pub(crate) fn is_absent(&self, id: usize) -> bool {
         self.absent.get(id).copied().unwrap_or(false)
     }
     /// [`FaultSet::flags`], or nothing when no link has failed and none is absent (what
     /// routing reads: an empty slice spares it a load per candidate output).
     /// A tapered dragonfly's absent channels alone do not count: routing's tables never
     /// contain them.
-    pub fn flags_if_any(&self) -> &[bool] {
+    pub(crate) fn flags_if_any(&self) -> &[bool] {
         if self.links == 0 {
             &[]
         } else {
@@ -156,7 +156,7 @@ impl FaultSet {
 
     /// Fails (or restores) the link of port id `id` and its peer port. Refuses, leaving the
     /// set unchanged, a terminal port and a failure that would disconnect the network.
-    pub fn set(&mut self, net: &Network, id: usize, failed: bool) -> Result<(), String> {
+    pub(crate) fn set(&mut self, net: &Network, id: usize, failed: bool) -> Result<(), String> {
         if id >= net.total_ports() || net.port_by_id(id).is_terminal() {
             return Err(format!("port {id} is not a router-to-router link"));
         }

@@ -30,7 +30,46 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use crate::config::{ConfigError, ConfigErrors};
+use super::{Declaration, Topology};
+use crate::config::schema::{list, Family};
+use crate::config::{ConfigError, ConfigErrors, TopologyConfig};
+
+/// The folded Clos (fat tree) as an XGFT (FB §3.3, HyperX §4.1, 2DFB §IV).
+pub(crate) const FOLDED_CLOS: Declaration = Declaration {
+    name: "folded_clos",
+    family: Family::FoldedClos,
+    description:
+        "folded Clos / fat tree (XGFT): per level, down[i] children and up[i] parents per switch; up < down tapers it",
+    params: &[
+        list("topology.down", "down ports per level", 1.0, 256.0, "children per switch, leaves first, e.g. [8,8]"),
+        list(
+            "topology.up",
+            "up ports per level",
+            1.0,
+            256.0,
+            "parents per switch below the top, e.g. [8] (fewer tapers)",
+        ),
+    ],
+    default: || serde_json::json!({"type": "folded_clos", "down": [8, 8], "up": [8]}),
+    size: |cfg| {
+        let TopologyConfig::FoldedClos { down, up } = cfg else { return None };
+        // Level i (0-based) has Π down[i+1..] · Π up[..i] switches of down[i] + up[i] ports.
+        let product = |v: &[u32]| v.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64));
+        let mut ports = 0u64;
+        let mut routers = 0u64;
+        for i in 0..down.len() {
+            let count = product(down.get(i + 1..)?)?.checked_mul(product(up.get(..i.min(up.len()))?)?)?;
+            let radix = down[i] as u64 + up.get(i).copied().unwrap_or(0) as u64;
+            routers = routers.checked_add(count)?;
+            ports = ports.checked_add(count.checked_mul(radix)?)?;
+        }
+        Some((routers, ports, product(down)?))
+    },
+    build: |cfg| {
+        let TopologyConfig::FoldedClos { down, up } = cfg else { unreachable!("{cfg:?}") };
+        Ok(Topology::FoldedClos(FoldedClos::new(down, up, "topology")?))
+    },
+};
 
 #[derive(Clone, Debug)]
 pub struct FoldedClos {
@@ -63,22 +102,11 @@ impl FoldedClos {
                 format!("needs one value per level below the top ({}), got {}", down.len().saturating_sub(1), up.len()),
             ));
         }
-        for (i, &m) in down.iter().enumerate() {
-            if !(1..=256).contains(&m) {
-                errs.push(ConfigError::new(
-                    format!("{path}.down[{i}]"),
-                    format!("children per switch must be 1..=256, got {m}"),
-                ));
-            }
-        }
-        for (i, &w) in up.iter().enumerate() {
-            if !(1..=256).contains(&w) {
-                errs.push(ConfigError::new(
-                    format!("{path}.up[{i}]"),
-                    format!("parents per switch must be 1..=256, got {w}"),
-                ));
-            }
-        }
+        // The declared ranges (checked before building) are what the levels rely on.
+        assert!(
+            down.iter().chain(up).all(|m| (1..=256).contains(m)),
+            "down {down:?}, up {up:?}: ports must be 1..=256"
+        );
         if !errs.is_empty() {
             return Err(ConfigErrors(errs));
         }
@@ -146,16 +174,16 @@ impl FoldedClos {
     pub fn network(&self) -> &Network {
         &self.net
     }
-    pub fn levels(&self) -> usize {
+    pub(crate) fn levels(&self) -> usize {
         self.down.len()
     }
     /// Number of switches on level `i` (0-based: 0 = leaves).
-    pub fn switches_at(&self, i: usize) -> u32 {
+    pub(crate) fn switches_at(&self, i: usize) -> u32 {
         self.level_start[i + 1] - self.level_start[i]
     }
     /// Level (0-based) and index within the level of a switch.
     #[inline]
-    pub fn level_of(&self, router: u32) -> (usize, u32) {
+    pub(crate) fn level_of(&self, router: u32) -> (usize, u32) {
         let i = self.level_start.partition_point(|&s| s <= router) - 1;
         (i, router - self.level_start[i])
     }
@@ -172,7 +200,7 @@ impl FoldedClos {
     /// Whether switch `router` is an ancestor of terminal `dst`; if so, the down port
     /// towards it.
     #[inline]
-    pub fn down_port(&self, router: u32, dst: u32) -> Option<u32> {
+    pub(crate) fn down_port(&self, router: u32, dst: u32) -> Option<u32> {
         let (i, idx) = self.level_of(router);
         let a_part = idx % self.a_span[i];
         if a_part != dst / self.below[i] {
@@ -183,17 +211,17 @@ impl FoldedClos {
     }
     /// First up port of a switch and the number of up ports (0 at the top).
     #[inline]
-    pub fn up_ports(&self, router: u32) -> (u32, u32) {
+    pub(crate) fn up_ports(&self, router: u32) -> (u32, u32) {
         let (i, _) = self.level_of(router);
         (self.down[i], self.up.get(i).copied().unwrap_or(0))
     }
     /// Terminals per leaf switch.
-    pub fn terminals_per_leaf(&self) -> u32 {
+    pub(crate) fn terminals_per_leaf(&self) -> u32 {
         self.down[0]
     }
     /// The k-ary L-flat with the same terminals per leaf and leaves, if every level has
     /// `k` down ports (used to give HyperX-defined patterns the same terminal permutation).
-    pub fn equivalent_flattened_butterfly(&self) -> Option<super::HyperX> {
+    pub(crate) fn equivalent_flattened_butterfly(&self) -> Option<super::HyperX> {
         let k = self.down[0];
         if self.levels() < 2 || self.down.iter().any(|&m| m != k) {
             return None;
@@ -265,7 +293,7 @@ mod tests {
     #[test]
     fn bad_parameters_are_errors() {
         assert_eq!(FoldedClos::new(&[4, 4], &[], "topology").unwrap_err().0[0].path, "topology.up");
-        assert_eq!(FoldedClos::new(&[0, 4], &[4], "topology").unwrap_err().0[0].path, "topology.down[0]");
+        assert!(std::panic::catch_unwind(|| FoldedClos::new(&[0, 4], &[4], "topology")).is_err());
         assert!(FoldedClos::new(&[256, 256, 256], &[1, 1], "topology").is_err());
     }
 }

@@ -31,7 +31,7 @@ pub struct Port {
 }
 
 impl Port {
-    pub const TERMINAL: u32 = u32::MAX;
+    pub(crate) const TERMINAL: u32 = u32::MAX;
 
     pub fn is_terminal(&self) -> bool {
         self.peer_router == Port::TERMINAL
@@ -86,7 +86,7 @@ impl Network {
     pub fn radix(&self, router: u32) -> u32 {
         self.port_offset[router as usize + 1] - self.port_offset[router as usize]
     }
-    pub fn max_radix(&self) -> u32 {
+    pub(crate) fn max_radix(&self) -> u32 {
         (0..self.routers() as u32).map(|r| self.radix(r)).max().unwrap_or(0)
     }
     /// Global id of port `port` of `router`.
@@ -121,21 +121,21 @@ impl Network {
     /// (router, port) a terminal injects into (differs from [`Network::terminal_port`]
     /// only in the unidirectional butterfly).
     #[inline]
-    pub fn inject_port(&self, terminal: u32) -> (u32, u32) {
+    pub(crate) fn inject_port(&self, terminal: u32) -> (u32, u32) {
         self.inject_port[terminal as usize]
     }
     /// Router a terminal injects into (a packet's source router).
     #[inline]
-    pub fn inject_router(&self, terminal: u32) -> u32 {
+    pub(crate) fn inject_router(&self, terminal: u32) -> u32 {
         self.inject_port[terminal as usize].0
     }
     /// Router that owns a global port id.
-    pub fn router_of_port(&self, id: usize) -> u32 {
+    pub(crate) fn router_of_port(&self, id: usize) -> u32 {
         (self.port_offset.partition_point(|&o| o as usize <= id) - 1) as u32
     }
     /// Whether terminals inject and receive at different routers (the conventional
     /// butterfly): its channels are used in one direction only.
-    pub fn unidirectional(&self) -> bool {
+    pub(crate) fn unidirectional(&self) -> bool {
         self.inject_port != self.terminal_port
     }
     /// The port id at router `a` of its `trunk`-th link (from 0, in port order) to router
@@ -175,7 +175,7 @@ impl Network {
 
 /// Incremental construction with a consistency check at the end.
 #[derive(Debug, Default)]
-pub struct NetworkBuilder {
+pub(crate) struct NetworkBuilder {
     port_offset: Vec<u32>,
     ports: Vec<Option<Port>>,
     terminal_port: Vec<Option<(u32, u32)>>,
@@ -183,7 +183,7 @@ pub struct NetworkBuilder {
 }
 
 impl NetworkBuilder {
-    pub fn new(terminals: usize) -> Self {
+    pub(crate) fn new(terminals: usize) -> Self {
         NetworkBuilder {
             port_offset: vec![0],
             ports: Vec::new(),
@@ -193,7 +193,7 @@ impl NetworkBuilder {
     }
 
     /// Adds a router with `radix` ports; routers are numbered in order of addition.
-    pub fn add_router(&mut self, radix: u32) -> u32 {
+    pub(crate) fn add_router(&mut self, radix: u32) -> u32 {
         let id = self.port_offset.len() as u32 - 1;
         let last = *self.port_offset.last().unwrap();
         self.port_offset.push(last + radix);
@@ -210,7 +210,7 @@ impl NetworkBuilder {
         &mut self.ports[id]
     }
 
-    pub fn attach_terminal(&mut self, terminal: u32, router: u32, port: u32) {
+    pub(crate) fn attach_terminal(&mut self, terminal: u32, router: u32, port: u32) {
         *self.slot(router, port) =
             Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
         self.terminal_port[terminal as usize] = Some((router, port));
@@ -219,14 +219,14 @@ impl NetworkBuilder {
     /// Unidirectional networks: `terminal` injects at (`router`, `port`) but is delivered
     /// to by the port given to [`NetworkBuilder::attach_terminal`]. The port's output
     /// direction stays unused.
-    pub fn attach_injection(&mut self, terminal: u32, router: u32, port: u32) {
+    pub(crate) fn attach_injection(&mut self, terminal: u32, router: u32, port: u32) {
         *self.slot(router, port) =
             Some(Port { class: LinkClass::Terminal, peer_router: Port::TERMINAL, peer_port: terminal, dim: 0 });
         self.inject_port[terminal as usize] = Some((router, port));
     }
 
     /// Connects two router ports with a bidirectional channel.
-    pub fn connect(&mut self, a: (u32, u32), b: (u32, u32), class: LinkClass, dim: u16) {
+    pub(crate) fn connect(&mut self, a: (u32, u32), b: (u32, u32), class: LinkClass, dim: u16) {
         for (from, to) in [(a, b), (b, a)] {
             let slot = self.slot(from.0, from.1);
             assert!(slot.is_none(), "port {} of router {} wired twice", from.1, from.0);
@@ -234,13 +234,13 @@ impl NetworkBuilder {
         }
     }
 
-    pub fn finish(self, positions: Vec<[f32; 2]>) -> Network {
+    pub(crate) fn finish(self, positions: Vec<[f32; 2]>) -> Network {
         self.finish_sliced(positions, 1)
     }
 
     /// [`NetworkBuilder::finish`] for `slices` parallel networks: routers and terminals
     /// numbered slice after slice, in equal blocks (see [`Network::slices`]).
-    pub fn finish_sliced(self, positions: Vec<[f32; 2]>, slices: u32) -> Network {
+    pub(crate) fn finish_sliced(self, positions: Vec<[f32; 2]>, slices: u32) -> Network {
         let routers = self.port_offset.len() - 1;
         assert!(
             slices >= 1

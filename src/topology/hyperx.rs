@@ -16,7 +16,109 @@
 //! ports.
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
-use crate::config::{ConfigError, ConfigErrors};
+use super::{uniform_size, Declaration, Topology};
+use crate::config::schema::{int, list, Family, Param};
+use crate::config::{ConfigError, ConfigErrors, TopologyConfig};
+
+/// The parameters of a k-ary n-flat (flattened butterfly and 2DFB).
+const FLAT_PARAMS: &[Param] = &[
+    int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"),
+    int("topology.n", "n (flat)", 2.0, 16.0, "n − 1 dimensions (FB Fig. 12 goes to n = 12)"),
+];
+
+/// Size of a k-ary n-flat with `dilation` links per router pair.
+fn flat_size(k: u32, n: u32, dilation: u64) -> Option<(u64, u64, u64)> {
+    let radix = (n as u64).checked_sub(1)?.checked_mul(dilation * (k as u64).checked_sub(1)?)?.checked_add(k as u64)?;
+    uniform_size((k as u64).checked_pow(n.checked_sub(1)?)?, radix, (k as u64).checked_pow(n)?)
+}
+
+/// The k-ary n-flat (FB paper §2).
+pub(crate) const FLATTENED_BUTTERFLY: Declaration = Declaration {
+    name: "flattened_butterfly",
+    family: Family::HyperX,
+    description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
+    params: FLAT_PARAMS,
+    default: || serde_json::json!({"type": "flattened_butterfly", "k": 8, "n": 2}),
+    size: |cfg| {
+        let &TopologyConfig::FlattenedButterfly { k, n } = cfg else { return None };
+        flat_size(k, n, 1)
+    },
+    build: |cfg| {
+        let &TopologyConfig::FlattenedButterfly { k, n } = cfg else { unreachable!("{cfg:?}") };
+        Ok(Topology::HyperX(HyperX::flattened_butterfly(k, n, "topology")?))
+    },
+};
+
+/// The 2-dilated flattened butterfly (2DFB paper §II).
+pub(crate) const DILATED_FLATTENED_BUTTERFLY: Declaration = Declaration {
+    name: "dilated_flattened_butterfly",
+    family: Family::HyperX,
+    description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
+    params: FLAT_PARAMS,
+    default: || serde_json::json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2}),
+    size: |cfg| {
+        let &TopologyConfig::DilatedFlattenedButterfly { k, n } = cfg else { return None };
+        flat_size(k, n, 2)
+    },
+    build: |cfg| {
+        let &TopologyConfig::DilatedFlattenedButterfly { k, n } = cfg else { unreachable!("{cfg:?}") };
+        assert!(n >= 2, "a k-ary n-flat needs n ≥ 2 (declared range), got {n}");
+        Ok(Topology::HyperX(HyperX::new(&vec![k; (n - 1) as usize], &[2], k, "topology")?))
+    },
+};
+
+/// HyperX (HyperX paper §3).
+pub(crate) const HYPERX: Declaration = Declaration {
+    name: "hyperx",
+    family: Family::HyperX,
+    description: "HyperX (HyperX paper §3): lattice with extents S, trunking K, T terminals per switch",
+    params: &[
+        list("topology.s", "S (extents)", 2.0, 256.0, "switches per dimension, e.g. [8,8,8]"),
+        list(
+            "topology.k",
+            "K (trunking)",
+            1.0,
+            8.0,
+            "parallel links per neighbour pair: one value or one per dimension",
+        ),
+        int("topology.t", "T (terminals)", 1.0, 256.0, "terminals per switch"),
+    ],
+    default: || serde_json::json!({"type": "hyperx", "s": [4, 4, 4], "k": [1], "t": 4}),
+    size: |cfg| {
+        let TopologyConfig::Hyperx { s, k, t } = cfg else { return None };
+        // A trunking list of the wrong length is the build's error to report; the
+        // estimate takes the largest value for every dimension.
+        let widest = k.iter().copied().max().unwrap_or(1);
+        let trunk = |d: usize| Some(if k.len() == s.len() { k[d] } else { widest });
+        let routers = s.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64))?;
+        let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| {
+            acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?)
+        })?;
+        uniform_size(routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
+    },
+    build: |cfg| {
+        let TopologyConfig::Hyperx { s, k, t } = cfg else { unreachable!("{cfg:?}") };
+        Ok(Topology::HyperX(HyperX::new(s, k, *t, "topology")?))
+    },
+};
+
+/// The binary n-cube (HyperX with S = 2, K = 1, T = 1).
+pub(crate) const HYPERCUBE: Declaration = Declaration {
+    name: "hypercube",
+    family: Family::HyperX,
+    description: "binary n-cube with one terminal per router (HyperX with S = 2, K = 1, T = 1)",
+    params: &[int("topology.n", "n (dimensions)", 1.0, 16.0, "2^n routers")],
+    default: || serde_json::json!({"type": "hypercube", "n": 6}),
+    size: |cfg| {
+        let &TopologyConfig::Hypercube { n } = cfg else { return None };
+        let routers = 2u64.checked_pow(n)?;
+        uniform_size(routers, n as u64 + 1, routers)
+    },
+    build: |cfg| {
+        let &TopologyConfig::Hypercube { n } = cfg else { unreachable!("{cfg:?}") };
+        Ok(Topology::HyperX(HyperX::new(&vec![2; n as usize], &[1], 1, "topology")?))
+    },
+};
 
 #[derive(Clone, Debug)]
 pub struct HyperX {
@@ -34,7 +136,7 @@ pub struct HyperX {
 
 /// How one dimension `d` is numbered and wired (see the module documentation).
 #[derive(Clone, Copy, Debug)]
-pub struct DimLayout {
+pub(crate) struct DimLayout {
     /// Extent `S_d`: coordinates `0..extent`.
     pub extent: u32,
     /// Parallel links `K_d` between two switches that differ only in this dimension.
@@ -48,27 +150,27 @@ pub struct DimLayout {
 impl DimLayout {
     /// Number of ports of the dimension at every switch.
     #[inline]
-    pub fn ports(&self) -> u32 {
+    pub(crate) fn ports(&self) -> u32 {
         (self.extent - 1) * self.trunks
     }
     /// First trunk port towards coordinate `m` from a switch at coordinate `own ≠ m`:
     /// the other coordinates in increasing order, `trunks` ports each.
     #[inline]
-    pub fn port_toward(&self, own: u32, m: u32) -> u32 {
+    pub(crate) fn port_toward(&self, own: u32, m: u32) -> u32 {
         debug_assert_ne!(m, own);
         self.first_port + (m - (m > own) as u32) * self.trunks
     }
     /// The coordinate port `port` of this dimension leads to from a switch at `own`
     /// (the inverse of [`DimLayout::port_toward`]).
     #[inline]
-    pub fn coord_of_port(&self, own: u32, port: u32) -> u32 {
+    pub(crate) fn coord_of_port(&self, own: u32, port: u32) -> u32 {
         let j = (port - self.first_port) / self.trunks;
         j + (j >= own) as u32
     }
 }
 
 /// Largest network the simulator builds (terminals), to keep memory bounded.
-pub const MAX_TERMINALS: u64 = 1 << 17;
+pub(crate) const MAX_TERMINALS: u64 = 1 << 17;
 
 impl HyperX {
     /// Builds HyperX(L = s.len(), S = s, K = k, T = t); `k` may hold one value for all
@@ -78,11 +180,8 @@ impl HyperX {
         if s.is_empty() || s.len() > 16 {
             errs.push(ConfigError::new(format!("{path}.s"), format!("needs 1..=16 dimensions, got {}", s.len())));
         }
-        for (d, &sd) in s.iter().enumerate() {
-            if !(2..=256).contains(&sd) {
-                errs.push(ConfigError::new(format!("{path}.s[{d}]"), format!("extent must be 2..=256, got {sd}")));
-            }
-        }
+        // The declared ranges (checked before building) are what the lattice relies on.
+        assert!(s.iter().all(|sd| (2..=256).contains(sd)), "extents must be 2..=256, got {s:?}");
         let k: Vec<u32> = match k.len() {
             1 => vec![k[0]; s.len()],
             n if n == s.len() => k.to_vec(),
@@ -94,14 +193,8 @@ impl HyperX {
                 vec![1; s.len()]
             }
         };
-        for (d, &kd) in k.iter().enumerate() {
-            if !(1..=8).contains(&kd) {
-                errs.push(ConfigError::new(format!("{path}.k[{d}]"), format!("trunking must be 1..=8, got {kd}")));
-            }
-        }
-        if !(1..=256).contains(&t) {
-            errs.push(ConfigError::new(format!("{path}.t"), format!("terminals per switch must be 1..=256, got {t}")));
-        }
+        assert!(k.iter().all(|kd| (1..=8).contains(kd)), "trunking must be 1..=8, got {k:?}");
+        assert!((1..=256).contains(&t), "terminals per switch must be 1..=256, got {t}");
         if !errs.is_empty() {
             return Err(ConfigErrors(errs));
         }
@@ -131,12 +224,7 @@ impl HyperX {
 
     /// The k-ary n-flat of the FB paper.
     pub fn flattened_butterfly(k: u32, n: u32, path: &str) -> Result<HyperX, ConfigErrors> {
-        if n < 2 {
-            return Err(ConfigErrors::one(
-                format!("{path}.n"),
-                format!("a k-ary n-flat needs n ≥ 2 (n' = n − 1 ≥ 1 dimensions), got {n}"),
-            ));
-        }
+        assert!(n >= 2, "a k-ary n-flat needs n ≥ 2 (n' = n − 1 ≥ 1 dimensions), got {n}");
         HyperX::new(&vec![k; (n - 1) as usize], &[1], k, path)
     }
 
@@ -170,7 +258,7 @@ impl HyperX {
     pub fn network(&self) -> &Network {
         &self.net
     }
-    pub fn dims(&self) -> usize {
+    pub(crate) fn dims(&self) -> usize {
         self.s.len()
     }
     pub fn routers(&self) -> u32 {
@@ -184,18 +272,18 @@ impl HyperX {
     /// Every coordinate of `router`, dimension 0 first: loops over the dimensions zip it
     /// with [`HyperX::layout`] and read it without further bounds checks.
     #[inline]
-    pub fn coords(&self, router: u32) -> &[u8] {
+    pub(crate) fn coords(&self, router: u32) -> &[u8] {
         let dims = self.layout.len();
         &self.coords[router as usize * dims..][..dims]
     }
     /// Numbering and port layout of every dimension, dimension 0 first.
     #[inline]
-    pub fn layout(&self) -> &[DimLayout] {
+    pub(crate) fn layout(&self) -> &[DimLayout] {
         &self.layout
     }
     /// The switch that equals `router` except for coordinate `m` in dimension `d`.
     #[inline]
-    pub fn neighbor(&self, router: u32, d: usize, m: u32) -> u32 {
+    pub(crate) fn neighbor(&self, router: u32, d: usize, m: u32) -> u32 {
         let stride = self.layout[d].stride;
         router - self.coord(router, d) * stride + m * stride
     }
@@ -206,13 +294,13 @@ impl HyperX {
     }
     /// First port of dimension `d` and the number of ports in it.
     #[inline]
-    pub fn dim_ports(&self, d: usize) -> (u32, u32) {
+    pub(crate) fn dim_ports(&self, d: usize) -> (u32, u32) {
         let dim = &self.layout[d];
         (dim.first_port, dim.ports())
     }
     /// Router a terminal belongs to.
     #[inline]
-    pub fn router_of(&self, terminal: u32) -> u32 {
+    pub(crate) fn router_of(&self, terminal: u32) -> u32 {
         terminal / self.t
     }
     /// Number of dimensions in which two routers differ (minimal hop count).
@@ -222,7 +310,7 @@ impl HyperX {
     }
     /// Highest dimension in which `a` and `b` differ.
     #[inline]
-    pub fn highest_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
+    pub(crate) fn highest_offset_dim(&self, a: u32, b: u32) -> Option<usize> {
         self.coords(a).iter().zip(self.coords(b)).rposition(|(x, y)| x != y)
     }
 
@@ -310,9 +398,14 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_errors() {
-        assert!(HyperX::new(&[1, 4], &[1], 4, "topology").unwrap_err().0[0].path == "topology.s[0]");
-        assert!(HyperX::new(&[4, 4], &[1, 1, 1], 4, "topology").is_err());
-        assert!(HyperX::flattened_butterfly(4, 1, "topology").is_err());
+        assert!(HyperX::new(&[4, 4], &[1, 1, 1], 4, "topology").unwrap_err().0[0].path == "topology.k");
         assert!(HyperX::new(&[256, 256, 256], &[1], 8, "topology").is_err());
+    }
+
+    /// Values outside the declared ranges never reach the builder: it asserts them.
+    #[test]
+    fn out_of_range_parameters_are_asserted() {
+        assert!(std::panic::catch_unwind(|| HyperX::new(&[1, 4], &[1], 4, "topology")).is_err());
+        assert!(std::panic::catch_unwind(|| HyperX::flattened_butterfly(4, 1, "topology")).is_err());
     }
 }

@@ -1,12 +1,13 @@
 //! Topologies. Each family builds a [`Network`] (flat port tables, link classes, drawing
 //! coordinates) and keeps the metadata its routing algorithms need (coordinates, groups).
 
-pub mod butterfly;
-pub mod dragonfly;
-pub mod faults;
-pub mod folded_clos;
-pub mod graph;
-pub mod hyperx;
+pub(crate) mod butterfly;
+pub(crate) mod dragonfly;
+pub(crate) mod faults;
+pub(crate) mod folded_clos;
+pub(crate) mod graph;
+pub(crate) mod hyperx;
+pub(crate) mod reading;
 
 pub use butterfly::Butterfly;
 pub use dragonfly::Dragonfly;
@@ -15,7 +16,60 @@ pub use folded_clos::FoldedClos;
 pub use graph::{LinkClass, Network, Port};
 pub use hyperx::HyperX;
 
+use crate::config::schema::{Family, Param};
 use crate::config::{ConfigErrors, TopologyConfig};
+
+/// One topology as users choose it: the single declaration from which `--list`, the page's
+/// form (through the catalog), the range checks of both front ends
+/// ([`crate::config::SimConfig::validate`]), the completion of a partial `topology` section,
+/// the memory estimate and the tests' "every topology" lists derive. Each family's file
+/// declares its own; [`TOPOLOGIES`] registers it with one line.
+pub struct Declaration {
+    /// Its `topology.type` (the serde tag of its `TopologyConfig` variant).
+    pub name: &'static str,
+    /// The family its routing algorithms belong to.
+    pub family: Family,
+    /// One line for `--list` and the page, citing the paper section.
+    pub description: &'static str,
+    /// Its parameters (`topology.*`) with their ranges and help: the only range check of
+    /// each (the builder asserts what it relies on).
+    pub params: &'static [Param],
+    /// Its default `topology` section, from which a partial one is completed.
+    pub default: fn() -> serde_json::Value,
+    /// Routers, ports (terminal ports included) and terminals of a configuration of this
+    /// type, or `None` when they overflow 64 bits or it is malformed (its build says why):
+    /// the memory estimate is checked from it before anything is allocated.
+    pub size: fn(&TopologyConfig) -> Option<(u64, u64, u64)>,
+    /// Builds it from a configuration of this type whose ranges were checked; errors carry
+    /// `topology.*` paths.
+    pub build: fn(&TopologyConfig) -> Result<Topology, ConfigErrors>,
+}
+
+/// Every topology, one line each (in the order `--list` and the page show them).
+pub const TOPOLOGIES: &[Declaration] = &[
+    hyperx::FLATTENED_BUTTERFLY,
+    hyperx::DILATED_FLATTENED_BUTTERFLY,
+    hyperx::HYPERX,
+    hyperx::HYPERCUBE,
+    folded_clos::FOLDED_CLOS,
+    butterfly::BUTTERFLY,
+    dragonfly::DRAGONFLY,
+];
+
+/// The declaration of the topology `type_name` (every `TopologyConfig` variant has one:
+/// `topology::tests::every_config_type_is_declared`).
+pub(crate) fn declaration(type_name: &str) -> &'static Declaration {
+    TOPOLOGIES
+        .iter()
+        .find(|t| t.name == type_name)
+        .unwrap_or_else(|| panic!("topology type {type_name} is not declared in TOPOLOGIES"))
+}
+
+/// `(routers, routers · radix, terminals)`, or `None` when the product overflows: the size of
+/// a network whose routers all have `radix` ports.
+pub(crate) fn uniform_size(routers: u64, radix: u64, terminals: u64) -> Option<(u64, u64, u64)> {
+    Some((routers, routers.checked_mul(radix)?, terminals))
+}
 
 /// A built topology of one of the supported families.
 #[derive(Clone, Debug)]
@@ -31,38 +85,10 @@ pub enum Topology {
 }
 
 impl Topology {
-    /// Builds the topology a configuration describes; errors carry `topology.*` paths.
+    /// Builds the topology a configuration describes (by its declaration); errors carry
+    /// `topology.*` paths.
     pub fn build(cfg: &TopologyConfig) -> Result<Topology, ConfigErrors> {
-        const P: &str = "topology";
-        Ok(match cfg {
-            TopologyConfig::FlattenedButterfly { k, n } => Topology::HyperX(HyperX::flattened_butterfly(*k, *n, P)?),
-            TopologyConfig::DilatedFlattenedButterfly { k, n } => {
-                if *n < 2 {
-                    return Err(ConfigErrors::one("topology.n", format!("needs n ≥ 2, got {n}")));
-                }
-                Topology::HyperX(HyperX::new(&vec![*k; (*n - 1) as usize], &[2], *k, P)?)
-            }
-            TopologyConfig::Hypercube { n } => {
-                if !(1..=16).contains(n) {
-                    return Err(ConfigErrors::one(
-                        "topology.n",
-                        format!("hypercube dimension must be 1..=16, got {n}"),
-                    ));
-                }
-                Topology::HyperX(HyperX::new(&vec![2; *n as usize], &[1], 1, P)?)
-            }
-            TopologyConfig::Hyperx { s, k, t } => Topology::HyperX(HyperX::new(s, k, *t, P)?),
-            TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } => {
-                Topology::Dragonfly(
-                    Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
-                        .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
-                        .sliced(*slices, P)?
-                        .tapered(taper, P)?,
-                )
-            }
-            TopologyConfig::FoldedClos { down, up } => Topology::FoldedClos(FoldedClos::new(down, up, P)?),
-            TopologyConfig::Butterfly { k, n } => Topology::Butterfly(Butterfly::new(*k, *n, P)?),
-        })
+        (declaration(cfg.type_name()).build)(cfg)
     }
 
     pub fn network(&self) -> &Network {
@@ -90,16 +116,16 @@ impl Topology {
 
     /// The routing family of the network: the algorithms of [`crate::routing::ALGORITHMS`]
     /// with this `family` run on it.
-    pub fn family(&self) -> &'static str {
+    pub(crate) fn family(&self) -> Family {
         match self {
-            Topology::HyperX(_) => "hyperx",
-            Topology::Dragonfly(_) => "dragonfly",
-            Topology::FoldedClos(_) => "folded_clos",
-            Topology::Butterfly(_) => "butterfly",
+            Topology::HyperX(_) => Family::HyperX,
+            Topology::Dragonfly(_) => Family::Dragonfly,
+            Topology::FoldedClos(_) => Family::FoldedClos,
+            Topology::Butterfly(_) => Family::Butterfly,
         }
     }
 
-    pub fn as_butterfly(&self) -> Option<&Butterfly> {
+    pub(crate) fn as_butterfly(&self) -> Option<&Butterfly> {
         match self {
             Topology::Butterfly(b) => Some(b),
             _ => None,
@@ -125,7 +151,7 @@ impl Topology {
     }
 
     /// Terminals attached to each router (all families attach the same number everywhere).
-    pub fn terminals_per_router(&self) -> u32 {
+    pub(crate) fn terminals_per_router(&self) -> u32 {
         match self {
             Topology::HyperX(h) => h.t,
             Topology::Dragonfly(d) => d.p,
@@ -152,11 +178,36 @@ impl Topology {
         }
     }
     /// (nodes per group, groups) for families with groups (the dragonfly; of one slice).
-    pub fn groups(&self) -> Option<(u32, u32)> {
+    pub(crate) fn groups(&self) -> Option<(u32, u32)> {
         match self {
-            Topology::HyperX(_) => None,
             Topology::Dragonfly(d) => Some((d.a * d.p, d.g)),
-            Topology::FoldedClos(_) | Topology::Butterfly(_) => None,
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every declaration is registered once, its default is a configuration of its own type
+    /// that builds, within its own ranges, as a network of its family.
+    #[test]
+    fn every_config_type_is_declared() {
+        for (i, t) in TOPOLOGIES.iter().enumerate() {
+            assert!(!TOPOLOGIES[..i].iter().any(|u| u.name == t.name), "{} is registered twice", t.name);
+            let cfg: TopologyConfig =
+                serde_json::from_value((t.default)()).unwrap_or_else(|e| panic!("{}: {e}", t.name));
+            assert_eq!(cfg.type_name(), t.name);
+            assert_eq!(declaration(t.name).family, t.family);
+            assert!((t.size)(&cfg).is_some(), "{}: no size", t.name);
+            let built = Topology::build(&cfg).unwrap_or_else(|e| panic!("{}: {e}", t.name));
+            assert_eq!(built.family(), t.family, "{}", t.name);
+            let sim = crate::config::SimConfig { topology: cfg, ..Default::default() };
+            assert!(crate::config::schema::range_errors(&sim, t.params).is_empty(), "{}", t.name);
+            for p in t.params {
+                assert!(p.path.starts_with("topology."), "{}: {}", t.name, p.path);
+            }
         }
     }
 }

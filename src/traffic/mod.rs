@@ -6,4 +6,4 @@
 
 mod patterns;
 
-pub use patterns::{Pattern, PATTERNS};
+pub(crate) use patterns::{Pattern, PATTERNS};

@@ -10,7 +10,7 @@ use crate::rng::SimRng;
 use crate::topology::Topology;
 
 /// Catalog of pattern names with a one-line description each.
-pub const PATTERNS: &[(&str, &str)] = &[
+pub(crate) const PATTERNS: &[(&str, &str)] = &[
     ("uniform", "uniform random: every other terminal equally likely"),
     ("router_shift", "worst case of the FB paper: terminals of router i to random terminals of router i+shift"),
     ("group_shift", "worst case of the dragonfly paper: terminals of group i to random terminals of group i+shift"),
@@ -26,7 +26,7 @@ pub const PATTERNS: &[(&str, &str)] = &[
 
 /// A destination pattern over terminal ids.
 #[derive(Clone, Debug)]
-pub enum Pattern {
+pub(crate) enum Pattern {
     Uniform {
         terminals: u32,
     },
@@ -43,7 +43,7 @@ pub enum Pattern {
 
 impl Pattern {
     /// Builds the pattern named in `cfg.pattern` for a topology.
-    pub fn build(cfg: &TrafficConfig, topo: &Topology, seed: u64) -> Result<Pattern, ConfigErrors> {
+    pub(crate) fn build(cfg: &TrafficConfig, topo: &Topology, seed: u64) -> Result<Pattern, ConfigErrors> {
         let net = topo.network();
         // Between nodes: a sliced network's node has a terminal in every slice.
         let n = net.nodes() as u32;
@@ -192,7 +192,7 @@ impl Pattern {
     /// Destination node of a packet from node `src`. Inlined into the engine's generation
     /// loops (measured: out of line it costs 0.8 % of a 1K flattened butterfly's instructions).
     #[inline(always)]
-    pub fn destination(&self, src: u32, rng: &mut SimRng) -> u32 {
+    pub(crate) fn destination(&self, src: u32, rng: &mut SimRng) -> u32 {
         match self {
             Pattern::Uniform { terminals } => {
                 let d = rng.below(terminals - 1);

@@ -21,13 +21,13 @@
 //! - `inspect.rs`: router and channel details, Fig. 9 utilization, latency histograms;
 //! - `cost.rs`: the cost view's models (`costFigures`, and `costHyperx` for its worker);
 //! - `trace.rs`: the packet trace and DAL's per-hop notes;
-//! - `teaching.rs`: rewind, run until an event, the load changed while running, packets
+//! - `time_control.rs`: rewind, run until an event, the load changed while running, packets
 //!   on the channels and per-router decision counts.
 
 mod budget;
 mod cost;
 mod inspect;
-mod teaching;
+mod time_control;
 mod trace;
 mod websim;
 
@@ -81,7 +81,7 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
 }
 
 /// The TypeScript declarations of the objects the page reads (`FieldError`,
-/// `LiveCounters`, …), generated from the Rust types by `tests/boundary_types.rs`.
+/// `LiveCounters`, …), generated from the Rust types by `tests/integration/boundary_types.rs`.
 #[wasm_bindgen(typescript_custom_section)]
 const BOUNDARY: &str = include_str!("boundary.d.ts");
 

@@ -32,7 +32,7 @@ pub struct WebSim {
     pub(super) downstream_port: Vec<u32>,
     /// Per port id: the channel feeding that input port (`u32::MAX` for terminal inputs).
     pub(super) channel_of_input: Vec<u32>,
-    /// Snapshots and events for rewinding (`teaching.rs`).
+    /// Snapshots and events for rewinding (`time_control.rs`).
     pub(super) history: History,
     /// Per channel: smoothed utilization, and the (cycle, flits sent) it was last sampled at.
     utilization: Vec<f32>,

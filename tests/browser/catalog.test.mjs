@@ -68,7 +68,7 @@ test('the page offers the CLI’s parameters, ranges, options and algorithms for
       if (p.kind === 'enum') assert.deepEqual(row.options, p.options, `${topo.name}: ${p.path} options`);
     }
     assert.ok(compared >= 15, `${topo.name}: only ${compared} numeric parameters compared`);
-    const algorithms = cli.routings.filter((r) => r.families === topo.family).map((r) => r.name);
+    const algorithms = cli.routings.filter((r) => r.family === topo.family).map((r) => r.name);
     assert.deepEqual(rows['routing.algorithm'].options.slice().sort(), algorithms.slice().sort(), `${topo.name}: algorithms`);
   }
   assert.deepEqual(errors, []);

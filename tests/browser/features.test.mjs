@@ -106,7 +106,7 @@ test('the load–latency sweep runs in a worker, the page keeps animating, point
 // The page's sweep applies the CLI's saturation rule (src/saturation.rs, in the same wasm
 // engine): on the 72-node dragonfly under group shift MIN's capacity is 1/(ah) = 0.125; at
 // 0.13 it accepts 0.125 while its labeled packets drain — saturated, as `hiradix run` says
-// (tests/cli.rs, run_and_sweep_agree_on_saturation) — and the table reports where the
+// (tests/integration/cli.rs, run_and_sweep_agree_on_saturation) — and the table reports where the
 // curve saturates, its saturation throughput (what it carried unsaturated, at 0.1) and,
 // apart, the peak accepted (0.125, at the saturated point).
 test('the sweep marks accepted-below-offered points saturated, as the CLI does', { timeout: 240_000 }, async () => {

@@ -3,7 +3,7 @@
 // stop; a question waits for the class, the next press runs on and the run answers it (the
 // decision in the inspector); PageUp goes back exactly (by rewind). The UGAL-L story's
 // scenes: watch to cycle 2000; ask which path router 3's next packet takes; router 0's next
-// non-minimal decision (tests/stories.rs checks the answer against the engine natively).
+// non-minimal decision (tests/integration/stories.rs checks the answer against the engine natively).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPage, startServer } from './harness.mjs';

@@ -225,7 +225,7 @@ test(
     // policy; utilization from --json's channel_utilization, terminal ports left out): accepted 0.501 (shortest_queue, not saturated) and 0.409 (round
     // robin, saturated); slice 0's channels 0.717 against 0.546 flits/cycle, slice 1's
     // 0.412 and 0.405. The text's other two policies, measured the same way: shared_queue
-    // accepts 0.5005 (not saturated), random 0.4114 (saturated); tests/channel_slicing.rs
+    // accepts 0.5005 (not saturated), random 0.4114 (saturated); tests/integration/channel_slicing.rs
     // checks both on the same failed links.
     assert.ok(sq.focus >= 1.2 * rr.focus, `slice 0 not busier under shortest_queue: ${fmt([sq, rr])}`);
     // The pane notes: shortest_queue keeps up (a standing backlog in slice 1's queues is no

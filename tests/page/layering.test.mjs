@@ -1,4 +1,4 @@
-// The page's modules import one way, as tests/layering.rs checks for src/: each folder of
+// The page's modules import one way, as tests/integration/layering.rs checks for src/: each folder of
 // www/ is a layer and imports only from its own layer or those below it, so the model and
 // the rendering never reach into the UI, and a change's place is clear from its folder.
 //

@@ -240,7 +240,7 @@ export class Model {
   routingsFor(family) {
     const out = [];
     for (const r of this.catalog.routings) {
-      if (r.families.split(/[ ,]+/).includes(family) && !out.some((x) => x.name === r.name)) out.push(r);
+      if (r.family === family && !out.some((x) => x.name === r.name)) out.push(r);
     }
     return out;
   }

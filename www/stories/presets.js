@@ -1,6 +1,6 @@
 // The built-in stories. Each is a document in www/stories/builtin/ (listed, in the menu's
 // order, by index.json), in the format src/story/mod.rs declares and checks (`hiradix story
-// check`, tests/stories.rs): the experiment (config over the defaults, the parameter compared
+// check`, tests/integration/stories.rs): the experiment (config over the defaults, the parameter compared
 // side by side, speed, view), its source, its point and explanation as structured text, its
 // focus (a selector the engine turns into the channels to case in orange), its key plots
 // and the numbers its text states (measured with this simulator, `hiradix run` with the

@@ -35,7 +35,7 @@ pub struct Sizes {
 /// The largest `log2 N` of the FB and dragonfly papers' cost and power models: beyond
 /// 2^33 no flattened butterfly of the papers' radix-64 routers reaches `N` (§5.1.2's
 /// `⌊64/(n'+1)⌋^(n'+1)` peaks below it), so there is nothing to price.
-/// `tests/cost_fb.rs` runs every size up to it.
+/// `tests/integration/cost_fb.rs` runs every size up to it.
 pub const MAX_LOG2: u32 = 33;
 
 impl Sizes {

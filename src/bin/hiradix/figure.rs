@@ -35,9 +35,9 @@ type Runner = fn(&str, &FigureOptions, &dyn Fn(usize, usize)) -> Result<Figure, 
 /// Every figure preset: (name, description, runner).
 fn presets() -> Vec<(&'static str, &'static str, Runner)> {
     let df = dragonfly::DRAGONFLY_FIGURES.iter().map(|&(n, d)| (n, d, dragonfly::run_figure as Runner));
-    let hx = hiradix::figures::hyperx::HYPERX_FIGURES
+    let hx = hiradix::figures::fb_hyperx_2dfb::HYPERX_FIGURES
         .iter()
-        .map(|&(n, d)| (n, d, hiradix::figures::hyperx::run_figure as Runner));
+        .map(|&(n, d)| (n, d, hiradix::figures::fb_hyperx_2dfb::run_figure as Runner));
     df.chain(hx).collect()
 }
 

@@ -1,11 +1,11 @@
 //! The papers' claims, each checked against the figure data `hiradix figure` wrote: the
 //! summary tables of docs/dragonfly.md and docs/hyperx.md are generated from the committed
 //! CSV files by `hiradix claims` and a test checks that the documents still say exactly
-//! what the data gives (`tests/docs_claims.rs`). A claim states the paper's words, reads
+//! what the data gives (`tests/integration/docs_claims.rs`). A claim states the paper's words, reads
 //! its numbers from one figure's CSV and marks itself by a stated rule ([`Mark`]).
 
 pub mod dragonfly;
-pub mod hyperx;
+pub mod fb_hyperx_2dfb;
 
 use crate::saturation::CurveSaturation;
 use std::collections::BTreeMap;
@@ -354,7 +354,7 @@ pub fn table(claims: &[Claim], data: &Figures, csv_dir: &str) -> Result<String, 
 }
 
 /// Stands for the reason of a claim that does not fully hold and gives none
-/// ([`Claim::because`]); `tests/docs_claims.rs` fails on it.
+/// ([`Claim::because`]); `tests/integration/docs_claims.rs` fails on it.
 pub const NO_REASON: &str = "(reason not stated)";
 
 /// The disagreements with the papers (docs/faithfulness.md): every claim of `documents`
@@ -472,7 +472,10 @@ pub fn regenerate(read: &dyn Fn(&str) -> Result<String, String>) -> Result<Vec<(
 /// The documents with generated claims tables: (document, its figures' CSV directory
 /// relative to it, the claims).
 pub fn documents() -> Vec<(&'static str, &'static str, Vec<Claim>)> {
-    vec![("docs/dragonfly.md", "dragonfly", dragonfly::claims()), ("docs/hyperx.md", "hyperx", hyperx::claims())]
+    vec![
+        ("docs/dragonfly.md", "dragonfly", dragonfly::claims()),
+        ("docs/hyperx.md", "hyperx", fb_hyperx_2dfb::claims()),
+    ]
 }
 
 #[cfg(test)]

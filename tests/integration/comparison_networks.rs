@@ -9,12 +9,12 @@
 //! minimal routing on the FB, while the FB and the Clos reach ≈ 50 %; the hypercube has
 //! the highest zero-load latency (hop count), the Clos a higher one than the FB.
 
+use crate::common::config;
 use hiradix::config::{SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::stats::Summary;
 
 fn network(name: &str) -> (SimConfig, &'static str) {
-    let mut c = SimConfig::default();
     let (topology, algorithm, vcs) = match name {
         "fb" => (TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, "clos_ad", 2),
         "butterfly" => (TopologyConfig::Butterfly { k: 8, n: 2 }, "dest_tag", 1),
@@ -22,14 +22,8 @@ fn network(name: &str) -> (SimConfig, &'static str) {
         "hypercube" => (TopologyConfig::Hypercube { n: 6 }, "ecube", 1),
         _ => unreachable!(),
     };
-    c.topology = topology;
-    c.router.vcs = vcs;
-    c.router.buffer_per_port = Some(32);
-    c.measurement.warmup = 1000;
-    c.measurement.measure = 1000;
-    c.measurement.drain_limit = 3000;
-    c.seed = 5;
-    (c, algorithm)
+    let c = config(topology).vcs(vcs).window(1000, 1000, 3000).seed(5).with(|c| c.router.buffer_per_port = Some(32));
+    (c.build(), algorithm)
 }
 
 fn at(name: &str, pattern: &str, load: f64) -> Summary {

@@ -4,31 +4,22 @@
 //! and beyond saturation with the minimum number of VCs and tiny buffers (invariant
 //! checks on, watchdog armed), complete delivery in batch mode, and determinism.
 
+use crate::common::{config, fb, hx};
 use hiradix::config::{AllocatorMode, InjectionMode, SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
 
 fn cfg(topology: TopologyConfig, algorithm: &str, pattern: &str, load: f64, vcs: u32, depth: u32) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = topology;
-    c.routing.algorithm = algorithm.into();
-    c.traffic.pattern = pattern.into();
-    c.traffic.load = load;
-    c.router.vcs = vcs;
-    c.router.buffer_depth = depth;
-    c.measurement.warmup = 300;
-    c.measurement.measure = 300;
-    c.measurement.drain_limit = 3000;
-    c.measurement.watchdog = 1000;
-    c.seed = 11;
-    c
-}
-
-fn fb(k: u32, n: u32) -> TopologyConfig {
-    TopologyConfig::FlattenedButterfly { k, n }
-}
-fn hx(s: &[u32], k: &[u32], t: u32) -> TopologyConfig {
-    TopologyConfig::Hyperx { s: s.to_vec(), k: k.to_vec(), t }
+    config(topology)
+        .algorithm(algorithm)
+        .pattern(pattern)
+        .load(load)
+        .vcs(vcs)
+        .depth(depth)
+        .window(300, 300, 3000)
+        .watchdog(1000)
+        .seed(11)
+        .build()
 }
 
 /// The VCs each algorithm needs on an instance, found from the error message of one VC

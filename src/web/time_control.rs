@@ -1,4 +1,4 @@
-//! Time control and motion for teaching (docs/lecture.md, Time): rewinding (the engine's
+//! Time control and motion (docs/lecture.md, Time): rewinding (the engine's
 //! [`History`]: periodic snapshots plus exact replay), running until something happens,
 //! changing the offered load while running, the packets on the channels (drawn travelling
 //! along the links), and the routing decisions counted at each router.

@@ -3,24 +3,24 @@
 //! load; oblivious routing counts the packets it routes onto a failed link as unroutable,
 //! exactly those and never a hang; a failure that disconnects the network is refused.
 
-use hiradix::config::{FaultConfig, InjectionMode, SimConfig, TopologyConfig};
+use crate::common::config_json;
+use hiradix::config::{FaultConfig, InjectionMode, SimConfig};
 use hiradix::experiment::run;
-use hiradix::routing::comparison::UpDownAdaptive;
 use hiradix::routing::dal::links_without_detour;
+use hiradix::routing::updown::UpDownAdaptive;
 use hiradix::routing::Routing;
 use hiradix::sim::Simulation;
 use hiradix::topology::{FaultSet, Topology};
 
 fn config(topology: serde_json::Value, algorithm: &str, vcs: u32, faults: FaultConfig) -> SimConfig {
-    let mut cfg = SimConfig::default();
-    cfg.topology = serde_json::from_value::<TopologyConfig>(topology).expect("a topology");
-    cfg.routing.algorithm = algorithm.into();
-    cfg.router.vcs = vcs;
-    cfg.router.buffer_depth = 4;
-    cfg.traffic.load = 1.0;
-    cfg.measurement.watchdog = 1500;
-    cfg.faults = faults;
-    cfg
+    config_json(&topology)
+        .algorithm(algorithm)
+        .vcs(vcs)
+        .depth(4)
+        .load(1.0)
+        .watchdog(1500)
+        .with(|c| c.faults = faults)
+        .build()
 }
 
 fn random(fraction: f64) -> FaultConfig {

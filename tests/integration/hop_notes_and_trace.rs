@@ -43,7 +43,7 @@ fn dal_notes_explain_the_decision() {
     let mut sim = Simulation::new(&dal("swap2", 0.8)).unwrap();
     sim.record_hop_notes(true);
     let Some(Decisions::PerHopDimensions { rules }) =
-        hiradix::routing::declaration("dal", "hyperx").map(|a| a.decisions)
+        hiradix::routing::declaration("dal", hiradix::config::schema::Family::HyperX).map(|a| a.decisions)
     else {
         panic!("DAL declares per-hop decisions")
     };

@@ -8,6 +8,7 @@
 //! policies carry a load that saturates round robin and random; link failures are refused only when they split a
 //! slice; bad values are refused naming `topology.slices`.
 
+use crate::common::config;
 use hiradix::config::{SimConfig, SlicePolicy, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
@@ -19,13 +20,7 @@ fn sliced(slices: u32, policy: SlicePolicy) -> TopologyConfig {
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, load: f64) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = topology;
-    c.routing.algorithm = algorithm.into();
-    c.traffic.load = load;
-    c.router.vcs = 3;
-    c.seed = 11;
-    c
+    config(topology).algorithm(algorithm).load(load).vcs(3).seed(11).build()
 }
 
 #[test]

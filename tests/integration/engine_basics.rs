@@ -2,6 +2,7 @@
 //! credit conservation every cycle, determinism, and the deadlock watchdog with a
 //! negative control.
 
+use crate::common::{self, config};
 use hiradix::config::{SimConfig, SwitchAllocator, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::rng::SimRng;
@@ -10,15 +11,8 @@ use hiradix::sim::{Packet, SimError, Simulation};
 use hiradix::topology::HyperX;
 
 fn fb(k: u32, n: u32, routing: &str, pattern: &str, load: f64) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = TopologyConfig::FlattenedButterfly { k, n };
-    c.routing.algorithm = routing.into();
-    c.traffic.pattern = pattern.into();
-    c.traffic.load = load;
-    c.measurement.warmup = 500;
-    c.measurement.measure = 500;
-    c.seed = 3;
-    c
+    let drain = SimConfig::default().measurement.drain_limit;
+    config(common::fb(k, n)).algorithm(routing).pattern(pattern).load(load).window(500, 500, drain).seed(3).build()
 }
 
 /// Zero-load latency = hops × (router delay + channel latency) + serialization,

@@ -3,6 +3,7 @@
 //! even when its labeled packets drain; one whose labeled packets do not drain is too; and
 //! no point well below a network's known capacity is flagged, over several seeds.
 
+use crate::common::config;
 use hiradix::config::{SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::saturation::SaturationCause;
@@ -10,25 +11,18 @@ use hiradix::stats::Summary;
 
 /// The 72-terminal dragonfly of the dragonfly paper's Fig. 5 (p = h = 2, a = 4, g = 9).
 fn dragonfly(algorithm: &str, pattern: &str, load: f64, seed: u64) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = TopologyConfig::dragonfly(2, 4, 2, 9);
-    c.router.vcs = 3;
-    c.routing.algorithm = algorithm.into();
-    c.traffic.pattern = pattern.into();
-    c.traffic.load = load;
-    c.seed = seed;
-    c
+    config(TopologyConfig::dragonfly(2, 4, 2, 9))
+        .vcs(3)
+        .algorithm(algorithm)
+        .pattern(pattern)
+        .load(load)
+        .seed(seed)
+        .build()
 }
 
 /// The default 8-ary 2-flat (64 terminals).
 fn flat(algorithm: &str, pattern: &str, load: f64, seed: u64) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.router.vcs = 2;
-    c.routing.algorithm = algorithm.into();
-    c.traffic.pattern = pattern.into();
-    c.traffic.load = load;
-    c.seed = seed;
-    c
+    config(TopologyConfig::default()).vcs(2).algorithm(algorithm).pattern(pattern).load(load).seed(seed).build()
 }
 
 fn summary(c: &SimConfig) -> Summary {

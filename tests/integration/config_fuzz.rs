@@ -2,6 +2,7 @@
 //! range, of the wrong type, or missing, on a network of every family, gives either a running
 //! simulation or errors that name a field.
 
+use crate::common::every_topology;
 use hiradix::catalog::catalog;
 use hiradix::config::{ConfigErrors, SimConfig};
 use hiradix::sim::Simulation;
@@ -12,7 +13,7 @@ fn set(v: &mut Value, path: &str, x: Value) {
     hiradix::config::apply_override(v, &format!("{path}={x}")).expect("a valid path");
 }
 
-/// One small network per family, each with an algorithm of its own.
+/// One small network per declared topology, each with an algorithm of its own.
 fn bases() -> Vec<Value> {
     let c = catalog();
     let with = |topology: Value, algorithm: &str, pattern: &str, vcs: u32| {
@@ -23,15 +24,30 @@ fn bases() -> Vec<Value> {
         set(&mut v, "router.vcs", json!(vcs));
         v
     };
-    vec![
-        with(json!({"type": "flattened_butterfly", "k": 4, "n": 3}), "ugal", "router_shift", 4),
-        with(json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9}), "ugal_l_cr", "group_shift", 3),
-        with(json!({"type": "hyperx", "s": [3, 4], "k": [1, 2], "t": 2}), "dal", "swap2", 4),
-        with(json!({"type": "dilated_flattened_butterfly", "k": 4, "n": 2}), "adaptive_2dfb", "adversarial", 4),
-        with(json!({"type": "folded_clos", "down": [4, 4], "up": [2]}), "updown_ad", "uniform", 2),
-        with(json!({"type": "butterfly", "k": 2, "n": 3}), "dest_tag", "bit_complement", 1),
-        with(json!({"type": "hypercube", "n": 4}), "ecube", "transpose", 1),
-    ]
+    let cases = vec![
+        (
+            "flattened_butterfly",
+            with(json!({"type": "flattened_butterfly", "k": 4, "n": 3}), "ugal", "router_shift", 4),
+        ),
+        (
+            "dragonfly",
+            with(json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9}), "ugal_l_cr", "group_shift", 3),
+        ),
+        ("hyperx", with(json!({"type": "hyperx", "s": [3, 4], "k": [1, 2], "t": 2}), "dal", "swap2", 4)),
+        (
+            "dilated_flattened_butterfly",
+            with(json!({"type": "dilated_flattened_butterfly", "k": 4, "n": 2}), "adaptive_2dfb", "adversarial", 4),
+        ),
+        ("folded_clos", with(json!({"type": "folded_clos", "down": [4, 4], "up": [2]}), "updown_ad", "uniform", 2)),
+        ("butterfly", with(json!({"type": "butterfly", "k": 2, "n": 3}), "dest_tag", "bit_complement", 1)),
+        ("hypercube", with(json!({"type": "hypercube", "n": 4}), "ecube", "transpose", 1)),
+    ];
+    // Every declared topology: one without a case above runs its default with the first
+    // algorithm of its family.
+    every_topology(cases, |topology, algorithm| with(topology, algorithm, "uniform", 8))
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
 }
 
 /// `x` as the JSON of parameter `p`'s kind: a whole number for integer parameters.

@@ -3,29 +3,17 @@
 //! replayed at their cycles), and the per-router decision counts add up to the hops and
 //! the non-minimal packets the statistics count.
 
+use crate::common::{config, hx};
 use hiradix::config::{InjectionMode, SimConfig, TopologyConfig};
 use hiradix::sim::history::{Event, History};
 use hiradix::sim::Simulation;
 
 fn dragonfly(algorithm: &str) -> SimConfig {
-    let mut cfg = SimConfig::default();
-    cfg.topology = TopologyConfig::dragonfly(2, 4, 2, 9);
-    cfg.routing.algorithm = algorithm.into();
-    cfg.router.vcs = 3;
-    cfg.traffic.pattern = "group_shift".into();
-    cfg.traffic.load = 0.4;
-    cfg
+    config(TopologyConfig::dragonfly(2, 4, 2, 9)).algorithm(algorithm).vcs(3).pattern("group_shift").load(0.4).build()
 }
 
 fn hyperx_dal() -> SimConfig {
-    let mut cfg = SimConfig::default();
-    cfg.topology =
-        serde_json::from_value(serde_json::json!({"type": "hyperx", "s": [4, 4], "k": [1], "t": 4})).expect("a HyperX");
-    cfg.routing.algorithm = "dal".into();
-    cfg.router.vcs = 2;
-    cfg.traffic.pattern = "uniform".into();
-    cfg.traffic.load = 0.7;
-    cfg
+    config(hx(&[4, 4], &[1], 4)).algorithm("dal").vcs(2).pattern("uniform").load(0.7).build()
 }
 
 /// Everything the page can observe of a simulation, plus the draws it will make next

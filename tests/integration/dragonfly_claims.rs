@@ -17,26 +17,26 @@
 //! measures both choices on the 1K network).
 //! `the_intermediate_group_rule_is_what_it_says` checks `any` itself.
 
+use crate::common::config;
 use hiradix::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};
 use hiradix::experiment::{run, RunResult};
 use hiradix::stats::dragonfly::global_channel_utilization;
 use hiradix::topology::Dragonfly;
 
 fn cfg(algorithm: &str, pattern: &str, load: f64, depth: u32) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = TopologyConfig::dragonfly(2, 4, 2, 9);
-    c.routing.algorithm = algorithm.into();
-    c.routing.intermediate_group = IntermediateGroup::Other;
-    c.traffic.pattern = pattern.into();
-    c.traffic.load = load;
-    c.router.vcs = 3;
-    c.router.buffer_depth = depth;
-    c.router.output_queue = Some(3 * depth); // the paper's output-buffered router
-    c.measurement.warmup = if depth > 64 { 3000 } else { 1500 };
-    c.measurement.measure = 2000;
-    c.measurement.drain_limit = 4000;
-    c.seed = 1;
-    c
+    config(TopologyConfig::dragonfly(2, 4, 2, 9))
+        .algorithm(algorithm)
+        .pattern(pattern)
+        .load(load)
+        .vcs(3)
+        .depth(depth)
+        .window(if depth > 64 { 3000 } else { 1500 }, 2000, 4000)
+        .seed(1)
+        .with(|c| {
+            c.routing.intermediate_group = IntermediateGroup::Other;
+            c.router.output_queue = Some(3 * depth); // the paper's output-buffered router
+        })
+        .build()
 }
 
 fn go(algorithm: &str, pattern: &str, load: f64) -> RunResult {

@@ -4,42 +4,29 @@
 //! invariant checks on, is deterministic, rejects too few VCs, and fills the inspection
 //! records (route notes, UGAL-L_CR's registers).
 
+use crate::common::{config, dragonfly};
+use hiradix::config::schema::Family;
 use hiradix::config::{AllocatorMode, GlobalArrangement, InjectionMode, IntermediateGroup, SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
 use hiradix::topology::LinkClass;
 
-const ALGORITHMS: [&str; 7] = ["min", "val", "ugal_l", "ugal_g", "ugal_l_vc", "ugal_l_vch", "ugal_l_cr"];
-
-fn dragonfly(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement) -> TopologyConfig {
-    TopologyConfig::Dragonfly {
-        p,
-        a,
-        h,
-        g,
-        arrangement,
-        intra: None,
-        intra_trunking: None,
-        taper: vec![],
-        slices: 1,
-        slice_policy: Default::default(),
-    }
+/// The dragonfly's algorithms, from their declarations.
+fn algorithms() -> impl Iterator<Item = &'static str> {
+    hiradix::routing::ALGORITHMS.iter().filter(|a| a.family == Family::Dragonfly).map(|a| a.name)
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, pattern: &str, load: f64) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = topology;
-    c.routing.algorithm = algorithm.into();
-    c.traffic.pattern = pattern.into();
-    c.traffic.load = load;
-    c.router.vcs = 3;
-    c.router.buffer_depth = 16;
-    c.measurement.warmup = 1000;
-    c.measurement.measure = 1000;
-    c.measurement.drain_limit = 5000;
-    c.measurement.watchdog = 1000;
-    c.seed = 7;
-    c
+    config(topology)
+        .algorithm(algorithm)
+        .pattern(pattern)
+        .load(load)
+        .vcs(3)
+        .depth(16)
+        .window(1000, 1000, 5000)
+        .watchdog(1000)
+        .seed(7)
+        .build()
 }
 
 fn small(algorithm: &str, pattern: &str, load: f64) -> SimConfig {
@@ -69,7 +56,7 @@ fn walk(topology: TopologyConfig, algorithm: &str, pattern: &str, vcs: u32, dept
 #[test]
 fn every_algorithm_on_every_arrangement_delivers_and_never_deadlocks() {
     for arrangement in [GlobalArrangement::Absolute, GlobalArrangement::Palmtree] {
-        for algorithm in ALGORITHMS {
+        for algorithm in algorithms() {
             for pattern in ["uniform", "group_shift"] {
                 for rule in [IntermediateGroup::Any, IntermediateGroup::Other] {
                     walk(dragonfly(2, 4, 2, 9, arrangement), algorithm, pattern, 3, 8, rule);
@@ -118,7 +105,7 @@ fn smaller_networks_minimum_vcs_and_spare_vcs() {
     for (g, arrangement) in
         [(6, GlobalArrangement::Absolute), (4, GlobalArrangement::Palmtree), (2, GlobalArrangement::Absolute)]
     {
-        for algorithm in ALGORITHMS {
+        for algorithm in algorithms() {
             let vcs = if algorithm == "min" { 2 } else { 3 };
             walk(dragonfly(1, 4, 2, g, arrangement), algorithm, "group_shift", vcs, 2, IntermediateGroup::Any);
             walk(dragonfly(1, 4, 2, g, arrangement), algorithm, "uniform", vcs + 2, 4, IntermediateGroup::Other);
@@ -153,7 +140,7 @@ fn deterministic_and_same_traffic_for_every_algorithm() {
     assert_eq!(a.channel_utilization, b.channel_utilization);
     // Changing only the routing leaves the injected traffic identical.
     let mut generated = Vec::new();
-    for algorithm in ALGORITHMS {
+    for algorithm in algorithms() {
         let mut sim = Simulation::new(&small(algorithm, "uniform", 0.3)).unwrap();
         sim.advance(500).unwrap();
         generated.push(sim.stats().generated);
@@ -179,7 +166,7 @@ fn zero_load_latency_is_analytic() {
             // terminals of one router are ejected without routing).
             (_, IntermediateGroup::Other) => assert!(s.avg_hops > 3.0 && s.nonminimal_fraction > 0.98, "{s:?}"),
             // 496/639 of the packets draw a group other than their own two
-            // (tests/dragonfly_claims.rs).
+            // (tests/integration/dragonfly_claims.rs).
             _ => assert!((s.nonminimal_fraction - 496.0 / 639.0).abs() < 0.03, "{s:?}"),
         }
     }
@@ -295,7 +282,7 @@ fn trunked_groups_spread_each_hop_over_its_channels() {
         slices: 1,
         slice_policy: Default::default(),
     };
-    for algorithm in ALGORITHMS {
+    for algorithm in algorithms() {
         walk(trunked(5, Some(vec![2, 1])), algorithm, "uniform", 3, 8, IntermediateGroup::Other);
     }
     let mut c = cfg(trunked(5, Some(vec![2, 1])), "min", "uniform", 0.5);

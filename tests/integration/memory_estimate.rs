@@ -4,6 +4,7 @@
 //! baseline by at most the estimate plus 10 %. Each run is a child process (this test
 //! binary re-run with `HIRADIX_MEMORY_CHILD` set), so that the peaks do not mix.
 
+use crate::common::every_topology;
 use hiradix::config::SimConfig;
 use serde_json::json;
 
@@ -14,15 +15,16 @@ fn peak_resident() -> Option<u64> {
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
+/// One network per declared topology at overload, by its `topology.type`.
 fn configs() -> Vec<(&'static str, serde_json::Value)> {
     let overload = |topology: serde_json::Value, algorithm: &str, pattern: &str, vcs: u32| {
         json!({"topology": topology, "routing": {"algorithm": algorithm}, "router": {"vcs": vcs, "buffer_depth": 32},
                "traffic": {"pattern": pattern, "load": 1.0, "source_queue_cap": 2048},
                "measurement": {"warmup": 600, "measure": 600, "drain_limit": 400}})
     };
-    vec![
+    let cases = vec![
         (
-            "flattened butterfly",
+            "flattened_butterfly",
             overload(json!({"type": "flattened_butterfly", "k": 16, "n": 3}), "min", "router_shift", 2),
         ),
         (
@@ -31,7 +33,7 @@ fn configs() -> Vec<(&'static str, serde_json::Value)> {
         ),
         ("hyperx", overload(json!({"type": "hyperx", "s": [8, 8, 8], "k": [1], "t": 8}), "dal", "swap2", 6)),
         (
-            "2DFB",
+            "dilated_flattened_butterfly",
             overload(
                 json!({"type": "dilated_flattened_butterfly", "k": 16, "n": 3}),
                 "adaptive_2dfb",
@@ -40,12 +42,14 @@ fn configs() -> Vec<(&'static str, serde_json::Value)> {
             ),
         ),
         (
-            "folded Clos",
+            "folded_clos",
             overload(json!({"type": "folded_clos", "down": [16, 16, 8], "up": [8, 8]}), "updown_ad", "uniform", 2),
         ),
         ("butterfly", overload(json!({"type": "butterfly", "k": 8, "n": 4}), "dest_tag", "uniform", 1)),
         ("hypercube", overload(json!({"type": "hypercube", "n": 12}), "ecube", "bit_complement", 1)),
-    ]
+    ];
+    // Every declared topology: one without a case above runs its default at overload.
+    every_topology(cases, |topology, algorithm| overload(topology, algorithm, "uniform", 8))
 }
 
 #[test]
@@ -67,7 +71,7 @@ fn peak_memory_stays_within_the_estimate() {
     for (name, _) in configs() {
         let exe = std::env::current_exe().unwrap();
         let out = std::process::Command::new(exe)
-            .args(["--exact", "peak_memory_stays_within_the_estimate", "--nocapture"])
+            .args(["--exact", "memory_estimate::peak_memory_stays_within_the_estimate", "--nocapture"])
             .env("HIRADIX_MEMORY_CHILD", name)
             .output()
             .unwrap();

@@ -3,8 +3,9 @@
 //! saturating load on uniform and worst-case traffic with the invariant checks on and the
 //! watchdog armed, and run in batch mode to check that every packet is delivered.
 
+use crate::common::config_json;
 use hiradix::catalog::catalog;
-use hiradix::config::{InjectionMode, SimConfig, TopologyConfig};
+use hiradix::config::{InjectionMode, SimConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
 
@@ -27,15 +28,7 @@ fn instances() -> Vec<serde_json::Value> {
 }
 
 fn config(topology: &serde_json::Value, algorithm: &str, pattern: &str) -> SimConfig {
-    let mut cfg = SimConfig::default();
-    cfg.topology = serde_json::from_value::<TopologyConfig>(topology.clone()).unwrap();
-    cfg.routing.algorithm = algorithm.into();
-    cfg.traffic.pattern = pattern.into();
-    cfg.traffic.load = 1.0;
-    cfg.router.vcs = 8;
-    cfg.router.buffer_depth = 4;
-    cfg.measurement.watchdog = 1500;
-    cfg
+    config_json(topology).algorithm(algorithm).pattern(pattern).load(1.0).vcs(8).depth(4).watchdog(1500).build()
 }
 
 fn worst_case(topology: &serde_json::Value) -> &'static str {
@@ -53,10 +46,10 @@ fn every_routing_on_every_topology() {
     for topo in instances() {
         let family = c.topologies.iter().find(|t| t.name == topo["type"]).expect("a catalog topology").family;
         for algo in &c.routings {
-            if algo.families != family {
+            if algo.family != family {
                 // Declared for another family: refused by name, unless the same name is also
                 // declared for this family (dragonfly `min` and `val`), walked under that entry.
-                if c.routings.iter().any(|r| r.name == algo.name && r.families == family) {
+                if c.routings.iter().any(|r| r.name == algo.name && r.family == family) {
                     continue;
                 }
                 let e = Simulation::new(&config(&topo, algo.name, "uniform")).err();
@@ -64,7 +57,7 @@ fn every_routing_on_every_topology() {
                     e.as_ref().is_some_and(|e| e.0[0].path == "routing.algorithm"),
                     "{} (declared for {}) on {topo}: expected a routing.algorithm error, got {e:?}",
                     algo.name,
-                    algo.families
+                    algo.family
                 );
                 continue;
             }
@@ -92,7 +85,7 @@ fn every_routing_on_every_topology() {
                 );
                 assert_eq!(r.summary.labeled_packets, sim.network().terminals() as u64 * 8);
             }
-            walked.push((algo.name, algo.families));
+            walked.push((algo.name, algo.family));
             // With a tenth of the links failed (HyperX §6): no deadlock at full load, and a
             // batch completes, every packet delivered or counted unroutable.
             if topo["type"] != "butterfly" {
@@ -124,7 +117,7 @@ fn every_routing_on_every_topology() {
     eprintln!("walked {} (routing, topology) pairs: {walked:?}", walked.len());
     // Every declared routing walked on at least one instance of its family.
     for algo in &c.routings {
-        assert!(walked.contains(&(algo.name, algo.families)), "{} ({}) was never walked", algo.name, algo.families);
+        assert!(walked.contains(&(algo.name, algo.family)), "{} ({}) was never walked", algo.name, algo.family);
     }
 }
 

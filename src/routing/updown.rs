@@ -1,39 +1,28 @@
-//! Routing on the comparison networks of the FB paper (§3.3, Table 1), the HyperX paper
-//! (§4.1, Fig. 7) and the 2DFB paper (§IV): the folded Clos with adaptive up-routing and
-//! deterministic down-routing, and the conventional butterfly with destination-tag
-//! routing. (The third, the hypercube with e-cube routing, is `min` — dimension order —
-//! on the hypercube, registered as `ecube`.)
+//! Routing on the folded Clos, the comparison network of the FB paper (§3.3, Table 1), the
+//! HyperX paper (§4.1, Fig. 7) and the 2DFB paper (§IV): adaptive up-routing and
+//! deterministic down-routing.
 
-use super::{butterfly, folded_clos, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use super::{folded_clos, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::topology::{Butterfly, FoldedClos, Network};
+use crate::topology::{FoldedClos, Network};
 
 /// Up/down routing on the folded Clos: see [`UpDownAdaptive`].
-pub const UPDOWN_AD: Algorithm = Algorithm {
+pub(crate) const UPDOWN_AD: Algorithm = Algorithm {
     name: "updown_ad",
     decisions: Decisions::None,
-    family: "folded_clos",
+    family: Family::FoldedClos,
     description:
         "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)",
     params: &[],
     build: |_, topo| Ok(Box::new(UpDownAdaptive::new(folded_clos(topo)?))),
 };
 
-/// Destination-tag routing on the butterfly: see [`DestinationTag`].
-pub const DEST_TAG: Algorithm = Algorithm {
-    name: "dest_tag",
-    decisions: Decisions::None,
-    family: "butterfly",
-    description: "destination-tag routing on the conventional butterfly (FB Table 1)",
-    params: &[],
-    build: |_, topo| Ok(Box::new(DestinationTag::new(butterfly(topo)?))),
-};
-
 /// The VC of `port` with the most credits (one VC class).
 #[inline]
-fn roomiest_vc(ctx: &RouteCtx, port: u32) -> u32 {
+pub(super) fn roomiest_vc(ctx: &RouteCtx, port: u32) -> u32 {
     super::hyperx_min::vc_in_class(&ctx.queues, ctx.router, port, 0, 1)
 }
 
@@ -199,28 +188,5 @@ impl Routing for UpDownAdaptive {
         }
         self.disallowed = disallowed;
         Ok(())
-    }
-}
-
-/// Destination-tag routing on the k-ary n-fly: at stage s take the output named by the
-/// destination's digit n−1−s. One path per pair, one VC (the network is acyclic).
-#[derive(Clone)]
-pub struct DestinationTag {
-    bf: Butterfly,
-}
-
-impl DestinationTag {
-    pub fn new(bf: &Butterfly) -> Self {
-        DestinationTag { bf: bf.clone() }
-    }
-}
-
-impl Routing for DestinationTag {
-    fn vcs_required(&self) -> u32 {
-        1
-    }
-    fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, _rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
-        let port = self.bf.tag_port(ctx.router, pkt.dst);
-        Decision::Forward { port, vc: roomiest_vc(ctx, port) }
     }
 }

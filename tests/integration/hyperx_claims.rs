@@ -12,20 +12,13 @@
 //!   adaptive 2DFB ≈ 100 % on adversarial where Minimal is ≈ 50 %, and both ≈ 100 % on
 //!   benign and random permutations; its latency is below adaptive Clos on a folded Clos.
 
+use crate::common::config;
 use hiradix::config::{InjectionMode, SimConfig, SwitchAllocator, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::stats::Summary;
 
 fn base(topology: TopologyConfig, vcs: u32, depth: u32) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.topology = topology;
-    c.router.vcs = vcs;
-    c.router.buffer_depth = depth;
-    c.measurement.warmup = 1000;
-    c.measurement.measure = 1000;
-    c.measurement.drain_limit = 3000;
-    c.seed = 5;
-    c
+    config(topology).vcs(vcs).depth(depth).window(1000, 1000, 3000).seed(5).build()
 }
 
 fn at(c: &SimConfig, algorithm: &str, pattern: &str, load: f64) -> Summary {
