@@ -177,8 +177,8 @@ struct OutEntry {
 ///    below `V`: `route_inputs` checks each routing decision.
 /// 4. The input bitsets of router `r` have bits set only below its radix · `V`, the output
 ///    bitset only below its radix (bits are set for arrivals into its VCs and for routes).
-/// 5. The allocator's scratch tables and `local_vc` have `R · V` (candidates) or `R`
-///    entries.
+/// 5. The allocator's scratch tables, `pending` and `local_vc` have `R · V` (candidates)
+///    or `R` entries.
 /// 6. An input VC's ring position `buf_head` is below the buffer depth.
 /// 7. The timing wheels have `wheel_mask + 1` slots.
 ///
