@@ -95,6 +95,18 @@ impl RouterBits {
         let start = r as usize * self.words_per_router;
         RouterBitsMut(self.bits.range_mut(start..start + self.words_per_router))
     }
+    /// [`of`](Self::of) without a bounds check in release builds (the stages that take it
+    /// once per router and round).
+    ///
+    /// # Safety
+    /// `r` must be below the number of routers the bitset was made for.
+    #[inline]
+    pub(super) unsafe fn of_unchecked(&mut self, r: u32) -> RouterBitsMut<'_> {
+        let start = r as usize * self.words_per_router;
+        // SAFETY: the bitset holds `words_per_router` words per router and `r` is one of
+        // its routers (the caller's contract).
+        RouterBitsMut(unsafe { self.bits.range_mut_unchecked(start..start + self.words_per_router) })
+    }
 }
 
 /// One router's bitset, mutably borrowed (see [`RouterBits::of`]).
@@ -268,8 +280,10 @@ impl Simulation {
         let failed = faults.flags_if_any();
         let (mut inputs_v, local_vc_v, downstream_v) = (inputs.view_mut(), local_vc.view(), downstream.view());
         let net = topo.network();
-        let first = first_port[r as usize] as usize;
-        let radix = first_port[r as usize + 1] as usize - first;
+        // SAFETY: `r` is a router id, so `r + 1` < `first_port`'s length (invariant 1).
+        let (first, next) =
+            unsafe { (*first_port.get_unchecked(r as usize), *first_port.get_unchecked(r as usize + 1)) };
+        let (first, radix) = (first as usize, (next - first) as usize);
         let nvc = radix * vcs as usize;
         let first_vc = first * vcs as usize;
         let mut pending = pending.view_mut();
@@ -449,13 +463,16 @@ impl Simulation {
             params: Params { outq_cap, packet_size, terminal_period, .. },
             ..
         } = *self;
-        let first = first_port[r as usize] as usize;
+        // SAFETY: `r` is a router id (invariant 1).
+        let first = unsafe { *first_port.get_unchecked(r as usize) } as usize;
         let (cap, size) = (outq_cap as usize, packet_size as u64);
         let terminal_busy = size * terminal_period;
         let (mut outq_head, mut outq_len, outq, downstream) =
             (outq_head.view_mut(), outq_len.view_mut(), outq.view(), downstream.view());
         let mut links = Links::new(channels, latency, arrivals, wheel_mask, packet_size);
-        let mut queued = queued_outputs.of(r);
+        // SAFETY: `r` is a router id (invariant 1), and the bitset covers every router
+        // (`check_tables`).
+        let mut queued = unsafe { queued_outputs.of_unchecked(r) };
         let mut sent = 0;
         for w in 0..queued.words() {
             let mut bits = queued.word(w);
@@ -496,6 +513,7 @@ impl Simulation {
                 }
             }
         }
-        load[r as usize] -= sent;
+        // SAFETY: `r` is a router id: below `load`'s length, the number of routers (1).
+        unsafe { *load.get_unchecked_mut(r as usize) -= sent };
     }
 }
