@@ -142,7 +142,8 @@ impl Simulation {
             (inputs.view(), local_vc.view(), downstream.view(), outq_len.view());
         let (mut cands, mut in_cap, mut out_room) =
             (scratch.cands.view_mut(), scratch.in_cap.view_mut(), scratch.out_room.view_mut());
-        let first = first_port[r as usize] as usize;
+        // SAFETY: `r` is a router id (invariant 1).
+        let first = unsafe { *first_port.get_unchecked(r as usize) } as usize;
         let first_vc = first * vcs as usize;
         let mut n = 0;
         for w in 0..nonempty.words_per_router {
@@ -203,8 +204,10 @@ impl Simulation {
             (requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
         let (mut in_rr, mut out_rr, credits) = (in_rr.view_mut(), out_rr.view_mut(), credits.view());
         let cands = &cands[..n];
-        let first = first_port[r as usize] as usize;
-        let radix = first_port[r as usize + 1] as usize - first;
+        // SAFETY: `r` is a router id, so `r + 1` < `first_port`'s length (invariant 1).
+        let (first, next) =
+            unsafe { (*first_port.get_unchecked(r as usize), *first_port.get_unchecked(r as usize + 1)) };
+        let (first, radix) = (first as usize, (next - first) as usize);
         let vcs = vcs as usize;
         // Every index below is a router-local port (`in_port`, `out` < radix ≤ R: invariants
         // 3, 5, so within the scratch tables, and `first + port` < P: 1), a candidate's
@@ -323,9 +326,13 @@ impl Simulation {
         let downstream = downstream.view();
         let mut links = Links::new(channels, latency, arrivals, wheel_mask, packet_size);
         let (cands, grants) = (scratch.cands.view(), scratch.grants.view());
-        let (mut nonempty, mut unrouted, mut queued) = (nonempty.of(r), unrouted.of(r), queued_outputs.of(r));
+        // SAFETY: `r` is a router id (invariant 1), and the bitsets cover every router
+        // (`check_tables`).
+        let (mut nonempty, mut unrouted, mut queued) =
+            unsafe { (nonempty.of_unchecked(r), unrouted.of_unchecked(r), queued_outputs.of_unchecked(r)) };
         let (depth, vcs, cap, size) = (depth as usize, vcs as usize, outq_cap as usize, packet_size);
-        let first = first_port[r as usize] as usize;
+        // SAFETY: `r` is a router id (invariant 1).
+        let first = unsafe { *first_port.get_unchecked(r as usize) } as usize;
         let first_vc = first * vcs;
         let mut sent = 0;
         for &g in &grants[..granted] {
@@ -414,7 +421,8 @@ impl Simulation {
                 round_trip,
             });
         }
-        load[r as usize] -= sent;
+        // SAFETY: `r` is a router id: below `load`'s length, the number of routers (1).
+        unsafe { *load.get_unchecked_mut(r as usize) -= sent };
         if granted > 0 {
             *last_progress = now;
         }

@@ -4,7 +4,8 @@
 //! [`MEMORY_LIMIT`], naming the setting that contributes most. The estimate is an upper
 //! bound: `tests/memory_estimate.rs` measures peak resident memory at overload against it.
 
-use super::{Arrival, Channel, CreditReturn, InputVc, OutEntry, Slot};
+use super::state::{InputBuffers, Ports};
+use super::{Arrival, CreditReturn, OutEntry, Slot};
 use crate::config::{ConfigErrors, InjectionMode, SimConfig};
 use crate::sim::Packet;
 use crate::topology::graph::Port;
@@ -46,16 +47,16 @@ pub fn estimate_tables(cfg: &SimConfig) -> Option<Estimate> {
     let (vcs, depth) = (r.vcs as u64, r.depth_per_vc() as u64);
     let outq_cap = r.output_queue.unwrap_or(2 * r.speedup) as u64;
     let size = |n: usize| n as u64;
-    // Per port: the network's port record and the engine's per-port tables (ids, latency,
-    // queue estimates, channel, output-queue ring, round-robin pointers, arrival record),
-    // plus per-channel statistics and routing tables, counted generously at 64 bytes.
-    let per_port = size(size_of::<Port>() + size_of::<Channel>()) + 4 * 6 + 2 * 4 + 8 + 64;
+    // Per port: the network's port record and the engine's per-port tables (`Ports`, as
+    // declared), plus per-channel statistics and routing tables, counted generously at 64
+    // bytes.
+    let per_port = size(size_of::<Port>() + Ports::BYTES_PER_UNIT) + 64;
     let tables = ports.checked_mul(per_port)?;
     // The flits of every input VC are one table.
     let flit_table = ports.checked_mul(vcs)?.checked_mul(depth)?.checked_mul(size(size_of::<Slot>()))?;
     let buffers = ports
         .checked_mul(vcs)?
-        .checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(size_of::<InputVc>()) + 4)?)?;
+        .checked_mul(depth.checked_mul(size(size_of::<Slot>()))?.checked_add(size(InputBuffers::BYTES_PER_UNIT))?)?;
     let queues = ports.checked_mul(outq_cap)?.checked_mul(size(size_of::<OutEntry>()))?;
     // Live packets: in buffers (whole packets: virtual cut-through) and output queues, in
     // flight, and in the source queues — each holds at most its cap, and no more than the

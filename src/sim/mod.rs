@@ -177,8 +177,8 @@ struct OutEntry {
 ///    below `V`: `route_inputs` checks each routing decision.
 /// 4. The input bitsets of router `r` have bits set only below its radix · `V`, the output
 ///    bitset only below its radix (bits are set for arrivals into its VCs and for routes).
-/// 5. The allocator's scratch tables and `local_vc` have `R · V` (candidates) or `R`
-///    entries.
+/// 5. The allocator's scratch tables, `pending` and `local_vc` have `R · V` (candidates)
+///    or `R` entries.
 /// 6. An input VC's ring position `buf_head` is below the buffer depth.
 /// 7. The timing wheels have `wheel_mask + 1` slots.
 ///
@@ -433,26 +433,12 @@ impl Simulation {
             "port offsets do not cover the ports"
         );
         let max_radix = fp.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
-        let per_port = [
-            self.ports.port_router.len(),
-            self.ports.downstream.len(),
-            self.ports.upstream.len(),
-            self.ports.latency.len(),
-            self.ports.port_queues.len(),
-            self.ports.channels.len(),
-            self.ports.outq_head.len(),
-            self.ports.outq_len.len(),
-            self.ports.in_rr.len(),
-            self.ports.out_rr.len(),
-            self.ports.arrival_port.len(),
-        ];
-        assert!(per_port.iter().all(|&n| n == ports), "a per-port table has the wrong length");
-        assert!(
-            [self.buffers.credits.len(), self.buffers.committed.len(), self.buffers.inputs.len()]
-                .iter()
-                .all(|&n| n == ports * vcs),
-            "a per-VC table has the wrong length"
-        );
+        for (name, len) in self.ports.lengths() {
+            assert!(len == ports, "the per-port table {name} has {len} entries for {ports} ports");
+        }
+        for (name, len) in self.buffers.lengths() {
+            assert!(len == ports * vcs, "the per-VC table {name} has {len} entries for {} VCs", ports * vcs);
+        }
         assert!(
             self.buffers.buf.len() == ports * vcs * self.params.depth as usize
                 && self.ports.outq.len() == ports * self.params.outq_cap as usize
@@ -895,22 +881,8 @@ impl Simulation {
         fn bytes<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        let per_port = bytes(&self.ports.port_router)
-            + bytes(&self.ports.downstream)
-            + bytes(&self.ports.upstream)
-            + bytes(&self.ports.port_queues)
-            + bytes(&self.ports.latency)
-            + bytes(&self.ports.channels)
-            + bytes(&self.ports.outq)
-            + bytes(&self.ports.outq_head)
-            + bytes(&self.ports.outq_len)
-            + bytes(&self.ports.in_rr)
-            + bytes(&self.ports.out_rr)
-            + bytes(&self.ports.arrival_port);
-        let per_vc = bytes(&self.buffers.buf)
-            + bytes(&self.buffers.inputs)
-            + bytes(&self.buffers.credits)
-            + bytes(&self.buffers.committed);
+        let per_port = self.ports.table_bytes() + bytes(&self.ports.outq);
+        let per_vc = self.buffers.table_bytes() + bytes(&self.buffers.buf);
         let wheels = self.wheels.arrivals.iter().map(|w| w.capacity() * std::mem::size_of::<Arrival>()).sum::<usize>()
             + self
                 .wheels

@@ -9,8 +9,9 @@
 //! it. The stages borrow the arrays they use as locals, so the hot loops keep their base
 //! addresses in registers.
 
-use super::state::{InputBuffers, Observers, Params, Ports, Routers};
+use super::state::{InputBuffers, Observers, Params, Ports, Routers, Wheels};
 use super::table::{Table, View, ViewMut};
+use super::terminal::deliver;
 use super::{Arrival, Channel, CreditReturn, OutEntry, Simulation, NO_PORT};
 use crate::routing::{Decision, QueueView, RouteCtx};
 
@@ -48,17 +49,6 @@ impl RouterBits {
     fn index(&self, r: u32, w: usize) -> usize {
         debug_assert!(w < self.words_per_router && (r as usize + 1) * self.words_per_router <= self.bits.len());
         r as usize * self.words_per_router + w
-    }
-    /// Clears router `r`'s bit `local`.
-    ///
-    /// # Safety
-    /// `r` must be below the number of routers and `local` below the bits per router the
-    /// bitset was made for.
-    #[inline]
-    pub(super) unsafe fn clear(&mut self, r: u32, local: usize) {
-        let i = self.index(r, local / 64);
-        // SAFETY: `i` is in bounds by the caller's contract (see `index`).
-        unsafe { *self.bits.get_unchecked_mut(i) &= !(1 << (local % 64)) };
     }
     #[inline]
     pub(super) fn get(&self, r: u32, local: usize) -> bool {
@@ -105,12 +95,34 @@ impl RouterBits {
         let start = r as usize * self.words_per_router;
         RouterBitsMut(self.bits.range_mut(start..start + self.words_per_router))
     }
+    /// [`of`](Self::of) without a bounds check in release builds (the stages that take it
+    /// once per router and round).
+    ///
+    /// # Safety
+    /// `r` must be below the number of routers the bitset was made for.
+    #[inline]
+    pub(super) unsafe fn of_unchecked(&mut self, r: u32) -> RouterBitsMut<'_> {
+        let start = r as usize * self.words_per_router;
+        // SAFETY: the bitset holds `words_per_router` words per router and `r` is one of
+        // its routers (the caller's contract).
+        RouterBitsMut(unsafe { self.bits.range_mut_unchecked(start..start + self.words_per_router) })
+    }
 }
 
 /// One router's bitset, mutably borrowed (see [`RouterBits::of`]).
 pub(super) struct RouterBitsMut<'a>(ViewMut<'a, u64>);
 
 impl RouterBitsMut<'_> {
+    /// The number of words per router.
+    #[inline(always)]
+    pub(super) fn words(&self) -> usize {
+        self.0.len()
+    }
+    /// Word `w` (bounds-checked; in a loop over `0..words()` the check folds away).
+    #[inline(always)]
+    pub(super) fn word(&self, w: usize) -> u64 {
+        self.0[w]
+    }
     /// Sets bit `local`, bounds-checked (for the rare paths).
     pub(super) fn set_checked(&mut self, local: usize) {
         self.0[local / 64] |= 1 << (local % 64);
@@ -184,6 +196,21 @@ impl<'a> Links<'a> {
         // SAFETY: the caller's contract.
         unsafe { self.channels.get_unchecked(op).free_at <= now }
     }
+    /// Occupies the channel of output port `op` from cycle `now` for `busy` cycles with a
+    /// packet (a terminal channel, which may be slower than one flit per cycle); returns
+    /// the cycle its head reaches the far end.
+    ///
+    /// # Safety
+    /// As for [`latency`](Self::latency).
+    #[inline(always)]
+    pub(super) unsafe fn occupy(&mut self, op: usize, now: u64, busy: u64) -> u64 {
+        // SAFETY: `op` is a port id (the caller's contract).
+        let channel = unsafe { self.channels.get_unchecked_mut(op) };
+        channel.free_at = now + busy;
+        channel.sent += self.size;
+        // SAFETY: as above.
+        now + unsafe { self.latency(op) }
+    }
     /// Sends packet `pid` at cycle `now` over the channel of output port `op` to input VC
     /// `vc` of port id `down`: the channel is busy for the packet's flits, and the packet
     /// is usable downstream after the channel latency.
@@ -253,9 +280,13 @@ impl Simulation {
         let failed = faults.flags_if_any();
         let (mut inputs_v, local_vc_v, downstream_v) = (inputs.view_mut(), local_vc.view(), downstream.view());
         let net = topo.network();
-        let first = first_port[r as usize] as usize;
-        let nvc = (first_port[r as usize + 1] as usize - first) * vcs as usize;
+        // SAFETY: `r` is a router id, so `r + 1` < `first_port`'s length (invariant 1).
+        let (first, next) =
+            unsafe { (*first_port.get_unchecked(r as usize), *first_port.get_unchecked(r as usize + 1)) };
+        let (first, radix) = (first as usize, (next - first) as usize);
+        let nvc = radix * vcs as usize;
         let first_vc = first * vcs as usize;
+        let mut pending = pending.view_mut();
         let start = rc_start[r as usize] as usize;
         rc_start[r as usize] = wrap(start + 1, nvc) as u32;
         let (rng, note, decided) = (&mut rng.routing, &mut notes[r as usize], &mut decisions[r as usize]);
@@ -315,7 +346,7 @@ impl Simulation {
                 let Decision::Forward { port, vc } = decision else { continue };
                 // Invariant 3: a route names a port of this router and a VC that exist.
                 assert!(
-                    port < net.radix(r) && vc < vcs,
+                    (port as usize) < radix && vc < vcs,
                     "the routing chose port {port} VC {vc} at router {r} (radix {}, {vcs} VCs)",
                     net.radix(r)
                 );
@@ -343,7 +374,9 @@ impl Simulation {
                     port_queues[op] += packet_size as u32;
                     ctx = with_commitments(&base, committed, port_queues);
                 } else {
-                    pending[pending_len] = (op as u32, vc as u16);
+                    // SAFETY: one entry per routed input VC of the router: `pending_len` <
+                    // radix · V ≤ R · V, `pending`'s length (invariants 4, 5).
+                    unsafe { *pending.get_unchecked_mut(pending_len) = (op as u32, vc as u16) };
                     pending_len += 1;
                 }
             }
@@ -417,12 +450,32 @@ impl Simulation {
     /// (A packet that crossed the switch this cycle into an empty queue of a free channel
     /// to another router was sent by `traverse` already, which left the channel busy.)
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
-        let first = self.routers.first_port[r as usize] as usize;
-        let (cap, size) = (self.params.outq_cap as usize, self.params.packet_size as u64);
-        let terminal_busy = size * self.params.terminal_period;
-        for w in 0..self.routers.queued_outputs.words_per_router {
-            // SAFETY: `r` is a router id (invariant 1), `w` < `words_per_router`.
-            let mut bits = unsafe { self.routers.queued_outputs.word(r, w) };
+        let Simulation {
+            ref mut stats,
+            ref mut packets,
+            ref mut watchdog,
+            ports:
+                Ports {
+                    ref mut channels, ref mut outq_head, ref mut outq_len, ref outq, ref downstream, ref latency, ..
+                },
+            routers: Routers { ref mut queued_outputs, ref first_port, ref mut load, .. },
+            wheels: Wheels { ref mut arrivals, wheel_mask, .. },
+            params: Params { outq_cap, packet_size, terminal_period, .. },
+            ..
+        } = *self;
+        // SAFETY: `r` is a router id (invariant 1).
+        let first = unsafe { *first_port.get_unchecked(r as usize) } as usize;
+        let (cap, size) = (outq_cap as usize, packet_size as u64);
+        let terminal_busy = size * terminal_period;
+        let (mut outq_head, mut outq_len, outq, downstream) =
+            (outq_head.view_mut(), outq_len.view_mut(), outq.view(), downstream.view());
+        let mut links = Links::new(channels, latency, arrivals, wheel_mask, packet_size);
+        // SAFETY: `r` is a router id (invariant 1), and the bitset covers every router
+        // (`check_tables`).
+        let mut queued = unsafe { queued_outputs.of_unchecked(r) };
+        let mut sent = 0;
+        for w in 0..queued.words() {
+            let mut bits = queued.word(w);
             while bits != 0 {
                 let out = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -430,46 +483,37 @@ impl Simulation {
                 // SAFETY: (this loop) `out` is a set bit of router `r`'s outputs (< radix:
                 // invariant 4), so `op` < first_port[r + 1] ≤ P (1); the queue position is
                 // wrapped below `cap`.
-                // SAFETY: `op` < P (see the loop comment).
-                if unsafe { self.ports.channels.get_unchecked(op) }.free_at > now {
+                if !unsafe { links.free(op, now) } {
                     continue;
                 }
                 // SAFETY: `op` < P.
-                let head = unsafe { *self.ports.outq_head.get_unchecked(op) } as usize;
+                let head = unsafe { *outq_head.get_unchecked(op) } as usize;
                 // SAFETY: `op` < P and `head` < `cap` (the ring's head is kept wrapped).
-                let OutEntry { pid, vc } = unsafe { *self.ports.outq.get_unchecked(op * cap + head) };
+                let OutEntry { pid, vc } = unsafe { *outq.get_unchecked(op * cap + head) };
                 // SAFETY: `op` < P.
-                unsafe { *self.ports.outq_head.get_unchecked_mut(op) = wrap(head + 1, cap) as u16 };
+                unsafe { *outq_head.get_unchecked_mut(op) = wrap(head + 1, cap) as u16 };
                 // SAFETY: `op` < P.
-                let len = unsafe { self.ports.outq_len.get_unchecked_mut(op) };
+                let len = unsafe { outq_len.get_unchecked_mut(op) };
                 *len -= 1;
                 if *len == 0 {
-                    // SAFETY: `r` is a router id (1) and `out` one of its ports (< radix ≤ R: 4).
-                    unsafe { self.routers.queued_outputs.clear(r, out) };
+                    // SAFETY: `out` is one of router `r`'s ports (< radix ≤ R: 4).
+                    unsafe { queued.clear(out) };
                 }
+                sent += 1;
                 // SAFETY: `op` < P.
-                match unsafe { *self.ports.downstream.get_unchecked(op) } {
+                match unsafe { *downstream.get_unchecked(op) } {
                     NO_PORT => {
                         // Terminal channels may be slower: one flit per `terminal_period` cycles.
-                        let channel = &mut self.ports.channels[op];
-                        channel.free_at = now + terminal_busy;
-                        channel.sent += size;
-                        self.deliver(pid, now + self.ports.latency[op] as u64 + terminal_busy - 1);
+                        // SAFETY: `op` < P.
+                        let at = unsafe { links.occupy(op, now, terminal_busy) } + terminal_busy - 1;
+                        deliver(stats, packets, watchdog, pid, at, now);
                     }
                     // SAFETY: `op` < P.
-                    down => unsafe {
-                        Links::new(
-                            &mut self.ports.channels,
-                            &self.ports.latency,
-                            &mut self.wheels.arrivals,
-                            self.wheels.wheel_mask,
-                            self.params.packet_size,
-                        )
-                        .send(op, down, vc, pid, now)
-                    },
+                    down => unsafe { links.send(op, down, vc, pid, now) },
                 }
-                self.routers.load[r as usize] -= 1;
             }
         }
+        // SAFETY: `r` is a router id: below `load`'s length, the number of routers (1).
+        unsafe { *load.get_unchecked_mut(r as usize) -= sent };
     }
 }

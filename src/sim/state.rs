@@ -25,44 +25,87 @@ pub(super) struct Params {
     pub(super) terminal_period: u64,
 }
 
-/// Per port id: wiring, output channels and output queues.
-#[derive(Clone)]
-pub(super) struct Ports {
-    pub(super) port_router: Table<u32>,
-    pub(super) downstream: Table<u32>,
-    pub(super) latency: Table<u32>,
-    /// Upstream output port id of each input port (`NO_PORT` for terminal inputs).
-    pub(super) upstream: Table<u32>,
-    /// Queue estimate of each output port: flits downstream (depth − credits) plus
-    /// committed flits, summed over its VCs; what routing reads as `port_queue`.
-    pub(super) port_queues: Table<u32>,
-    pub(super) channels: Table<Channel>,
-    pub(super) outq: Table<OutEntry>,
-    pub(super) outq_head: Table<u16>,
-    pub(super) outq_len: Table<u16>,
-    pub(super) in_rr: Table<u16>,
-    pub(super) out_rr: Table<u16>,
-    /// What an arrival into the port updates: its router (whose load grows) and the
-    /// position of its VC 0 in the input VC bitsets (`nonempty` and `unrouted` have the
-    /// same layout, so the arrival finds its bits by one addition), in one record.
-    pub(super) arrival_port: Table<(u32, u32)>,
+/// Declares a group of the engine's flat tables that have one entry per unit (port id,
+/// VC index): the struct, with any further fields after `and`, and from the one list of
+/// its per-unit tables what the rest of the engine derives — their lengths, which
+/// [`super::Simulation::check_tables`] checks; the bytes they hold
+/// ([`super::Simulation::memory_bytes`]); and their bytes per unit, which the memory
+/// estimate (`memory.rs`) counts before anything is allocated. A table added to a group
+/// is counted everywhere.
+macro_rules! table_group {
+    (
+        $(#[$meta:meta])* $name:ident {
+            $($(#[$fmeta:meta])* $field:ident: $t:ty,)*
+        } and {
+            $($(#[$emeta:meta])* $extra:ident: $et:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub(super) struct $name {
+            $($(#[$fmeta])* pub(super) $field: Table<$t>,)*
+            $($(#[$emeta])* pub(super) $extra: $et,)*
+        }
+
+        impl $name {
+            /// Bytes per unit of the per-unit tables.
+            pub(super) const BYTES_PER_UNIT: usize = 0 $(+ std::mem::size_of::<$t>())*;
+            /// Each per-unit table's name and length.
+            pub(super) fn lengths(&self) -> Vec<(&'static str, usize)> {
+                vec![$((stringify!($field), self.$field.len())),*]
+            }
+            /// Bytes held by the per-unit tables.
+            pub(super) fn table_bytes(&self) -> usize {
+                0 $(+ std::mem::size_of_val::<[$t]>(&self.$field))*
+            }
+        }
+    };
 }
 
-/// Per VC index: the input buffers and their flow control. Buffers are rings of `depth`
-/// slots holding packet ids and the cycle each arrived; the head's slot is stale (its
-/// `InputVc` record holds it).
-#[derive(Clone)]
-pub(super) struct InputBuffers {
-    pub(super) buf: Table<Slot>,
-    pub(super) credits: Table<u16>,
-    pub(super) committed: Table<u16>,
-    /// Each input VC's buffer position and head packet.
-    pub(super) inputs: Table<InputVc>,
-    /// Per router, over its input VCs: non-empty, and head not yet routed.
-    pub(super) nonempty: router::RouterBits,
-    pub(super) unrouted: router::RouterBits,
-    /// Router-local input VC index → (local port, VC).
-    pub(super) local_vc: Table<(u16, u16)>,
+table_group! {
+    /// Per port id: wiring, output channels and output queues.
+    Ports {
+        port_router: u32,
+        downstream: u32,
+        latency: u32,
+        /// Upstream output port id of each input port (`NO_PORT` for terminal inputs).
+        upstream: u32,
+        /// Queue estimate of each output port: flits downstream (depth − credits) plus
+        /// committed flits, summed over its VCs; what routing reads as `port_queue`.
+        port_queues: u32,
+        channels: Channel,
+        outq_head: u16,
+        outq_len: u16,
+        in_rr: u16,
+        out_rr: u16,
+        /// What an arrival into the port updates: its router (whose load grows) and the
+        /// position of its VC 0 in the input VC bitsets (`nonempty` and `unrouted` have the
+        /// same layout, so the arrival finds its bits by one addition), in one record.
+        arrival_port: (u32, u32),
+    } and {
+        /// The output queues: `outq_cap` entries per port id, rings from `outq_head`.
+        outq: Table<OutEntry>,
+    }
+}
+
+table_group! {
+    /// Per VC index: the input buffers and their flow control. Buffers are rings of `depth`
+    /// slots holding packet ids and the cycle each arrived; the head's slot is stale (its
+    /// `InputVc` record holds it).
+    InputBuffers {
+        credits: u16,
+        committed: u16,
+        /// Each input VC's buffer position and head packet.
+        inputs: InputVc,
+    } and {
+        /// `depth` slots per VC index.
+        buf: Table<Slot>,
+        /// Per router, over its input VCs: non-empty, and head not yet routed.
+        nonempty: router::RouterBits,
+        unrouted: router::RouterBits,
+        /// Router-local input VC index → (local port, VC).
+        local_vc: Table<(u16, u16)>,
+    }
 }
 
 /// Per router.
@@ -124,4 +167,27 @@ pub(super) struct Observers {
     pub(super) notes: Vec<RouteNote>,
     pub(super) decisions: Vec<RouterDecisions>,
     pub(super) tracer: trace::Tracer,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{InputBuffers, Ports};
+    use crate::config::SimConfig;
+    use crate::sim::Simulation;
+
+    /// The declared groups are what a built simulation holds: every per-unit table has one
+    /// entry per unit, and the bytes per unit the memory estimate counts are what the
+    /// tables take.
+    #[test]
+    fn table_groups_describe_the_built_tables() {
+        let sim = Simulation::new(&SimConfig::default()).unwrap();
+        let ports = sim.network().total_ports();
+        let vcs = sim.vcs() as usize;
+        assert_eq!(sim.ports.lengths().len(), 11);
+        assert!(sim.ports.lengths().iter().all(|&(_, n)| n == ports));
+        assert!(sim.buffers.lengths().iter().all(|&(_, n)| n == ports * vcs));
+        assert_eq!(sim.ports.table_bytes(), ports * Ports::BYTES_PER_UNIT);
+        assert_eq!(sim.buffers.table_bytes(), ports * vcs * InputBuffers::BYTES_PER_UNIT);
+        assert!(sim.memory_bytes() >= sim.ports.table_bytes() + sim.buffers.table_bytes());
+    }
 }

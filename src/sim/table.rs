@@ -78,6 +78,20 @@ impl<T> Table<T> {
     pub(super) fn range_mut(&mut self, range: std::ops::Range<usize>) -> ViewMut<'_, T> {
         ViewMut(&mut self.0[range])
     }
+    /// A mutable view of the entries `range`, without a bounds check in release builds.
+    ///
+    /// # Safety
+    /// `range.start <= range.end <= len`.
+    #[inline(always)]
+    pub(super) unsafe fn range_mut_unchecked(&mut self, range: std::ops::Range<usize>) -> ViewMut<'_, T> {
+        debug_assert!(
+            range.start <= range.end && range.end <= self.0.len(),
+            "range {range:?} out of a table of {}",
+            self.0.len()
+        );
+        // SAFETY: the caller guarantees the range is within the table.
+        ViewMut(unsafe { self.0.get_unchecked_mut(range) })
+    }
 }
 
 /// A borrowed [`Table`] (see [`Table::view`]).

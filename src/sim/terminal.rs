@@ -1,9 +1,11 @@
 //! Terminals: packet generation (Bernoulli or batch), injection into the router, and
 //! delivery with statistics.
 
-use super::{Packet, Simulation};
+use super::state::Watchdog;
+use super::{Packet, PacketStore, Simulation};
 use crate::config::{InjectionMode, SlicePolicy};
 use crate::rng::Chance;
+use crate::stats::Stats;
 
 impl Simulation {
     /// Step 2 of a cycle: every terminal may generate a packet into its source queue and
@@ -241,36 +243,45 @@ impl Simulation {
         );
         true
     }
+}
 
-    /// A packet reaches its destination terminal at cycle `at`.
-    pub(super) fn deliver(&mut self, pid: u32, at: u64) {
-        let pkt = self.packets[pid];
-        let latency = at - pkt.created(at);
-        let s = &mut self.stats;
-        s.delivered += 1;
-        s.delivered_flits += pkt.size as u64;
-        s.latency_sum += latency;
-        s.hops_sum += pkt.hops as u64;
-        s.last_delivery = at;
-        s.live_latency.record(latency);
-        if pkt.nonminimal {
-            s.delivered_nonminimal += 1;
-        }
-        if s.in_window(at) {
-            s.window_accepted_flits += pkt.size as u64;
-        }
-        if pkt.labeled {
-            s.labeled_delivered += 1;
-            s.labeled_hops += pkt.hops as u64;
-            s.latency.record(latency);
-            if pkt.nonminimal {
-                s.latency_nonminimal.record(latency);
-            } else {
-                s.latency_minimal.record(latency);
-            }
-        }
-        self.watchdog.in_network -= 1;
-        self.watchdog.last_progress = self.now;
-        self.packets.release(pid);
+/// Packet `pid` reaches its destination terminal at cycle `at` (the current cycle is
+/// `now`): its statistics, and its record freed.
+#[inline]
+pub(super) fn deliver(
+    stats: &mut Stats,
+    packets: &mut PacketStore,
+    watchdog: &mut Watchdog,
+    pid: u32,
+    at: u64,
+    now: u64,
+) {
+    let pkt = packets[pid];
+    let latency = at - pkt.created(at);
+    let s = stats;
+    s.delivered += 1;
+    s.delivered_flits += pkt.size as u64;
+    s.latency_sum += latency;
+    s.hops_sum += pkt.hops as u64;
+    s.last_delivery = at;
+    s.live_latency.record(latency);
+    if pkt.nonminimal {
+        s.delivered_nonminimal += 1;
     }
+    if s.in_window(at) {
+        s.window_accepted_flits += pkt.size as u64;
+    }
+    if pkt.labeled {
+        s.labeled_delivered += 1;
+        s.labeled_hops += pkt.hops as u64;
+        s.latency.record(latency);
+        if pkt.nonminimal {
+            s.latency_nonminimal.record(latency);
+        } else {
+            s.latency_minimal.record(latency);
+        }
+    }
+    watchdog.in_network -= 1;
+    watchdog.last_progress = now;
+    packets.release(pid);
 }
