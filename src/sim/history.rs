@@ -17,7 +17,7 @@
 //! restoring a link) is kept as [`Event`]s stamped with their cycle and applied again
 //! during replay. Since a simulation is a deterministic function of its configuration,
 //! seed and these events, the replayed state equals the one first reached, bit for bit
-//! (`tests/history.rs`).
+//! (`tests/integration/history.rs`).
 //!
 //! Rewinding is an undo: snapshots and events after the target cycle are dropped.
 
@@ -105,7 +105,7 @@ impl History {
 
     /// The bytes a copy of `sim` is counted as: twice the engine's arrays as they are now
     /// ([`Simulation::memory_bytes`], source queues and packets included), which covers
-    /// the network and routing tables a copy also holds (`tests/history.rs` measures
+    /// the network and routing tables a copy also holds (`tests/integration/history.rs` measures
     /// copies against it).
     pub fn cost(sim: &Simulation) -> usize {
         sim.memory_bytes().saturating_mul(2)

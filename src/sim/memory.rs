@@ -2,7 +2,7 @@
 //! checked arithmetic, before anything is allocated (a config must never allocate
 //! past its estimate). `Simulation::new` refuses a configuration whose estimate exceeds
 //! [`MEMORY_LIMIT`], naming the setting that contributes most. The estimate is an upper
-//! bound: `tests/memory_estimate.rs` measures peak resident memory at overload against it.
+//! bound: `tests/integration/memory_estimate.rs` measures peak resident memory at overload against it.
 
 use super::state::{InputBuffers, Ports};
 use super::{Arrival, CreditReturn, OutEntry, Slot};

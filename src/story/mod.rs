@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 mod focus;
 mod scenes;
 pub use focus::focus_mask;
-pub use scenes::{Question, Scene, Stop, MAX_SCENES, MAX_SCENE_CYCLE};
+pub use scenes::{Question, Scene, Stop, MAX_SCENES, MAX_SCENE_CYCLE, MAX_SCENE_LINKS};
 
 /// The most channels a picked focus lists (router pairs).
 pub const MAX_PICKED_CHANNELS: usize = 256;
