@@ -79,19 +79,19 @@ const PAPERS = {
     short: 'Flattened butterfly (ISCA 2007)',
     citation: 'Kim, Dally, Abts: “Flattened Butterfly: A Cost-Efficient Topology for High-Radix Networks”, ISCA 2007',
     file: 'flattened-butterfly-isca07.md',
-    claims: 'hyperx.rs',
+    claims: 'fb_hyperx_2dfb.rs',
   },
   hyperx: {
     short: 'HyperX (SC 2009)',
     citation: 'Ahn, Binkert, Davis, McLaren, Schreiber: “HyperX: Topology, Routing, and Packaging of Efficient Large-Scale Networks”, SC 2009',
     file: 'hyperx-sc09.txt',
-    claims: 'hyperx.rs',
+    claims: 'fb_hyperx_2dfb.rs',
   },
   dilated: {
     short: 'Thamarakuzhi & Chandy',
     citation: 'Thamarakuzhi, Chandy: “Adaptive Load Balanced Routing for 2-Dilated Flattened Butterfly Switching Network”',
     file: '2dfb-adaptive-routing.md',
-    claims: 'hyperx.rs',
+    claims: 'fb_hyperx_2dfb.rs',
   },
 };
 
