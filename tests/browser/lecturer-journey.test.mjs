@@ -2,7 +2,8 @@
 // own story"; docs/lecture.md, "Write your own story"): on the failed-links HyperX, New
 // story… takes a title, point and explanation, two channels clicked on the picture as the
 // focus, and three scenes — at a cycle, at a later cycle where two links fail and the class
-// is asked a question, and at a router's next decision. Its share link opens the same
+// is asked a question, and at a router's next decision. Its share link (copied by Share
+// story) opens the same
 // story and the same picture in a fresh browser; PageDown plays the scenes (the question
 // revealed by the run), PageUp goes back exactly; the downloaded file opens it again; it
 // plays offline after a reload; and it opens on a 390×844 touch screen and in ?embed=1.
@@ -209,8 +210,13 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     });
     await page.waitForFunction(() => window.hiradix.panes.every((p) => p.focus?.reduce((n, x) => n + x, 0) === 2), null, { timeout: 30_000 });
     assert.match(await page.textContent('#legend-focus'), /the detour 5 → 4 → 6/);
-    const { url, error } = await page.evaluate(() => window.hiradix.storyLink());
-    assert.equal(error, undefined);
+    // Share story copies the link.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+    await page.click('#btn-story-share');
+    await page.waitForFunction(() => /copied to the clipboard/.test(document.getElementById('notice-text').textContent), null, { timeout: 30_000 });
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(url, (await page.evaluate(() => window.hiradix.storyLink())).url);
+    assert.match(url, /[?&]story=z%3A|[?&]story=z:/);
     // The author plays scene 1: the picture the class will see there.
     await page.locator('body').focus();
     await page.keyboard.press('PageDown');
