@@ -3,10 +3,10 @@
 // story… takes a title, point and explanation, two channels clicked on the picture as the
 // focus, and three scenes — at a cycle, at a later cycle where two links fail and the class
 // is asked a question, and at a router's next decision. Its share link (copied by Share
-// story) opens the same
-// story and the same picture in a fresh browser; PageDown plays the scenes (the question
-// revealed by the run), PageUp goes back exactly; the downloaded file opens it again; it
-// plays offline after a reload; and it opens on a 390×844 touch screen and in ?embed=1.
+// story) opens the same story and the same picture in a fresh browser; PageDown plays the
+// scenes (the question revealed by the run), PageUp goes back exactly; the downloaded file
+// opens it again; it plays offline after a reload; and it opens on a 390×844 touch screen
+// and in ?embed=1.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
