@@ -154,50 +154,57 @@ export class FailLinks {
     const channel = await pane.sim.ask('linkChannel', a, b, trunk);
     if (typeof channel !== 'number' || channel < 0) return `link ${formatLink(normaliseLink(link))} does not exist`;
     if (Boolean(pane.failed[channel]) === fail) return null;
-    this.say(null);
-    await this.serial(() => this.toggleLink(0, channel));
-    return $('fault-msg').hidden ? null : $('fault-msg-text').textContent;
+    const refused = await this.serial(() => this.toggleLink(0, channel));
+    return typeof refused === 'string' ? refused : null;
   }
 
+  /** Says why a link cannot change (next to the picture) and returns it. */
+  refuse(text) {
+    this.say(text);
+    return text;
+  }
+
+  /**
+   * Fails or restores the link of channel `channel` of pane `index`; resolves to the
+   * refusal's text, or null.
+   * @returns {Promise<string | null>}
+   */
   async toggleLink(index, channel) {
     const sim = this.sim;
     const pane = sim.panes[index];
     const exp = this.experiments.experiment;
-    if (!pane || !exp || this.run.crashed || channel >= pane.info.channels) return;
+    if (!pane || !exp || this.run.crashed || channel >= pane.info.channels) return null;
     const param = exp.compare?.param ?? '';
     if (param.startsWith('topology.')) {
-      this.say(
+      return this.refuse(
         `The panes compare different networks (${param}), so a link clicked in one is not the same link in the others: vary another parameter, or enter faults.links in the form.`,
       );
-      return;
     }
     const own = param === 'faults.links';
     const panes = own ? [pane] : sim.panes;
     const gen = sim.gen;
     const fail = !pane.failed[channel];
     const raw = await pane.sim.ask('channelLink', channel);
-    if (sim.gen !== gen || !raw) return; // replaced meanwhile
+    if (sim.gen !== gen || !raw) return null; // replaced meanwhile
     const link = normaliseLink(Array.from(raw));
     const list = normaliseLinks(own ? exp.compare.values[index] : exp.config.faults?.links);
     if (!fail && !hasLink(list, link)) {
-      this.say(`Link ${formatLink(link)} failed by faults.random_fraction (a draw from the seed): it comes back when that fraction is 0.`);
-      return;
+      return this.refuse(`Link ${formatLink(link)} failed by faults.random_fraction (a draw from the seed): it comes back when that fraction is 0.`);
     }
     // The state before, for a rewind to undo this (www/ui/time-control.js's live-edit log).
     const before = this.timeControl.liveState();
     const answers = await sim.sims.together(() => Promise.all(panes.map((p) => p.sim.askAt('setChannelFailed', channel, fail))));
-    if (sim.gen !== gen) return;
+    if (sim.gen !== gen) return null;
     const results = answers.map((a) => a?.value);
     const done = results.map((r) => Array.isArray(r) && r.length === 0);
     const refused = results.find((r) => Array.isArray(r) && r.length > 0)?.[0]?.message;
     if (!done.every(Boolean)) {
       // Undo it where it was done: the panes keep showing the same failures.
       await Promise.all(panes.filter((_, i) => done[i]).map((p) => p.sim.ask('setChannelFailed', channel, !fail)));
-      if (refused !== undefined) this.say(`Link ${formatLink(link)} cannot fail: ${clip(refused, 400)}`);
-      return;
+      return refused === undefined ? null : this.refuse(`Link ${formatLink(link)} cannot fail: ${clip(refused, 400)}`);
     }
     const masks = await Promise.all(panes.map((p) => p.sim.ask('failedChannels')));
-    if (sim.gen !== gen) return;
+    if (sim.gen !== gen) return null;
     // The experiment, the panes and (in `changed`) the form and the URL, together.
     const next = fail ? [...list, link] : list.filter((l) => linkKey(l) !== linkKey(link));
     this.experiments.setLinks(next, own ? index : null);
@@ -209,5 +216,6 @@ export class FailLinks {
     this.timeControl.recordEdit(answers[0].at, before);
     this.say(null);
     this.changed(panes);
+    return null;
   }
 }

@@ -1,8 +1,8 @@
 // Plays a story's scenes (src/story/scenes.rs), one per clicker press: → / PageDown / Space
 // (in present mode; PageDown and the ▶ button always) enters the next scene — its view,
-// focus, load, failed and restored links, and caption — and runs to its stop: a cycle (animated, at the story's speed), or an
-// event the time control runs until (the next decision or non-minimal decision at a
-// router, the first saturated channel). A scene with a question shows it first and waits:
+// focus, load, failed and restored links, and caption — and runs to its stop: a cycle
+// (animated, at the story's speed), or an event the time control runs until (the next
+// decision or non-minimal decision at a router, the first saturated channel). A scene with a question shows it first and waits:
 // the next press runs on to the stop, which answers it, and the answer and why are shown
 // with the decision in the inspector (predict, then watch). ← / PageUp goes back one scene
 // by rewinding to where it ended, so going back is exact.
