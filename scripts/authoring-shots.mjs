@@ -17,6 +17,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, launchBrowser, openPage, startServer } from '../tests/browser/harness.mjs';
+import { channelPoint } from '../tests/browser/page-helpers.mjs';
 
 const OUT = join(ROOT, 'docs', 'screenshots', 'authoring');
 await mkdir(OUT, { recursive: true });
@@ -43,31 +44,6 @@ await withPage({ width: 1366, height: 768 }, '?preset=min-worst-case', async (pa
   await page.screenshot({ path: join(OUT, 'editor-1366x768.png') });
 });
 
-/** Where channel from → to of pane 0 can be clicked (CSS pixels): a point its hit test finds. */
-const channelPoint = (page, from, to) =>
-  page.evaluate(
-    ([from, to]) => {
-      const p = window.hiradix.panes[0];
-      const g = p.view.geo;
-      const seg = p.view.seg;
-      const rect = p.canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      for (let c = 0; c < g.channels; c++) {
-        if (g.src[c] !== from || g.dst[c] !== to) continue;
-        const i = 6 * c;
-        for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
-          const curved = !Number.isNaN(seg[i + 2]);
-          const at = (k) =>
-            curved ? (1 - t) ** 2 * seg[i + k] + 2 * (1 - t) * t * seg[i + 2 + k] + t ** 2 * seg[i + 4 + k] : (1 - t) * seg[i + k] + t * seg[i + 4 + k];
-          const hit = p.view.hitTest(at(0), at(1));
-          if (hit?.kind === 'channel' && hit.index === c) return [rect.left + at(0) / dpr, rect.top + at(1) / dpr];
-        }
-      }
-      throw new Error(`no point of channel ${from} → ${to} can be clicked`);
-    },
-    [from, to],
-  );
-
 await withPage({ width: 1366, height: 768 }, '?preset=dal-failed-links', async (page) => {
   await page.waitForFunction(() => window.hiradix.sim.now() > 300, null, { timeout: 60_000 });
   await page.click('#btn-run');
@@ -81,7 +57,9 @@ await withPage({ width: 1366, height: 768 }, '?preset=dal-failed-links', async (
     [5, 4],
     [4, 6],
   ]) {
-    await page.mouse.click(...(await channelPoint(page, a, b)));
+    const point = await channelPoint(page, a, b);
+    if (!point) throw new Error(`no point of channel ${a} → ${b} can be clicked`);
+    await page.mouse.click(...point);
   }
   await page.mouse.move(5, 760);
   await page.locator('#editor-picked').scrollIntoViewIfNeeded();

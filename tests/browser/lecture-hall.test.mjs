@@ -9,6 +9,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, launchBrowser, openPage, startServer } from './harness.mjs';
+import { routerPoint } from './page-helpers.mjs';
 
 let server;
 before(async () => {
@@ -30,16 +31,6 @@ async function advances(page, cycles = 20) {
   const t0 = await page.evaluate(() => window.hiradix.sim.now());
   await page.waitForFunction((n) => window.hiradix.sim.now() >= n, t0 + cycles, { timeout: 60_000 });
 }
-
-// Where router `r` of pane 0 is on the screen (CSS pixels).
-const routerPoint = (page, r) =>
-  page.evaluate((r) => {
-    const p = window.hiradix.panes[0];
-    const [px, py] = p.view.routerPoint(r);
-    const rect = p.canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    return [rect.left + px / dpr, rect.top + py / dpr];
-  }, r);
 
 test('once opened, the page opens, runs and inspects with the network off', { timeout: 240_000 }, async () => {
   const browser = await launchBrowser({ width: 1366, height: 768 });

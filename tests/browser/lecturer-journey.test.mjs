@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, openPage, startServer } from './harness.mjs';
+import { channelPoint, routerPoint } from './page-helpers.mjs';
 
 let server;
 before(async () => {
@@ -39,32 +40,6 @@ const focusPairs = (page) =>
       const pairs = p.focus ? [...p.focus.keys()].filter((c) => p.focus[c]).map((c) => [g.src[c], g.dst[c]]) : [];
       return pairs.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
     }),
-  );
-
-/** Where channel from → to of pane 0 can be clicked (CSS pixels): a point its hit test finds. */
-const channelPoint = (page, from, to) =>
-  page.evaluate(
-    ([from, to]) => {
-      const p = window.hiradix.panes[0];
-      const g = p.view.geo;
-      const seg = p.view.seg;
-      const rect = p.canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      for (let c = 0; c < g.channels; c++) {
-        if (g.src[c] !== from || g.dst[c] !== to) continue;
-        const i = 6 * c;
-        for (const t of [0.5, 0.4, 0.6, 0.3, 0.7]) {
-          const curved = !Number.isNaN(seg[i + 2]);
-          const at = (k) =>
-            curved ? (1 - t) ** 2 * seg[i + k] + 2 * (1 - t) * t * seg[i + 2 + k] + t ** 2 * seg[i + 4 + k] : (1 - t) * seg[i + k] + t * seg[i + 4 + k];
-          const [x, y] = [at(0), at(1)];
-          const hit = p.view.hitTest(x, y);
-          if (hit?.kind === 'channel' && hit.index === c) return [rect.left + x / dpr, rect.top + y / dpr];
-        }
-      }
-      return null;
-    },
-    [from, to],
   );
 
 /**
@@ -133,13 +108,7 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     await page.selectOption(`${s2} .scene-answer`, '1');
     await page.fill(`${s2} .scene-why-text`, 'DAL detours only **within the row**.');
     // Scene 3: the next decision at router 5, clicked on the picture.
-    const [rx, ry] = await page.evaluate(() => {
-      const p = window.hiradix.panes[0];
-      const [x, y] = p.view.routerPoint(5);
-      const rect = p.canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      return [rect.left + x / dpr, rect.top + y / dpr];
-    });
+    const [rx, ry] = await routerPoint(page, 5);
     await page.mouse.click(rx, ry);
     await page.waitForFunction(() => window.hiradix.selection?.index === 5);
     await page.click('#editor-add-decision');
@@ -350,13 +319,7 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
         canvas: document.querySelector('canvas.net').getBoundingClientRect().toJSON(),
       }));
       assert.ok(g.scrollWidth <= 390 && g.point.bottom <= 844 && g.canvas.top < 844 * 0.6, JSON.stringify(g));
-      const [x, y] = await p.evaluate(() => {
-        const pane = window.hiradix.panes[0];
-        const [x, y] = pane.view.routerPoint(5);
-        const rect = pane.canvas.getBoundingClientRect();
-        const dpr = window.devicePixelRatio || 1;
-        return [rect.left + x / dpr, rect.top + y / dpr];
-      });
+      const [x, y] = await routerPoint(p, 5);
       await p.touchscreen.tap(x, y);
       await p.waitForSelector('#inspector', { state: 'visible' });
       assert.deepEqual(await p.evaluate(() => window.hiradix.selection), { pane: 0, kind: 'router', index: 5 });

@@ -75,3 +75,41 @@ export async function setControl(page, path, value) {
 
 export const controlMessage = (page, path) => page.textContent(`#ctl-${path.replace(/[^a-z0-9]+/gi, '-')}-msg`);
 export const controlMessageVisible = (page, path) => page.isVisible(`#ctl-${path.replace(/[^a-z0-9]+/gi, '-')}-msg`);
+
+/** Where router `r` of pane 0 is on the screen (CSS pixels), for a click or a tap. */
+export const routerPoint = (page, r) =>
+  page.evaluate((r) => {
+    const p = window.hiradix.panes[0];
+    const [x, y] = p.view.routerPoint(r);
+    const rect = p.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    return [rect.left + x / dpr, rect.top + y / dpr];
+  }, r);
+
+/**
+ * Where channel from → to of pane 0 can be clicked (CSS pixels): a point along it that its
+ * hit test finds (not a router, not a crossing channel); null when there is none.
+ */
+export const channelPoint = (page, from, to) =>
+  page.evaluate(
+    ([from, to]) => {
+      const p = window.hiradix.panes[0];
+      const g = p.view.geo;
+      const seg = p.view.seg;
+      const rect = p.canvas.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      for (let c = 0; c < g.channels; c++) {
+        if (g.src[c] !== from || g.dst[c] !== to) continue;
+        const i = 6 * c;
+        for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
+          const curved = !Number.isNaN(seg[i + 2]);
+          const at = (k) =>
+            curved ? (1 - t) ** 2 * seg[i + k] + 2 * (1 - t) * t * seg[i + 2 + k] + t ** 2 * seg[i + 4 + k] : (1 - t) * seg[i + k] + t * seg[i + 4 + k];
+          const hit = p.view.hitTest(at(0), at(1));
+          if (hit?.kind === 'channel' && hit.index === c) return [rect.left + at(0) / dpr, rect.top + at(1) / dpr];
+        }
+      }
+      return null;
+    },
+    [from, to],
+  );

@@ -3,7 +3,7 @@
 // in a queue) listed hop by hop and drawn on the canvas.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controlMessage, setControl, settle, setup } from './page-helpers.mjs';
+import { controlMessage, routerPoint, setControl, settle, setup } from './page-helpers.mjs';
 
 let env;
 before(async () => {
@@ -14,16 +14,6 @@ after(async () => {
 });
 
 const DAL = '?topology.type=hyperx&routing.algorithm=dal&traffic.pattern=swap2&traffic.load=0.8&router.vcs=6&speed=2';
-
-// The CSS-pixel position of router r on pane 0's canvas.
-const routerPoint = (page, r) =>
-  page.evaluate((r) => {
-    const p = window.hiradix.panes[0];
-    const [x, y] = p.view.routerPoint(r);
-    const rect = p.canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    return [rect.left + x / dpr, rect.top + y / dpr];
-  }, r);
 
 // Pixels of pane 0's canvas close to the trace colour #c026d3.
 const magentaPixels = (page) =>

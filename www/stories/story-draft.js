@@ -174,6 +174,16 @@ export function storyIdFrom(title) {
 }
 
 /**
+ * The page view's zoom and centre as a story's view holds them (`zoom`, `center`), rounded
+ * to what the picture can tell apart.
+ * @param {{zoom?: number, cx?: number, cy?: number}} view
+ */
+export function zoomOf(view) {
+  const round = (v, digits) => Math.round(v * 10 ** digits) / 10 ** digits;
+  return { zoom: round(view.zoom ?? 1, 3), center: [round(view.cx ?? 0.5, 4), round(view.cy ?? 0.5, 4)] };
+}
+
+/**
  * The experiment section of a document from the page's experiment: the config as it differs
  * from the defaults of its network (`model.diff`), the compared parameter and values, the
  * speed and the view (link colour, routers, packets). `keep`: the edited story's experiment,
@@ -190,9 +200,7 @@ export function experimentSection(model, exp, keep = null) {
   x.speed = exp.speed;
   x.view = { metric: exp.view.metric, routers: exp.view.routers, packets: exp.view.packets };
   // The zoom and centre the lecturer left the picture at (none: the whole network).
-  const round = (v, digits) => Math.round(v * 10 ** digits) / 10 ** digits;
-  const zoom = round(exp.view.zoom ?? 1, 3);
-  const center = [round(exp.view.cx ?? 0.5, 4), round(exp.view.cy ?? 0.5, 4)];
+  const { zoom, center } = zoomOf(exp.view);
   if (zoom !== 1 || center[0] !== 0.5 || center[1] !== 0.5) Object.assign(x.view, { zoom, center });
   if (keep?.ranges) x.ranges = keep.ranges;
   if (keep?.sweep) x.sweep = keep.sweep;
@@ -279,6 +287,28 @@ export function draftFromDocument(doc) {
 }
 
 /**
+ * The draft's focus as a document holds it (null: none); the edited story's pattern, slice,
+ * dimming and router scale are kept while its selector is.
+ * @param {Draft} d
+ */
+export function focusFromDraft(d) {
+  if (!d.selector) return null;
+  const base = d.base ?? null;
+  const kept = base?.focus?.selector === d.selector ? base.focus : null;
+  const focus = { selector: d.selector };
+  if (d.selector === 'slice') focus.slice = kept?.slice ?? 0;
+  if (d.selector === 'picked') {
+    focus.channels = d.channels.map((c) => [...c]);
+    focus.routers = [...d.routers];
+  }
+  if (kept?.pattern) focus.pattern = kept.pattern;
+  focus.label = d.label.trim();
+  if (kept?.dim !== undefined) focus.dim = kept.dim;
+  if (kept?.router_scale !== undefined) focus.router_scale = kept.router_scale;
+  return focus;
+}
+
+/**
  * The story document of a draft over an experiment section (experimentSection): what
  * checkStory checks and Share story carries.
  * @param {Draft} d
@@ -301,20 +331,8 @@ export function documentFromDraft(d, experiment) {
   const sweep = (d.sweep ?? '').trim();
   if (sweep) doc.experiment.sweep = sweep;
   else delete doc.experiment.sweep;
-  if (d.selector) {
-    const kept = base?.focus?.selector === d.selector ? base.focus : null;
-    const focus = { selector: d.selector };
-    if (d.selector === 'slice') focus.slice = kept?.slice ?? 0;
-    if (d.selector === 'picked') {
-      focus.channels = d.channels.map((c) => [...c]);
-      focus.routers = [...d.routers];
-    }
-    if (kept?.pattern) focus.pattern = kept.pattern;
-    focus.label = d.label.trim();
-    if (kept?.dim !== undefined) focus.dim = kept.dim;
-    if (kept?.router_scale !== undefined) focus.router_scale = kept.router_scale;
-    doc.focus = focus;
-  }
+  const focus = focusFromDraft(d);
+  if (focus) doc.focus = focus;
   if (d.keyPlots.length) doc.key_plots = KEY_PLOTS.filter((k) => d.keyPlots.includes(k));
   if (d.scenes.length) {
     doc.scenes = d.scenes.map((s) => {

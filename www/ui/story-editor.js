@@ -10,7 +10,17 @@
 
 import { el, inputById, selectById } from '../lib/dom.js';
 import { formatLinks, parseLinks } from './faults.js';
-import { KEY_PLOTS, describePicked, draftFromDocument, documentFromDraft, experimentSection, fieldOf, togglePicked } from '../stories/story-draft.js';
+import {
+  KEY_PLOTS,
+  describePicked,
+  draftFromDocument,
+  documentFromDraft,
+  experimentSection,
+  fieldOf,
+  focusFromDraft,
+  togglePicked,
+  zoomOf,
+} from '../stories/story-draft.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -136,7 +146,7 @@ export class StoryEditor {
     $('editor-pick-row').hidden = !picked;
     if (!picked) this.setPicking(false);
     $('editor-picked').textContent = describePicked(d);
-    const focus = d.selector ? documentFromDraft(d, {}).focus : null;
+    const focus = focusFromDraft(d);
     const empty = picked && !d.channels.length && !d.routers.length;
     this.hooks.previewFocus(focus && !empty ? focus : false);
   }
@@ -366,11 +376,7 @@ export class StoryEditor {
       delete view.zoom;
       delete view.center;
       const now = this.experiments.experiment?.view;
-      if (zoom.checked && now) {
-        const round = (v, digits) => Math.round(v * 10 ** digits) / 10 ** digits;
-        view.zoom = round(now.zoom ?? 1, 3);
-        view.center = [round(now.cx ?? 0.5, 4), round(now.cy ?? 0.5, 4)];
-      }
+      if (zoom.checked && now) Object.assign(view, zoomOf(now));
       if (Object.keys(view).length) rest.view = view;
       else delete rest.view;
       showZoom();
@@ -386,7 +392,7 @@ export class StoryEditor {
     showFocus();
     focus.addEventListener('change', () => {
       this.readFields();
-      const f = focus.checked && this.draft?.selector ? documentFromDraft(this.draft, {}).focus : null;
+      const f = focus.checked && this.draft ? focusFromDraft(this.draft) : null;
       if (f) rest.focus = f;
       else delete rest.focus;
       focus.checked = Boolean(f);
