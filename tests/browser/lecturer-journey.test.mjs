@@ -313,6 +313,8 @@ test('a lecturer writes, shares, plays, downloads and reopens a story offline, o
     try {
       const { page: p, errors: phoneErrors } = await openPage(phone.context, url);
       await waitStory(p, ID);
+      // Laid out and drawn (as the lecture-hall test waits) before a router is tapped.
+      await p.waitForFunction(() => window.hiradix.frames > 3 && window.hiradix.sim.now() > 20, null, { timeout: 60_000 });
       const g = await p.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
         point: document.getElementById('story-point').getBoundingClientRect().toJSON(),
