@@ -63,7 +63,7 @@ pub fn catalog() -> Catalog {
                 description: t.description,
                 family: t.family,
                 params: t.params.to_vec(),
-                default: (t.default)(),
+                default: serde_json::to_value((t.default)()).expect("serialises"),
             })
             .collect(),
         routings: ALGORITHMS

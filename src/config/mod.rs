@@ -104,60 +104,127 @@ impl FaultConfig {
     }
 }
 
-/// The network. `type` selects the family; the other fields are its parameters.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TopologyConfig {
-    /// k-ary n-flat (FB paper §2): N = k^n terminals, k^(n-1) routers, n-1 dimensions.
-    FlattenedButterfly { k: u32, n: u32 },
-    /// 2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with 2 links per pair.
-    DilatedFlattenedButterfly { k: u32, n: u32 },
-    /// Hypercube of 2^n routers with one terminal each (HyperX with S = 2, K = 1, T = 1).
-    Hypercube { n: u32 },
-    /// HyperX (HyperX paper §3): per-dimension extents `s`, trunking `k` (one value for
-    /// all dimensions or one per dimension), `t` terminals per switch.
-    Hyperx { s: Vec<u32>, k: Vec<u32>, t: u32 },
-    /// Folded Clos / fat tree as an XGFT: `down[i]` children and (below the top) `up[i]`
-    /// parents per switch of level i+1; `up[i] < down[i]` tapers it (see
-    /// `topology::folded_clos`).
-    FoldedClos { down: Vec<u32>, up: Vec<u32> },
-    /// Conventional k-ary n-fly (FB paper §3.3): n stages of k^(n−1) radix-k switches,
-    /// unidirectional, destination-tag routing.
-    Butterfly { k: u32, n: u32 },
-    /// Dragonfly (dragonfly paper §3): `p` terminals, `a` routers per group, `h` global
-    /// channels per router, `g` groups (≤ a·h + 1).
-    Dragonfly {
-        p: u32,
-        a: u32,
-        h: u32,
-        g: u32,
-        #[serde(default)]
-        arrangement: GlobalArrangement,
-        /// Extents of the flattened butterfly inside each group (§3.2, Fig. 6), their
-        /// product `a`; `null` (the default): fully connected groups.
-        #[serde(default)]
-        intra: Option<Vec<u32>>,
-        /// Parallel local channels between neighbouring routers in each dimension of the
-        /// group (§3.2, Fig. 6(a)): one value, or one per dimension of `intra`; `null` (the
-        /// default): one.
-        #[serde(default)]
-        intra_trunking: Option<Vec<u32>>,
-        /// Bandwidth tapering (§3.2): `[G1, G2, keep]` entries, each keeping only `keep`
-        /// of the channels between groups G1 and G2 (`g < ah + 1` gives pairs several).
-        #[serde(default)]
-        taper: Vec<Vec<u32>>,
-        /// Channel slicing (§3.2): this many identical dragonflies in parallel, every node
-        /// attached to each by its own terminal channel (default 1).
-        #[serde(default = "one")]
-        slices: u32,
-        /// Which slice a node sends each packet on (read with `slices > 1`).
-        #[serde(default)]
-        slice_policy: SlicePolicy,
-    },
+/// The network: `type` names a declared topology (`crate::topology::TOPOLOGIES`), the
+/// other fields are its parameters. This layer keeps them as JSON values in their declared
+/// order; the topology's declaration reads them into its own typed form ([`Self::read`]),
+/// checks them and builds the network, so a new topology adds nothing here. A
+/// configuration read through [`SimConfig::from_value`] holds the canonical section (every
+/// parameter, in the declared order, as the typed form writes it).
+#[derive(Clone, Debug)]
+pub struct TopologyConfig {
+    type_name: String,
+    params: Vec<(String, serde_json::Value)>,
 }
 
-fn one() -> u32 {
-    1
+impl TopologyConfig {
+    /// A topology of type `type_name` with the parameters `params` (a typed form that
+    /// serialises as an object), in the order it writes them.
+    pub(crate) fn of(type_name: &str, params: &impl Serialize) -> TopologyConfig {
+        let text = serde_json::to_string(params).expect("topology parameters serialise");
+        let Fields(params) = serde_json::from_str(&text).expect("topology parameters serialise as an object");
+        TopologyConfig { type_name: type_name.to_string(), params }
+    }
+
+    /// Its `topology.type`, which names its declaration in `crate::topology::TOPOLOGIES`.
+    pub fn type_name(&self) -> &str {
+        &self.type_name
+    }
+
+    /// Its parameter `name`, if it has it.
+    pub(crate) fn param(&self, name: &str) -> Option<&serde_json::Value> {
+        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// Its parameters read into the typed form `T` of its declaration; errors name the
+    /// field (`topology.t`).
+    pub(crate) fn read<T: serde::de::DeserializeOwned>(&self) -> Result<T, ConfigErrors> {
+        let object = serde_json::Value::Object(self.params.iter().cloned().collect());
+        serde_path_to_error::deserialize(object).map_err(|e| {
+            let msg = e.inner().to_string();
+            let path = match error_path(e.path(), &msg) {
+                p if p == "(config)" => "topology".to_string(),
+                p => format!("topology.{p}"),
+            };
+            ConfigErrors::one(path, msg)
+        })
+    }
+
+    /// The same dragonfly as `slices` parallel copies whose nodes spread their packets by
+    /// `policy` (channel slicing, dragonfly §3.2); topologies without slices unchanged.
+    pub fn sliced(mut self, slices: u32, policy: SlicePolicy) -> TopologyConfig {
+        for (key, value) in &mut self.params {
+            match key.as_str() {
+                "slices" => *value = slices.into(),
+                "slice_policy" => *value = serde_json::to_value(policy).expect("serialises"),
+                _ => {}
+            }
+        }
+        self
+    }
+
+    /// How a node spreads its packets over the slices of a sliced network (the default
+    /// where the topology has no `slice_policy`).
+    pub(crate) fn slice_policy(&self) -> SlicePolicy {
+        self.param("slice_policy").and_then(|v| SlicePolicy::deserialize(v).ok()).unwrap_or_default()
+    }
+}
+
+/// Equal when they have the same type and the same parameters, in whatever order.
+impl PartialEq for TopologyConfig {
+    fn eq(&self, other: &Self) -> bool {
+        self.type_name == other.type_name
+            && self.params.len() == other.params.len()
+            && self.params.iter().all(|(k, v)| other.param(k) == Some(v))
+    }
+}
+
+impl Serialize for TopologyConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.params.len() + 1))?;
+        map.serialize_entry("type", &self.type_name)?;
+        for (key, value) in &self.params {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for TopologyConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Fields(mut params) = Fields::deserialize(deserializer)?;
+        let at = params.iter().position(|(k, _)| k == "type").ok_or_else(|| serde::de::Error::missing_field("type"))?;
+        match params.remove(at).1 {
+            serde_json::Value::String(type_name) => Ok(TopologyConfig { type_name, params }),
+            other => Err(serde::de::Error::custom(format!("`type` must name a topology, got {other}"))),
+        }
+    }
+}
+
+/// A JSON object's fields in the order written.
+struct Fields(Vec<(String, serde_json::Value)>);
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Fields;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
+                let mut fields: Vec<(String, serde_json::Value)> = Vec::new();
+                while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
+                    if fields.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!("duplicate field `{key}`")));
+                    }
+                    fields.push((key, value));
+                }
+                Ok(Fields(fields))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// How a node of a sliced dragonfly (§3.2, channel slicing) spreads its packets over the
@@ -177,75 +244,6 @@ pub enum SlicePolicy {
     /// it now, the slices tried in turn (work-conserving: no packet waits for a slice
     /// while another could take it).
     SharedQueue,
-}
-
-impl TopologyConfig {
-    /// Its `topology.type` (the serde tag of its variant), which names its declaration in
-    /// `crate::topology::TOPOLOGIES`.
-    pub(crate) fn type_name(&self) -> &'static str {
-        match self {
-            TopologyConfig::FlattenedButterfly { .. } => "flattened_butterfly",
-            TopologyConfig::DilatedFlattenedButterfly { .. } => "dilated_flattened_butterfly",
-            TopologyConfig::Hypercube { .. } => "hypercube",
-            TopologyConfig::Hyperx { .. } => "hyperx",
-            TopologyConfig::FoldedClos { .. } => "folded_clos",
-            TopologyConfig::Butterfly { .. } => "butterfly",
-            TopologyConfig::Dragonfly { .. } => "dragonfly",
-        }
-    }
-
-    /// The same dragonfly as `slices` parallel copies whose nodes spread their packets by
-    /// `policy` (channel slicing, dragonfly §3.2); other topologies unchanged.
-    pub fn sliced(mut self, slices: u32, policy: SlicePolicy) -> TopologyConfig {
-        if let TopologyConfig::Dragonfly { slices: s, slice_policy, .. } = &mut self {
-            (*s, *slice_policy) = (slices, policy);
-        }
-        self
-    }
-
-    /// How a node spreads its packets over the slices of a sliced network (the default
-    /// where there is one).
-    pub(crate) fn slice_policy(&self) -> SlicePolicy {
-        match self {
-            TopologyConfig::Dragonfly { slice_policy, .. } => *slice_policy,
-            _ => SlicePolicy::default(),
-        }
-    }
-
-    /// Dragonfly(p, a, h, g) as the paper builds it: absolute arrangement, fully connected
-    /// groups, no tapering.
-    pub fn dragonfly(p: u32, a: u32, h: u32, g: u32) -> TopologyConfig {
-        TopologyConfig::Dragonfly {
-            p,
-            a,
-            h,
-            g,
-            arrangement: GlobalArrangement::Absolute,
-            intra: None,
-            intra_trunking: None,
-            taper: vec![],
-            slices: 1,
-            slice_policy: SlicePolicy::default(),
-        }
-    }
-}
-
-impl Default for TopologyConfig {
-    fn default() -> Self {
-        TopologyConfig::FlattenedButterfly { k: 8, n: 2 }
-    }
-}
-
-/// How a dragonfly's global channels are wired (dragonfly paper §3.1; the rule is in
-/// `topology::dragonfly` and docs/dragonfly.md, The topology).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GlobalArrangement {
-    /// Global index c = r·h + k connects to group c (c < G) or c + 1.
-    #[default]
-    Absolute,
-    /// The "palmtree" arrangement: group G's global index c connects to group (G − c − 1) mod g.
-    Palmtree,
 }
 
 /// How routing decisions of one cycle are allocated (FB paper §3.1).
@@ -589,6 +587,7 @@ pub(crate) fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String 
             }
         }
         None if msg.starts_with("unknown variant") && !p.ends_with("type") => format!("{p}.type"),
+        None if msg.starts_with("`type`") => format!("{p}.type"),
         None if p.is_empty() => "(config)".into(),
         None => p,
     }
@@ -679,9 +678,11 @@ mod tests {
         assert_eq!(e.0[0].path, "router.vcz", "{e}");
         let e = SimConfig::from_json(r#"{"topology": {"type": "torus"}}"#).unwrap_err();
         assert_eq!(e.0[0].path, "topology.type", "{e}");
+        let e = SimConfig::from_json(r#"{"topology": {"type": 5}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.type", "{e}");
         let e = SimConfig::from_json("{").unwrap_err();
         assert_eq!(e.0[0].path, "(json)");
-        // Inside the (internally tagged) topology: the field, not just `topology`.
+        // Inside the topology, read by its declaration: the field, not just `topology`.
         let e = SimConfig::from_json(r#"{"topology": {"type": "hyperx", "s": [4, 4], "t": "four"}}"#).unwrap_err();
         assert_eq!(e.0[0].path, "topology.t", "{e}");
         let e = SimConfig::from_json(r#"{"topology": {"k": "abc"}}"#).unwrap_err();
@@ -694,9 +695,9 @@ mod tests {
     #[test]
     fn partial_topologies_are_completed() {
         let c = SimConfig::from_json(r#"{"topology": {"k": 16}}"#).unwrap();
-        assert_eq!(c.topology, TopologyConfig::FlattenedButterfly { k: 16, n: 2 });
+        assert_eq!(c.topology, TopologyConfig::flattened_butterfly(16, 2));
         let c = SimConfig::from_json(r#"{"topology": {"type": "dragonfly", "g": 5}}"#).unwrap();
-        assert!(matches!(c.topology, TopologyConfig::Dragonfly { p: 2, a: 4, h: 2, g: 5, .. }), "{:?}", c.topology);
+        assert_eq!(c.topology, TopologyConfig::dragonfly(2, 4, 2, 5));
     }
 
     #[test]
@@ -708,6 +709,6 @@ mod tests {
         let c = SimConfig::from_value(v).unwrap();
         assert_eq!(c.routing.algorithm, "val");
         assert_eq!(c.traffic.load, 0.25);
-        assert_eq!(c.topology, TopologyConfig::FlattenedButterfly { k: 4, n: 2 });
+        assert_eq!(c.topology, TopologyConfig::flattened_butterfly(4, 2));
     }
 }

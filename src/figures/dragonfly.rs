@@ -447,10 +447,8 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
 }
 
 fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
-    match Topology::build(&cfg.topology).map_err(|e| e.to_string())? {
-        Topology::Dragonfly(df) => Ok(df),
-        _ => Err("not a dragonfly".into()),
-    }
+    let topology = Topology::build(&cfg.topology).map_err(|e| e.to_string())?;
+    topology.as_dragonfly().cloned().ok_or_else(|| "not a dragonfly".into())
 }
 
 /// Fig. 11: UGAL-L on WC, overall / minimal / non-minimal latency, 16 and 256 flits.

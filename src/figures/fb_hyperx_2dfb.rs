@@ -255,7 +255,7 @@ pub fn run_figure(name: &str, opts: &FigureOptions, progress: &dyn Fn(usize, usi
 /// The FB paper's §3.2 router: 32 flits per port over 2 VCs, speedup 8, 1-cycle delays.
 fn fb_base(k: u32, n: u32, quick: bool) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology = TopologyConfig::FlattenedButterfly { k, n };
+    c.topology = TopologyConfig::flattened_butterfly(k, n);
     c.router.vcs = 2;
     c.router.buffer_per_port = Some(32);
     c.router.speedup = 8;
@@ -412,10 +412,10 @@ fn fb_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     let k = fb_k(quick);
     let n_log2 = if quick { 6 } else { 10 };
     let nets: Vec<(&str, TopologyConfig, &str, u32)> = vec![
-        ("flattened butterfly (CLOS AD)", TopologyConfig::FlattenedButterfly { k, n: 2 }, "clos_ad", 2),
-        ("butterfly (destination tag)", TopologyConfig::Butterfly { k, n: 2 }, "dest_tag", 1),
-        ("folded Clos (adaptive)", TopologyConfig::FoldedClos { down: vec![k, k], up: vec![k / 2] }, "updown_ad", 1),
-        ("hypercube (e-cube)", TopologyConfig::Hypercube { n: n_log2 }, "ecube", 1),
+        ("flattened butterfly (CLOS AD)", TopologyConfig::flattened_butterfly(k, 2), "clos_ad", 2),
+        ("butterfly (destination tag)", TopologyConfig::butterfly(k, 2), "dest_tag", 1),
+        ("folded Clos (adaptive)", TopologyConfig::folded_clos(vec![k, k], vec![k / 2]), "updown_ad", 1),
+        ("hypercube (e-cube)", TopologyConfig::hypercube(n_log2), "ecube", 1),
     ];
     let (ur, wc) = if quick {
         (steps(0.1, 1.0, 0.1), steps(0.05, 0.6, 0.05))
@@ -506,9 +506,9 @@ const HX_PATTERNS: [(&str, &str); 4] = [
 fn hx_fig6(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure, String> {
     let quick = opts.quick;
     let topo = if quick {
-        TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 }
+        TopologyConfig::hyperx(vec![4, 4, 4], vec![1], 4)
     } else {
-        TopologyConfig::Hyperx { s: vec![8, 8, 8], k: vec![1], t: 8 }
+        TopologyConfig::hyperx(vec![8, 8, 8], vec![1], 8)
     };
     let base = hx_base(topo, quick);
     let algorithms = ["min_ad", "val", "clos_ad_hx", "clos_ad", "dal"];
@@ -556,33 +556,17 @@ fn hx_fig7(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figu
     // (name, topology, routing, β)
     let nets: Vec<(&str, TopologyConfig, &str)> = if quick {
         vec![
-            ("HyperX β = 0.5 (DAL)", TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 }, "dal"),
-            ("HyperX β = 0.25 (DAL)", TopologyConfig::Hyperx { s: vec![4, 4], k: vec![2], t: 16 }, "dal"),
-            (
-                "folded Clos β = 0.5",
-                TopologyConfig::FoldedClos { down: vec![4, 4, 4, 4], up: vec![2, 4, 4] },
-                "updown_ad",
-            ),
-            (
-                "folded Clos β = 0.25",
-                TopologyConfig::FoldedClos { down: vec![4, 4, 4, 4], up: vec![1, 4, 4] },
-                "updown_ad",
-            ),
+            ("HyperX β = 0.5 (DAL)", TopologyConfig::hyperx(vec![4, 4, 4], vec![1], 4), "dal"),
+            ("HyperX β = 0.25 (DAL)", TopologyConfig::hyperx(vec![4, 4], vec![2], 16), "dal"),
+            ("folded Clos β = 0.5", TopologyConfig::folded_clos(vec![4, 4, 4, 4], vec![2, 4, 4]), "updown_ad"),
+            ("folded Clos β = 0.25", TopologyConfig::folded_clos(vec![4, 4, 4, 4], vec![1, 4, 4]), "updown_ad"),
         ]
     } else {
         vec![
-            ("HyperX β = 0.5 (DAL)", TopologyConfig::Hyperx { s: vec![8, 8, 8], k: vec![1], t: 8 }, "dal"),
-            ("HyperX β = 0.25 (DAL)", TopologyConfig::Hyperx { s: vec![4, 8, 8], k: vec![2, 1, 1], t: 16 }, "dal"),
-            (
-                "folded Clos β = 0.5",
-                TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![8, 16] },
-                "updown_ad",
-            ),
-            (
-                "folded Clos β = 0.25",
-                TopologyConfig::FoldedClos { down: vec![16, 16, 16], up: vec![4, 16] },
-                "updown_ad",
-            ),
+            ("HyperX β = 0.5 (DAL)", TopologyConfig::hyperx(vec![8, 8, 8], vec![1], 8), "dal"),
+            ("HyperX β = 0.25 (DAL)", TopologyConfig::hyperx(vec![4, 8, 8], vec![2, 1, 1], 16), "dal"),
+            ("folded Clos β = 0.5", TopologyConfig::folded_clos(vec![16, 16, 16], vec![8, 16]), "updown_ad"),
+            ("folded Clos β = 0.25", TopologyConfig::folded_clos(vec![16, 16, 16], vec![4, 16]), "updown_ad"),
         ]
     };
     let loads = if quick { steps(0.1, 1.0, 0.1) } else { [steps(0.05, 0.5, 0.05), steps(0.6, 1.0, 0.1)].concat() };
@@ -653,13 +637,13 @@ fn hx_faults(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Fi
     let quick = opts.quick;
     let nets: Vec<(&str, TopologyConfig)> = if quick {
         vec![
-            ("HyperX", TopologyConfig::Hyperx { s: vec![4, 4], k: vec![1], t: 4 }),
-            ("folded Clos", TopologyConfig::FoldedClos { down: vec![4, 4, 4], up: vec![2, 4] }),
+            ("HyperX", TopologyConfig::hyperx(vec![4, 4], vec![1], 4)),
+            ("folded Clos", TopologyConfig::folded_clos(vec![4, 4, 4], vec![2, 4])),
         ]
     } else {
         vec![
-            ("HyperX", TopologyConfig::Hyperx { s: vec![8, 8], k: vec![1], t: 8 }),
-            ("folded Clos", TopologyConfig::FoldedClos { down: vec![8, 8, 8], up: vec![4, 8] }),
+            ("HyperX", TopologyConfig::hyperx(vec![8, 8], vec![1], 8)),
+            ("folded Clos", TopologyConfig::folded_clos(vec![8, 8, 8], vec![4, 8])),
         ]
     };
     let algorithms: [(&str, &str); 5] =
@@ -822,14 +806,14 @@ fn dfb(two_d: bool, throughput: bool, opts: &FigureOptions, progress: &dyn Fn(us
     let (n, dims) = if two_d { (3, 2) } else { (2, 1) };
     let k = 8;
     let mut dfb = SimConfig::default();
-    dfb.topology = TopologyConfig::DilatedFlattenedButterfly { k, n };
+    dfb.topology = TopologyConfig::dilated_flattened_butterfly(k, n);
     dfb.router.vcs = 2 * dims;
     dfb.router.buffer_per_port = Some(64);
     dfb.router.terminal_period = 2;
     dfb.routing.threshold = 2;
     measurement(&mut dfb, quick);
     let mut clos = dfb.clone();
-    clos.topology = TopologyConfig::FoldedClos { down: vec![k; n as usize], up: vec![k; n as usize - 1] };
+    clos.topology = TopologyConfig::folded_clos(vec![k; n as usize], vec![k; n as usize - 1]);
     let patterns = [("benign", "benign"), ("adversarial", "adversarial"), ("random", "random_permutation")];
     let loads = if quick { steps(0.1, 1.0, 0.1) } else { steps(0.05, 1.0, 0.05) };
     let mut sweeps = Vec::new();

@@ -23,10 +23,12 @@ pub enum Shape {
 
 impl Shape {
     fn of(topo: &Topology) -> Self {
-        match topo {
-            Topology::Dragonfly(df) => Shape::Dragonfly { p: df.p, a: df.a, h: df.h, g: df.g, slices: df.slices },
-            Topology::HyperX(hx) => Shape::HyperX { dims: hx.s.clone(), trunking: hx.k.clone(), t: hx.t },
-            _ => Shape::Other {},
+        if let Some(df) = topo.as_dragonfly() {
+            Shape::Dragonfly { p: df.p, a: df.a, h: df.h, g: df.g, slices: df.slices }
+        } else if let Some(hx) = topo.as_hyperx() {
+            Shape::HyperX { dims: hx.s.clone(), trunking: hx.k.clone(), t: hx.t }
+        } else {
+            Shape::Other {}
         }
     }
 }

@@ -5,7 +5,6 @@ use serde::Serialize;
 use super::{class_name, HopNoteView};
 use crate::routing::Decisions;
 use crate::sim::Simulation;
-use crate::topology::Topology;
 
 /// Per-VC state of one channel: downstream occupancy (the truth), upstream credits (the
 /// sender's view), flits committed upstream, and the queue estimate adaptive routing reads.
@@ -159,11 +158,9 @@ impl RouterDetail {
             q_true: note.q_true,
             chose_minimal: note.chose_minimal,
         });
-        let (group, coords) = match sim.topology() {
-            Topology::Dragonfly(df) => (Some(df.group(r)), None),
-            Topology::HyperX(hx) => (None, Some((0..hx.dims()).map(|d| hx.coord(r, d)).collect())),
-            _ => (None, None),
-        };
+        let topology = sim.topology();
+        let group = topology.as_dragonfly().map(|df| df.group(r));
+        let coords = topology.as_hyperx().map(|hx| (0..hx.dims()).map(|d| hx.coord(r, d)).collect());
         let terminals = (0..net.terminals() as u32)
             .filter(|&t| net.inject_router(t) == r)
             .map(|t| TerminalDetail { terminal: t, source_queue: sim.source_queue_len(t) as u32 })

@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn a_followed_packet_hops_from_router_to_router() {
         let mut cfg = SimConfig::default();
-        cfg.topology = TopologyConfig::Hyperx { s: vec![4, 4], k: vec![1], t: 2 };
+        cfg.topology = TopologyConfig::hyperx(vec![4, 4], vec![1], 2);
         cfg.routing.algorithm = "dal".into();
         cfg.router.vcs = 4;
         cfg.traffic.load = 0.3;

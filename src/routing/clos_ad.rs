@@ -40,7 +40,7 @@
 
 use super::hyperx_min::{dor_port, min_ad_choice, shortest_of, shortest_trunk, vc_in_class_at};
 use super::ugal::{route_minimal, PHASE_MINIMAL};
-use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, RouterQueues, Routing, TrueQueue};
+use super::{network_of, Algorithm, Decision, Decisions, RouteCtx, RouteNote, RouterQueues, Routing, TrueQueue};
 use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -54,10 +54,10 @@ pub(crate) const CLOS_AD: Algorithm = Algorithm {
         q: "q_nm = the shortest first-hop queue towards a closest common ancestor (including staying); sequential allocator",
         true_queue: TrueQueue::None,
     },
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "CLOS AD: UGAL-like choice; non-minimal packets pick the closest common ancestor adaptively, with a stay queue (FB §3.1)",
     params: &["routing.ugal_threshold"],
-    build: |cfg, topo| Ok(Box::new(ClosAd::new(hyperx(topo)?, cfg.ugal_threshold))),
+    build: |cfg, topo| Ok(Box::new(ClosAd::new(network_of(topo)?, cfg.ugal_threshold))),
 };
 
 /// CLOS AD as the HyperX paper describes it: see [`ClosAdHx`].
@@ -68,7 +68,7 @@ pub(crate) const CLOS_AD_HX: Algorithm = Algorithm {
         true_queue: TrueQueue::None,
     },
     description: "CLOS AD as the HyperX paper describes it: random closest common ancestor, DOR (HyperX §3.3; 2 VCs)",
-    build: |cfg, topo| Ok(Box::new(ClosAdHx::new(hyperx(topo)?, cfg.ugal_threshold))),
+    build: |cfg, topo| Ok(Box::new(ClosAdHx::new(network_of(topo)?, cfg.ugal_threshold))),
     ..CLOS_AD
 };
 
@@ -267,7 +267,7 @@ mod tests {
             (1, 10, 4, 20, true, "threshold 1: 10 > 9, non-minimal"),
         ];
         for &(threshold, q_direct, q5, q_other, nonminimal, what) in rows {
-            let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, 2, 32);
+            let mut s = RouterState::new(TopologyConfig::flattened_butterfly(8, 2), 2, 32);
             let hx = s.topo.as_hyperx().unwrap().clone();
             for m in 1..8 {
                 let q = match m {
@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn clos_ad_hx_compares_dimension_order_first_hops() {
         for (q_direct, q5, nonminimal) in [(8, 4, false), (9, 4, true)] {
-            let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, 2, 32);
+            let mut s = RouterState::new(TopologyConfig::flattened_butterfly(8, 2), 2, 32);
             let hx = s.topo.as_hyperx().unwrap().clone();
             s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, q_direct).set_queue(0, hx.port_to(0, 0, 5, 0), 0, q5);
             let clos = s.routing("clos_ad_hx", &RoutingConfig::default());

@@ -57,7 +57,7 @@
 
 use super::hyperx_min::{dor_port, vc_in_class_at};
 use super::{
-    hyperx, wins_tie, Algorithm, Decision, Decisions, HopKind, HopNote, HopRule, QueueView, RouteCtx, RouteNote,
+    network_of, wins_tie, Algorithm, Decision, Decisions, HopKind, HopNote, HopRule, QueueView, RouteCtx, RouteNote,
     RouterQueues, Routing, NOTE_DIMS,
 };
 use crate::config::schema::Family;
@@ -129,11 +129,11 @@ const IN_ESCAPE: HopRule =
 pub(crate) const DAL: Algorithm = Algorithm {
     name: "dal",
     decisions: Decisions::PerHopDimensions { rules: RULES },
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description:
         "DAL: per hop, unblocked minimal dimension, else one deroute per dimension, else DOR escape VC (HyperX §3.3)",
     params: &["routing.dal_unblocked_credits", "routing.dal_queue_threshold"],
-    build: |cfg, topo| build(cfg, hyperx(topo)?),
+    build: |cfg, topo| build(cfg, network_of(topo)?),
 };
 
 /// Builds DAL from a configuration, rejecting the settings that would void its deadlock
@@ -532,7 +532,7 @@ mod tests {
     /// flits, DAL's defaults: an output is *unblocked* with ≥ 1 unpromised free slot on VC 0
     /// and *uncongested* with ≥ 8 − 2 = 6.
     fn state() -> (RouterState, HyperX) {
-        let s = RouterState::new(TopologyConfig::Hyperx { s: vec![4, 4], k: vec![1], t: 1 }, 2, 8);
+        let s = RouterState::new(TopologyConfig::hyperx(vec![4, 4], vec![1], 1), 2, 8);
         let hx = s.topo.as_hyperx().unwrap().clone();
         (s, hx)
     }

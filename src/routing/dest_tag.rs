@@ -3,7 +3,7 @@
 //! on the hypercube, registered as `ecube` in `hyperx_min`.)
 
 use super::updown::roomiest_vc;
-use super::{butterfly, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use super::{network_of, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
 use crate::config::schema::Family;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -13,10 +13,10 @@ use crate::topology::Butterfly;
 pub(crate) const DEST_TAG: Algorithm = Algorithm {
     name: "dest_tag",
     decisions: Decisions::None,
-    family: Family::Butterfly,
+    family: Family::BUTTERFLY,
     description: "destination-tag routing on the conventional butterfly (FB Table 1)",
     params: &[],
-    build: |_, topo| Ok(Box::new(DestinationTag::new(butterfly(topo)?))),
+    build: |_, topo| Ok(Box::new(DestinationTag::new(network_of(topo)?))),
 };
 
 /// Destination-tag routing on the k-ary n-fly: at stage s take the output named by the

@@ -33,7 +33,7 @@
 //! `min` algorithm (dimension order, shorter of the two links).
 
 use super::hyperx_min::vc_in_class;
-use super::{hyperx, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing};
+use super::{network_of, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing};
 use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -44,10 +44,10 @@ use crate::topology::HyperX;
 pub(crate) const ADAPTIVE_2DFB: Algorithm = Algorithm {
     name: "adaptive_2dfb",
     decisions: Decisions::QueueThreshold,
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "adaptive 2DFB: direct link if queue ≤ Th or priority flag, else one non-minimal hop per dimension, else wait (2DFB §III)",
     params: &["routing.threshold"],
-    build: |cfg, topo| Ok(Box::new(Adaptive2dfb::new(hyperx(topo)?, cfg.threshold))),
+    build: |cfg, topo| Ok(Box::new(Adaptive2dfb::new(network_of(topo)?, cfg.threshold))),
 };
 
 /// `route_bits` flag: the priority flag `h1` of Algorithm 1.
@@ -164,7 +164,7 @@ mod tests {
             ((5, 5), 5, None, "every queue > Th: wait"),
         ];
         for &((t0, t1), q_nm, expect, what) in rows {
-            let mut s = RouterState::new(TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, 4, 16);
+            let mut s = RouterState::new(TopologyConfig::dilated_flattened_butterfly(4, 3), 4, 16);
             let hx = s.topo.as_hyperx().unwrap().clone();
             let dst = hx.neighbor(0, 0, 1);
             s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, t0).set_queue(0, hx.port_to(0, 0, 1, 1), 0, t1);
@@ -193,7 +193,7 @@ mod tests {
     /// dimension already derouted in is not derouted in again.
     #[test]
     fn descending_order_priority_flag_and_one_deroute_per_dimension() {
-        let mut s = RouterState::new(TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, 4, 16);
+        let mut s = RouterState::new(TopologyConfig::dilated_flattened_butterfly(4, 3), 4, 16);
         let hx = s.topo.as_hyperx().unwrap().clone();
         let dst = hx.neighbor(0, 0, 1);
         s.set_queue(0, hx.port_to(0, 0, 1, 0), 0, 9).set_queue(0, hx.port_to(0, 0, 1, 1), 0, 8);

@@ -77,7 +77,7 @@
 //! the true queue of the minimal path's global channel (what UGAL-G would have used).
 
 use super::hyperx_min::vc_in_class_at;
-use super::{dragonfly, Algorithm, CrParams, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing, TrueQueue};
+use super::{network_of, Algorithm, CrParams, Decision, Decisions, QueueView, RouteCtx, RouteNote, Routing, TrueQueue};
 use crate::config::schema::Family;
 use crate::config::{ConfigErrors, IntermediateGroup, RoutingConfig};
 use crate::packet::Packet;
@@ -104,7 +104,7 @@ pub(crate) enum DfAlgorithm {
 pub(crate) const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
-    family: Family::Dragonfly,
+    family: Family::DRAGONFLY,
     description: "dragonfly minimal: local, global, local hop (dragonfly §4.1; 2 VCs)",
     params: &[],
     build: |cfg, topo| build(DfAlgorithm::Min, cfg, topo),
@@ -177,7 +177,7 @@ pub(crate) const UGAL_L_CR: Algorithm = Algorithm {
 /// Builds algorithm `alg` of this family (each declaration above names its own) for the
 /// dragonfly `topo`.
 fn build(alg: DfAlgorithm, cfg: &RoutingConfig, topo: &Topology) -> Result<Box<dyn Routing>, ConfigErrors> {
-    let df = dragonfly(topo)?;
+    let df: &Dragonfly = network_of(topo)?;
     let cr = CrParams { crt0: cfg.crt0, granularity: cfg.cr_granularity.max(1) };
     Ok(Box::new(DragonflyRouting::new(df, alg, cfg.ugal_threshold, cr).with_intermediate(cfg.intermediate_group)))
 }
@@ -803,7 +803,7 @@ impl Routing for DragonflyRouting {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::GlobalArrangement;
+    use crate::topology::GlobalArrangement;
 
     /// Every exit offers exactly the channels of §4.1 step 1: the router's own channels to
     /// the target group when it has any, else all of its group's; its hop goes through the
@@ -850,7 +850,7 @@ mod tests {
     /// each, `g` groups, fully connected groups, 3 VCs of 32 flits.
     fn df_state(p: u32, a: u32, h: u32, g: u32) -> (RouterState, Dragonfly) {
         let df = Dragonfly::new(p, a, h, g, GlobalArrangement::Absolute, "topology").unwrap();
-        (RouterState::of(Topology::Dragonfly(df.clone()), 3, 32), df)
+        (RouterState::of(Topology::new(df.clone()), 3, 32), df)
     }
 
     /// Router `r`'s global ports and the router at their far end.
@@ -1127,7 +1127,7 @@ mod tests {
         ];
         for name in ["min", "ugal_l"] {
             for (q_first, q_second, failed, port, what) in rows {
-                let mut s = RouterState::of(Topology::Dragonfly(df.clone()), 3, 32);
+                let mut s = RouterState::of(Topology::new(df.clone()), 3, 32);
                 s.set_queue(0, first, 2, q_first).set_queue(0, second, 2, q_second);
                 if failed {
                     s.fail(0, first);

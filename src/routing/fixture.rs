@@ -9,7 +9,7 @@
 //! flags (empty while no link has failed). Every queue starts empty (credits = depth).
 //!
 //! ```ignore
-//! let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, 2, 32);
+//! let mut s = RouterState::new(TopologyConfig::flattened_butterfly(8, 2), 2, 32);
 //! s.set_queue(0, port, 0, 9); // 9 flits downstream of output `port` of router 0, VC 0
 //! let (decision, note, pkt) = s.route(&*s.routing("ugal", &RoutingConfig::default()), s.packet_between(0, 1), &mut rng);
 //! ```
@@ -238,7 +238,7 @@ mod tests {
     /// defines it: the sum of the VC estimates, plus FAILED_QUEUE on a failed link.
     #[test]
     fn port_queues_are_the_engine_estimate() {
-        let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 4, n: 3 }, 3, 16);
+        let mut s = RouterState::new(TopologyConfig::flattened_butterfly(4, 3), 3, 16);
         let hx = s.topo.as_hyperx().unwrap().clone();
         let p = hx.port_to(0, 0, 1, 0);
         s.set_queue(0, p, 0, 5).set_queue(0, p, 2, 3).commit(0, p, 1, 2);

@@ -6,7 +6,9 @@
 //! the VC with the most credits. The channel dependency graph stays acyclic because class
 //! order is preserved, and spare VCs relieve head-of-line blocking.
 
-use super::{hyperx, wins_tie, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, RouterQueues, Routing};
+use super::{
+    network_of, wins_tie, Algorithm, Decision, Decisions, QueueView, RouteCtx, RouteNote, RouterQueues, Routing,
+};
 use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -17,10 +19,10 @@ use crate::topology::HyperX;
 pub(crate) const MIN: Algorithm = Algorithm {
     name: "min",
     decisions: Decisions::None,
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "dimension-order minimal routing; shortest queue among parallel links (MIN/DOR)",
     params: &[],
-    build: |_, topo| Ok(Box::new(Dor::new(hyperx(topo)?))),
+    build: |_, topo| Ok(Box::new(Dor::new(network_of(topo)?))),
 };
 
 /// E-cube: dimension order on the hypercube, the same routing as [`MIN`].
@@ -34,10 +36,10 @@ pub(crate) const ECUBE: Algorithm = Algorithm {
 pub(crate) const MIN_AD: Algorithm = Algorithm {
     name: "min_ad",
     decisions: Decisions::None,
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "minimal adaptive: productive channel with the shortest queue, VC by hops remaining (FB §3.1)",
     params: &[],
-    build: |_, topo| Ok(Box::new(MinAd::new(hyperx(topo)?))),
+    build: |_, topo| Ok(Box::new(MinAd::new(network_of(topo)?))),
 };
 
 /// The VC of class `class` (of `classes`) with the most credits on `port`.

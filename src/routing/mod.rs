@@ -28,7 +28,7 @@ use crate::config::schema::Family;
 use crate::config::{AllocatorMode, ConfigErrors, RoutingConfig};
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::topology::{Network, Topology};
+use crate::topology::{BuiltTopology, Network, Topology};
 
 /// What a routing algorithm decided for one packet at one router.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -516,22 +516,14 @@ pub const ALGORITHMS: &[Algorithm] = &[
     dragonfly::UGAL_L_CR,
 ];
 
-/// The network of an algorithm's family, for its `build` (which [`build`] only calls on
-/// its own family, so the error names a mismatch that cannot happen through it).
-fn of_family<'t, T>(topo: &'t Topology, net: Option<&'t T>, family: &str) -> Result<&'t T, ConfigErrors> {
-    net.ok_or_else(|| ConfigErrors::one("topology.type", format!("{} is not a {family} network", topo.family())))
-}
-pub(crate) fn hyperx(topo: &Topology) -> Result<&crate::topology::HyperX, ConfigErrors> {
-    of_family(topo, topo.as_hyperx(), "HyperX-family")
-}
-pub(crate) fn dragonfly(topo: &Topology) -> Result<&crate::topology::Dragonfly, ConfigErrors> {
-    of_family(topo, topo.as_dragonfly(), "dragonfly")
-}
-pub(crate) fn folded_clos(topo: &Topology) -> Result<&crate::topology::FoldedClos, ConfigErrors> {
-    of_family(topo, topo.as_folded_clos(), "folded Clos")
-}
-pub(crate) fn butterfly(topo: &Topology) -> Result<&crate::topology::Butterfly, ConfigErrors> {
-    of_family(topo, topo.as_butterfly(), "butterfly")
+/// The network as its family's type `T`, for an algorithm's `build` (which [`build`] only
+/// calls on its own family, so the error names a mismatch that cannot happen through it):
+/// `network_of::<HyperX>(topo)`.
+pub(crate) fn network_of<T: BuiltTopology>(topo: &Topology) -> Result<&T, ConfigErrors> {
+    topo.get().ok_or_else(|| {
+        let wanted = std::any::type_name::<T>().rsplit("::").next().unwrap_or_default();
+        ConfigErrors::one("topology.type", format!("a {} network is not a {wanted}", topo.family()))
+    })
 }
 
 /// Builds the algorithm a configuration names for a topology, checking the VC count.

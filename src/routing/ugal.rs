@@ -23,7 +23,7 @@
 
 use super::hyperx_min::{dor_port, min_ad_choice, vc_in_class, vc_in_class_at};
 use super::valiant::two_phase_dor;
-use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing, TrueQueue};
+use super::{network_of, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing, TrueQueue};
 use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -37,10 +37,10 @@ pub(crate) const UGAL: Algorithm = Algorithm {
         q: "q = queue estimate of each path’s first-hop output (downstream occupancy from credits + flits committed here); greedy allocator",
         true_queue: TrueQueue::None,
     },
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "UGAL: MIN AD vs Valiant per packet at the source by q·H, greedy allocator (FB §3.1; n'+1 VCs)",
     params: &["routing.ugal_threshold"],
-    build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, false, cfg.ugal_threshold))),
+    build: |cfg, topo| Ok(Box::new(Ugal::new(network_of(topo)?, false, cfg.ugal_threshold))),
 };
 
 /// UGAL-S: UGAL with the sequential allocator.
@@ -51,7 +51,7 @@ pub(crate) const UGAL_S: Algorithm = Algorithm {
         true_queue: TrueQueue::None,
     },
     description: "UGAL-S: UGAL with the sequential allocator (FB §3.1)",
-    build: |cfg, topo| Ok(Box::new(Ugal::new(hyperx(topo)?, true, cfg.ugal_threshold))),
+    build: |cfg, topo| Ok(Box::new(Ugal::new(network_of(topo)?, true, cfg.ugal_threshold))),
     ..UGAL
 };
 
@@ -160,7 +160,7 @@ mod tests {
             (0, 21, 10, false, "one flit over the tie"),
         ];
         for &(threshold, q_m, q_nm, minimal, what) in rows {
-            let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 4, n: 3 }, 3, 32);
+            let mut s = RouterState::new(TopologyConfig::flattened_butterfly(4, 3), 3, 32);
             let hx = s.topo.as_hyperx().unwrap().clone();
             let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
             let via = hx.neighbor(hx.neighbor(0, 0, 2), 1, 2);
@@ -186,7 +186,7 @@ mod tests {
     /// minimally keeps routing MIN AD at later hops (the shortest productive queue).
     #[test]
     fn ugal_s_same_rule_and_minimal_packets_stay_minimal_adaptive() {
-        let mut s = RouterState::new(TopologyConfig::FlattenedButterfly { k: 4, n: 3 }, 3, 32);
+        let mut s = RouterState::new(TopologyConfig::flattened_butterfly(4, 3), 3, 32);
         let hx = s.topo.as_hyperx().unwrap().clone();
         let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
         let via = hx.neighbor(hx.neighbor(0, 0, 2), 1, 2);

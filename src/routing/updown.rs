@@ -2,7 +2,7 @@
 //! HyperX paper (§4.1, Fig. 7) and the 2DFB paper (§IV): adaptive up-routing and
 //! deterministic down-routing.
 
-use super::{folded_clos, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use super::{network_of, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
 use crate::config::schema::Family;
 use crate::config::AllocatorMode;
 use crate::packet::Packet;
@@ -13,11 +13,11 @@ use crate::topology::{FoldedClos, Network};
 pub(crate) const UPDOWN_AD: Algorithm = Algorithm {
     name: "updown_ad",
     decisions: Decisions::None,
-    family: Family::FoldedClos,
+    family: Family::FOLDED_CLOS,
     description:
         "adaptive up-routing to a common ancestor (shortest queue, sequential), deterministic down-routing (FB Table 1)",
     params: &[],
-    build: |_, topo| Ok(Box::new(UpDownAdaptive::new(folded_clos(topo)?))),
+    build: |_, topo| Ok(Box::new(UpDownAdaptive::new(network_of(topo)?))),
 };
 
 /// The VC of `port` with the most credits (one VC class).

@@ -3,7 +3,7 @@
 //! destination on VC class 1.
 
 use super::hyperx_min::{dor_port, vc_in_class};
-use super::{hyperx, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
+use super::{network_of, Algorithm, Decision, Decisions, RouteCtx, RouteNote, Routing};
 use crate::config::schema::Family;
 use crate::packet::Packet;
 use crate::rng::SimRng;
@@ -13,10 +13,10 @@ use crate::topology::HyperX;
 pub(crate) const VAL: Algorithm = Algorithm {
     name: "val",
     decisions: Decisions::None,
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "Valiant: DOR to a random intermediate router on VC 0, then to the destination on VC 1",
     params: &[],
-    build: |_, topo| Ok(Box::new(Valiant::new(hyperx(topo)?))),
+    build: |_, topo| Ok(Box::new(Valiant::new(network_of(topo)?))),
 };
 
 #[derive(Clone)]

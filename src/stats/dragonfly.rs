@@ -110,7 +110,7 @@ pub fn histogram_bins(histogram: &[(u64, u32)], width: u64) -> Vec<(u64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::GlobalArrangement;
+    use crate::topology::GlobalArrangement;
 
     #[test]
     fn classes_of_the_1k_network() {

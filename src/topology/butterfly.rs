@@ -20,31 +20,54 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use super::{uniform_size, Declaration, Topology};
+use super::{canonical, uniform_size, BuiltTopology, Declaration, Topology};
 use crate::config::schema::{int, Family};
 use crate::config::{ConfigErrors, TopologyConfig};
+use serde::{Deserialize, Serialize};
+
+impl Family {
+    /// The conventional butterfly.
+    pub const BUTTERFLY: Family = Family::new("butterfly");
+}
+
+/// The parameters of a k-ary n-fly.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fly {
+    k: u32,
+    n: u32,
+}
 
 /// The conventional k-ary n-fly (FB paper §3.3).
 pub(crate) const BUTTERFLY: Declaration = Declaration {
     name: "butterfly",
-    family: Family::Butterfly,
+    family: Family::BUTTERFLY,
     description: "conventional k-ary n-fly (FB paper §3.3): n stages of radix-k switches, unidirectional",
     params: &[
         int("topology.k", "k (ary)", 2.0, 64.0, "switch arity"),
         int("topology.n", "n (stages)", 1.0, 6.0, "stages; k^n terminals"),
     ],
-    default: || serde_json::json!({"type": "butterfly", "k": 4, "n": 3}),
+    default: || TopologyConfig::butterfly(4, 3),
+    canonical: canonical::<Fly>,
     size: |cfg| {
-        let &TopologyConfig::Butterfly { k, n } = cfg else { return None };
+        let Fly { k, n } = cfg.read().ok()?;
         // n stages of k^(n−1) switches, k inputs and k outputs each.
         let routers = (k as u64).checked_pow(n.checked_sub(1)?)?.checked_mul(n as u64)?;
         uniform_size(routers, 2 * k as u64, (k as u64).checked_pow(n)?)
     },
     build: |cfg| {
-        let &TopologyConfig::Butterfly { k, n } = cfg else { unreachable!("{cfg:?}") };
-        Ok(Topology::Butterfly(Butterfly::new(k, n, "topology")?))
+        let Fly { k, n } = cfg.read()?;
+        Ok(Topology::new(Butterfly::new(k, n, "topology")?))
     },
 };
+
+impl TopologyConfig {
+    /// The conventional k-ary n-fly (FB paper §3.3): n stages of k^(n−1) radix-k switches,
+    /// unidirectional, destination-tag routing.
+    pub fn butterfly(k: u32, n: u32) -> TopologyConfig {
+        TopologyConfig::of(BUTTERFLY.name, &Fly { k, n })
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Butterfly {
@@ -53,6 +76,20 @@ pub struct Butterfly {
     /// Switches per stage, `k^(n−1)`.
     rows: u32,
     net: Network,
+}
+
+impl BuiltTopology for Butterfly {
+    fn network(&self) -> &Network {
+        &self.net
+    }
+
+    fn family(&self) -> Family {
+        Family::BUTTERFLY
+    }
+
+    fn terminals_per_router(&self) -> u32 {
+        self.k
+    }
 }
 
 impl Butterfly {

@@ -51,14 +51,109 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use super::{Declaration, Topology};
+use super::{canonical, BuiltTopology, Declaration, Topology};
 use crate::config::schema::{choice, int, opt_list, triples, Family};
-use crate::config::{ConfigError, ConfigErrors, GlobalArrangement, TopologyConfig};
+use crate::config::{ConfigError, ConfigErrors, SlicePolicy, TopologyConfig};
+use serde::{Deserialize, Serialize};
+
+impl Family {
+    /// The dragonfly.
+    pub const DRAGONFLY: Family = Family::new("dragonfly");
+}
+
+/// How a dragonfly's global channels are wired (dragonfly paper §3.1; the rule is in
+/// the module documentation and docs/dragonfly.md, The topology).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GlobalArrangement {
+    /// Global index c = r·h + k connects to group c (c < G) or c + 1.
+    #[default]
+    Absolute,
+    /// The "palmtree" arrangement: group G's global index c connects to group (G − c − 1) mod g.
+    Palmtree,
+}
+
+/// The parameters of a dragonfly (§3) with the variants of §3.2.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DragonflyConfig {
+    /// Terminals per router.
+    pub p: u32,
+    /// Routers per group.
+    pub a: u32,
+    /// Global channels per router.
+    pub h: u32,
+    /// Groups (≤ a·h + 1).
+    pub g: u32,
+    #[serde(default)]
+    pub arrangement: GlobalArrangement,
+    /// Extents of the flattened butterfly inside each group (§3.2, Fig. 6), their product
+    /// `a`; `None` (the default): fully connected groups.
+    #[serde(default)]
+    pub intra: Option<Vec<u32>>,
+    /// Parallel local channels between neighbouring routers in each dimension of the group
+    /// (§3.2, Fig. 6(a)): one value, or one per dimension of `intra`; `None` (the default):
+    /// one.
+    #[serde(default)]
+    pub intra_trunking: Option<Vec<u32>>,
+    /// Bandwidth tapering (§3.2): `[G1, G2, keep]` entries, each keeping only `keep` of the
+    /// channels between groups G1 and G2 (`g < ah + 1` gives pairs several).
+    #[serde(default)]
+    pub taper: Vec<Vec<u32>>,
+    /// Channel slicing (§3.2): this many identical dragonflies in parallel, every node
+    /// attached to each by its own terminal channel (default 1).
+    #[serde(default = "one")]
+    pub slices: u32,
+    /// Which slice a node sends each packet on (read with `slices > 1`).
+    #[serde(default)]
+    pub slice_policy: SlicePolicy,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl DragonflyConfig {
+    /// Dragonfly(p, a, h, g) as the paper builds it: absolute arrangement, fully connected
+    /// groups, no tapering, one slice.
+    pub fn new(p: u32, a: u32, h: u32, g: u32) -> DragonflyConfig {
+        DragonflyConfig {
+            p,
+            a,
+            h,
+            g,
+            arrangement: GlobalArrangement::Absolute,
+            intra: None,
+            intra_trunking: None,
+            taper: vec![],
+            slices: 1,
+            slice_policy: SlicePolicy::default(),
+        }
+    }
+}
+
+impl From<DragonflyConfig> for TopologyConfig {
+    fn from(df: DragonflyConfig) -> TopologyConfig {
+        TopologyConfig::of(DRAGONFLY.name, &df)
+    }
+}
+
+impl TopologyConfig {
+    /// Dragonfly(p, a, h, g) as the paper builds it ([`DragonflyConfig::new`]).
+    pub fn dragonfly(p: u32, a: u32, h: u32, g: u32) -> TopologyConfig {
+        DragonflyConfig::new(p, a, h, g).into()
+    }
+
+    /// Its dragonfly parameters, if it is a dragonfly.
+    pub fn as_dragonfly(&self) -> Option<DragonflyConfig> {
+        (self.type_name() == DRAGONFLY.name).then(|| self.read().ok()).flatten()
+    }
+}
 
 /// The dragonfly (dragonfly paper §3), with the variants of §3.2.
 pub(crate) const DRAGONFLY: Declaration = Declaration {
     name: "dragonfly",
-    family: Family::Dragonfly,
+    family: Family::DRAGONFLY,
     description: "dragonfly (dragonfly paper §3): g groups of a routers, p terminals and h global channels per router",
     params: &[
         int("topology.p", "p (terminals/router)", 1.0, 64.0, "terminals per router"),
@@ -72,27 +167,24 @@ pub(crate) const DRAGONFLY: Declaration = Declaration {
         int("topology.slices", "slices", 1.0, 8.0, "channel slicing (§3.2): identical dragonflies in parallel, each node attached to every one; load and throughput are fractions of the node's channels together"),
         choice("topology.slice_policy", "slice policy", &["shortest_queue", "round_robin", "random", "shared_queue"], "the slice a node sends each packet on, whole (with slices > 1): its shortest source queue, in turn, at random, or (shared_queue) whichever can take the head of the node's one queue first"),
     ],
-    default: || {
-        serde_json::json!({"type": "dragonfly", "p": 2, "a": 4, "h": 2, "g": 9, "arrangement": "absolute", "intra": null, "intra_trunking": null, "taper": [], "slices": 1, "slice_policy": "shortest_queue"})
-    },
+    default: || TopologyConfig::dragonfly(2, 4, 2, 9),
+    canonical: canonical::<DragonflyConfig>,
     size: |cfg| {
-        let TopologyConfig::Dragonfly { p, a, h, g, intra_trunking, slices, .. } = cfg else { return None };
+        let DragonflyConfig { p, a, h, g, intra_trunking, slices, .. } = cfg.read().ok()?;
         // At most a − 1 neighbours, each on at most the widest trunking's channels.
         let trunk = intra_trunking.iter().flatten().copied().max().unwrap_or(1).max(1) as u64;
-        let routers = (*a as u64).checked_mul(*g as u64)?.checked_mul((*slices).max(1) as u64)?;
-        let radix = (*a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(*p as u64 + *h as u64)?;
-        super::uniform_size(routers, radix, routers.checked_mul(*p as u64)?)
+        let routers = (a as u64).checked_mul(g as u64)?.checked_mul(slices.max(1) as u64)?;
+        let radix = (a as u64).saturating_sub(1).checked_mul(trunk)?.checked_add(p as u64 + h as u64)?;
+        super::uniform_size(routers, radix, routers.checked_mul(p as u64)?)
     },
     build: |cfg| {
-        let TopologyConfig::Dragonfly { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } = cfg else {
-            unreachable!("{cfg:?}")
-        };
+        let DragonflyConfig { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } = cfg.read()?;
         const P: &str = "topology";
-        Ok(Topology::Dragonfly(
-            Dragonfly::with_groups(*p, *a, *h, *g, *arrangement, intra.as_deref().unwrap_or_default(), P)?
+        Ok(Topology::new(
+            Dragonfly::with_groups(p, a, h, g, arrangement, intra.as_deref().unwrap_or_default(), P)?
                 .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
-                .sliced(*slices, P)?
-                .tapered(taper, P)?,
+                .sliced(slices, P)?
+                .tapered(&taper, P)?,
         ))
     },
 };
@@ -126,6 +218,34 @@ pub struct Dragonfly {
     /// Parallel dragonflies (channel slicing, §3.2), 1 without.
     pub slices: u32,
     net: Network,
+}
+
+impl BuiltTopology for Dragonfly {
+    fn network(&self) -> &Network {
+        &self.net
+    }
+
+    fn family(&self) -> Family {
+        Family::DRAGONFLY
+    }
+
+    fn terminals_per_router(&self) -> u32 {
+        self.p
+    }
+
+    fn absent_ports(&self) -> Vec<usize> {
+        Dragonfly::absent_ports(self)
+    }
+
+    /// Each group is a block (numbered on through the slices of a sliced network).
+    fn drawing_blocks(&self) -> (Vec<u32>, &'static str) {
+        let routers = self.net.routers() as u32;
+        ((0..routers).map(|r| self.group(r) + self.g * (r / (self.a * self.g))).collect(), "group")
+    }
+
+    fn groups(&self) -> Option<(u32, u32)> {
+        Some((self.a * self.p, self.g))
+    }
 }
 
 impl Dragonfly {

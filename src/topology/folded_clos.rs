@@ -30,14 +30,28 @@
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
 use super::hyperx::MAX_TERMINALS;
-use super::{Declaration, Topology};
+use super::{canonical, BuiltTopology, Declaration, Topology};
 use crate::config::schema::{list, Family};
 use crate::config::{ConfigError, ConfigErrors, TopologyConfig};
+use serde::{Deserialize, Serialize};
+
+impl Family {
+    /// The folded Clos (fat tree).
+    pub const FOLDED_CLOS: Family = Family::new("folded_clos");
+}
+
+/// The parameters of a folded Clos as an XGFT.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Xgft {
+    down: Vec<u32>,
+    up: Vec<u32>,
+}
 
 /// The folded Clos (fat tree) as an XGFT (FB §3.3, HyperX §4.1, 2DFB §IV).
 pub(crate) const FOLDED_CLOS: Declaration = Declaration {
     name: "folded_clos",
-    family: Family::FoldedClos,
+    family: Family::FOLDED_CLOS,
     description:
         "folded Clos / fat tree (XGFT): per level, down[i] children and up[i] parents per switch; up < down tapers it",
     params: &[
@@ -50,9 +64,10 @@ pub(crate) const FOLDED_CLOS: Declaration = Declaration {
             "parents per switch below the top, e.g. [8] (fewer tapers)",
         ),
     ],
-    default: || serde_json::json!({"type": "folded_clos", "down": [8, 8], "up": [8]}),
+    default: || TopologyConfig::folded_clos(vec![8, 8], vec![8]),
+    canonical: canonical::<Xgft>,
     size: |cfg| {
-        let TopologyConfig::FoldedClos { down, up } = cfg else { return None };
+        let Xgft { down, up } = cfg.read().ok()?;
         // Level i (0-based) has Π down[i+1..] · Π up[..i] switches of down[i] + up[i] ports.
         let product = |v: &[u32]| v.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x as u64));
         let mut ports = 0u64;
@@ -63,13 +78,21 @@ pub(crate) const FOLDED_CLOS: Declaration = Declaration {
             routers = routers.checked_add(count)?;
             ports = ports.checked_add(count.checked_mul(radix)?)?;
         }
-        Some((routers, ports, product(down)?))
+        Some((routers, ports, product(&down)?))
     },
     build: |cfg| {
-        let TopologyConfig::FoldedClos { down, up } = cfg else { unreachable!("{cfg:?}") };
-        Ok(Topology::FoldedClos(FoldedClos::new(down, up, "topology")?))
+        let Xgft { down, up } = cfg.read()?;
+        Ok(Topology::new(FoldedClos::new(&down, &up, "topology")?))
     },
 };
+
+impl TopologyConfig {
+    /// Folded Clos / fat tree as an XGFT: `down[i]` children and (below the top) `up[i]`
+    /// parents per switch of level i+1; `up[i] < down[i]` tapers it.
+    pub fn folded_clos(down: Vec<u32>, up: Vec<u32>) -> TopologyConfig {
+        TopologyConfig::of(FOLDED_CLOS.name, &Xgft { down, up })
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct FoldedClos {
@@ -86,6 +109,20 @@ pub struct FoldedClos {
     /// `m_1·…·m_i` per level: terminals under one switch of that level.
     below: Vec<u32>,
     net: Network,
+}
+
+impl BuiltTopology for FoldedClos {
+    fn network(&self) -> &Network {
+        &self.net
+    }
+
+    fn family(&self) -> Family {
+        Family::FOLDED_CLOS
+    }
+
+    fn terminals_per_router(&self) -> u32 {
+        self.terminals_per_leaf()
+    }
 }
 
 impl FoldedClos {

@@ -16,18 +16,32 @@
 //! ports.
 
 use super::graph::{LinkClass, Network, NetworkBuilder};
-use super::{uniform_size, Declaration, Topology};
+use super::{canonical, uniform_size, BuiltTopology, Declaration, Topology};
 use crate::config::schema::{int, list, Family, Param};
 use crate::config::{ConfigError, ConfigErrors, TopologyConfig};
+use serde::{Deserialize, Serialize};
+
+impl Family {
+    /// HyperX and its instances: flattened butterfly, 2-dilated FB, hypercube.
+    pub const HYPERX: Family = Family::new("hyperx");
+}
 
 /// The parameters of a k-ary n-flat (flattened butterfly and 2DFB).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Flat {
+    k: u32,
+    n: u32,
+}
+
+/// The ranges of a k-ary n-flat's parameters.
 const FLAT_PARAMS: &[Param] = &[
     int("topology.k", "k (ary)", 2.0, 64.0, "terminals per router and routers per dimension"),
     int("topology.n", "n (flat)", 2.0, 16.0, "n − 1 dimensions (FB Fig. 12 goes to n = 12)"),
 ];
 
 /// Size of a k-ary n-flat with `dilation` links per router pair.
-fn flat_size(k: u32, n: u32, dilation: u64) -> Option<(u64, u64, u64)> {
+fn flat_size(Flat { k, n }: Flat, dilation: u64) -> Option<(u64, u64, u64)> {
     let radix = (n as u64).checked_sub(1)?.checked_mul(dilation * (k as u64).checked_sub(1)?)?.checked_add(k as u64)?;
     uniform_size((k as u64).checked_pow(n.checked_sub(1)?)?, radix, (k as u64).checked_pow(n)?)
 }
@@ -35,42 +49,47 @@ fn flat_size(k: u32, n: u32, dilation: u64) -> Option<(u64, u64, u64)> {
 /// The k-ary n-flat (FB paper §2).
 pub(crate) const FLATTENED_BUTTERFLY: Declaration = Declaration {
     name: "flattened_butterfly",
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "k-ary n-flat (FB paper §2): k^(n−1) routers of radix n(k−1)+1, k terminals each",
     params: FLAT_PARAMS,
-    default: || serde_json::json!({"type": "flattened_butterfly", "k": 8, "n": 2}),
-    size: |cfg| {
-        let &TopologyConfig::FlattenedButterfly { k, n } = cfg else { return None };
-        flat_size(k, n, 1)
-    },
+    default: || TopologyConfig::flattened_butterfly(8, 2),
+    canonical: canonical::<Flat>,
+    size: |cfg| flat_size(cfg.read().ok()?, 1),
     build: |cfg| {
-        let &TopologyConfig::FlattenedButterfly { k, n } = cfg else { unreachable!("{cfg:?}") };
-        Ok(Topology::HyperX(HyperX::flattened_butterfly(k, n, "topology")?))
+        let Flat { k, n } = cfg.read()?;
+        Ok(Topology::new(HyperX::flattened_butterfly(k, n, "topology")?))
     },
 };
 
 /// The 2-dilated flattened butterfly (2DFB paper §II).
 pub(crate) const DILATED_FLATTENED_BUTTERFLY: Declaration = Declaration {
     name: "dilated_flattened_butterfly",
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "2-dilated flattened butterfly (2DFB paper §II): a k-ary n-flat with two links per router pair",
     params: FLAT_PARAMS,
-    default: || serde_json::json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2}),
-    size: |cfg| {
-        let &TopologyConfig::DilatedFlattenedButterfly { k, n } = cfg else { return None };
-        flat_size(k, n, 2)
-    },
+    default: || TopologyConfig::dilated_flattened_butterfly(8, 2),
+    canonical: canonical::<Flat>,
+    size: |cfg| flat_size(cfg.read().ok()?, 2),
     build: |cfg| {
-        let &TopologyConfig::DilatedFlattenedButterfly { k, n } = cfg else { unreachable!("{cfg:?}") };
+        let Flat { k, n } = cfg.read()?;
         assert!(n >= 2, "a k-ary n-flat needs n ≥ 2 (declared range), got {n}");
-        Ok(Topology::HyperX(HyperX::new(&vec![k; (n - 1) as usize], &[2], k, "topology")?))
+        Ok(Topology::new(HyperX::new(&vec![k; (n - 1) as usize], &[2], k, "topology")?))
     },
 };
+
+/// The parameters of a HyperX.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Lattice {
+    s: Vec<u32>,
+    k: Vec<u32>,
+    t: u32,
+}
 
 /// HyperX (HyperX paper §3).
 pub(crate) const HYPERX: Declaration = Declaration {
     name: "hyperx",
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "HyperX (HyperX paper §3): lattice with extents S, trunking K, T terminals per switch",
     params: &[
         list("topology.s", "S (extents)", 2.0, 256.0, "switches per dimension, e.g. [8,8,8]"),
@@ -83,9 +102,10 @@ pub(crate) const HYPERX: Declaration = Declaration {
         ),
         int("topology.t", "T (terminals)", 1.0, 256.0, "terminals per switch"),
     ],
-    default: || serde_json::json!({"type": "hyperx", "s": [4, 4, 4], "k": [1], "t": 4}),
+    default: || TopologyConfig::hyperx(vec![4, 4, 4], vec![1], 4),
+    canonical: canonical::<Lattice>,
     size: |cfg| {
-        let TopologyConfig::Hyperx { s, k, t } = cfg else { return None };
+        let Lattice { s, k, t } = cfg.read().ok()?;
         // A trunking list of the wrong length is the build's error to report; the
         // estimate takes the largest value for every dimension.
         let widest = k.iter().copied().max().unwrap_or(1);
@@ -94,31 +114,67 @@ pub(crate) const HYPERX: Declaration = Declaration {
         let links = s.iter().enumerate().try_fold(0u64, |acc, (d, &x)| {
             acc.checked_add((trunk(d)? as u64).checked_mul((x as u64).checked_sub(1)?)?)
         })?;
-        uniform_size(routers, links.checked_add(*t as u64)?, routers.checked_mul(*t as u64)?)
+        uniform_size(routers, links.checked_add(t as u64)?, routers.checked_mul(t as u64)?)
     },
     build: |cfg| {
-        let TopologyConfig::Hyperx { s, k, t } = cfg else { unreachable!("{cfg:?}") };
-        Ok(Topology::HyperX(HyperX::new(s, k, *t, "topology")?))
+        let Lattice { s, k, t } = cfg.read()?;
+        Ok(Topology::new(HyperX::new(&s, &k, t, "topology")?))
     },
 };
+
+/// The parameters of a hypercube.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Cube {
+    n: u32,
+}
 
 /// The binary n-cube (HyperX with S = 2, K = 1, T = 1).
 pub(crate) const HYPERCUBE: Declaration = Declaration {
     name: "hypercube",
-    family: Family::HyperX,
+    family: Family::HYPERX,
     description: "binary n-cube with one terminal per router (HyperX with S = 2, K = 1, T = 1)",
     params: &[int("topology.n", "n (dimensions)", 1.0, 16.0, "2^n routers")],
-    default: || serde_json::json!({"type": "hypercube", "n": 6}),
+    default: || TopologyConfig::hypercube(6),
+    canonical: canonical::<Cube>,
     size: |cfg| {
-        let &TopologyConfig::Hypercube { n } = cfg else { return None };
+        let Cube { n } = cfg.read().ok()?;
         let routers = 2u64.checked_pow(n)?;
         uniform_size(routers, n as u64 + 1, routers)
     },
     build: |cfg| {
-        let &TopologyConfig::Hypercube { n } = cfg else { unreachable!("{cfg:?}") };
-        Ok(Topology::HyperX(HyperX::new(&vec![2; n as usize], &[1], 1, "topology")?))
+        let Cube { n } = cfg.read()?;
+        Ok(Topology::new(HyperX::new(&vec![2; n as usize], &[1], 1, "topology")?))
     },
 };
+
+impl TopologyConfig {
+    /// The k-ary n-flat (FB paper §2).
+    pub fn flattened_butterfly(k: u32, n: u32) -> TopologyConfig {
+        TopologyConfig::of(FLATTENED_BUTTERFLY.name, &Flat { k, n })
+    }
+
+    /// The 2-dilated k-ary n-flat (2DFB paper §II).
+    pub fn dilated_flattened_butterfly(k: u32, n: u32) -> TopologyConfig {
+        TopologyConfig::of(DILATED_FLATTENED_BUTTERFLY.name, &Flat { k, n })
+    }
+
+    /// HyperX (HyperX paper §3): per-dimension extents `s`, trunking `k` (one value for all
+    /// dimensions or one per dimension), `t` terminals per switch.
+    pub fn hyperx(s: Vec<u32>, k: Vec<u32>, t: u32) -> TopologyConfig {
+        TopologyConfig::of(HYPERX.name, &Lattice { s, k, t })
+    }
+
+    /// The binary n-cube: 2^n routers, one terminal each.
+    pub fn hypercube(n: u32) -> TopologyConfig {
+        TopologyConfig::of(HYPERCUBE.name, &Cube { n })
+    }
+
+    /// The extents `S` of a HyperX configuration (not of its named instances), if it is one.
+    pub(crate) fn hyperx_extents(&self) -> Option<Vec<u32>> {
+        (self.type_name() == HYPERX.name).then(|| self.read::<Lattice>().ok()).flatten().map(|l| l.s)
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct HyperX {
@@ -171,6 +227,29 @@ impl DimLayout {
 
 /// Largest network the simulator builds (terminals), to keep memory bounded.
 pub(crate) const MAX_TERMINALS: u64 = 1 << 17;
+
+impl BuiltTopology for HyperX {
+    fn network(&self) -> &Network {
+        &self.net
+    }
+
+    fn family(&self) -> Family {
+        Family::HYPERX
+    }
+
+    fn terminals_per_router(&self) -> u32 {
+        self.t
+    }
+
+    /// With more than two dimensions, each tile of the first two is drawn as a block.
+    fn drawing_blocks(&self) -> (Vec<u32>, &'static str) {
+        if self.dims() <= 2 {
+            return (vec![0; self.net.routers()], "");
+        }
+        let inner = self.s[0] * self.s[1];
+        ((0..self.net.routers() as u32).map(|r| r / inner).collect(), "tile")
+    }
+}
 
 impl HyperX {
     /// Builds HyperX(L = s.len(), S = s, K = k, T = t); `k` may hold one value for all

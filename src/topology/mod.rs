@@ -10,7 +10,7 @@ pub(crate) mod hyperx;
 pub(crate) mod reading;
 
 pub use butterfly::Butterfly;
-pub use dragonfly::Dragonfly;
+pub use dragonfly::{Dragonfly, DragonflyConfig, GlobalArrangement};
 pub use faults::FaultSet;
 pub use folded_clos::FoldedClos;
 pub use graph::{LinkClass, Network, Port};
@@ -18,14 +18,18 @@ pub use hyperx::HyperX;
 
 use crate::config::schema::{Family, Param};
 use crate::config::{ConfigErrors, TopologyConfig};
+use std::any::Any;
+use std::fmt::Debug;
+use std::sync::Arc;
 
 /// One topology as users choose it: the single declaration from which `--list`, the page's
 /// form (through the catalog), the range checks of both front ends
-/// ([`crate::config::SimConfig::validate`]), the completion of a partial `topology` section,
-/// the memory estimate and the tests' "every topology" lists derive. Each family's file
-/// declares its own; [`TOPOLOGIES`] registers it with one line.
+/// ([`crate::config::SimConfig::validate`]), the reading and completion of a `topology`
+/// section, the memory estimate and the tests' "every topology" lists derive. Each family's
+/// file declares its own, with the typed form of its parameters; [`TOPOLOGIES`] registers it
+/// with one line.
 pub struct Declaration {
-    /// Its `topology.type` (the serde tag of its `TopologyConfig` variant).
+    /// Its `topology.type`.
     pub name: &'static str,
     /// The family its routing algorithms belong to.
     pub family: Family,
@@ -35,7 +39,11 @@ pub struct Declaration {
     /// each (the builder asserts what it relies on).
     pub params: &'static [Param],
     /// Its default `topology` section, from which a partial one is completed.
-    pub default: fn() -> serde_json::Value,
+    pub default: fn() -> TopologyConfig,
+    /// Reads a section of this type into the typed form of its parameters and writes it
+    /// back: the canonical section, or the first field that does not read (`topology.t`),
+    /// e.g. `canonical::<Flat>`.
+    pub canonical: fn(&TopologyConfig) -> Result<TopologyConfig, ConfigErrors>,
     /// Routers, ports (terminal ports included) and terminals of a configuration of this
     /// type, or `None` when they overflow 64 bits or it is malformed (its build says why):
     /// the memory estimate is checked from it before anything is allocated.
@@ -45,7 +53,8 @@ pub struct Declaration {
     pub build: fn(&TopologyConfig) -> Result<Topology, ConfigErrors>,
 }
 
-/// Every topology, one line each (in the order `--list` and the page show them).
+/// Every topology, one line each (in the order `--list` and the page show them; the first
+/// is the default).
 pub const TOPOLOGIES: &[Declaration] = &[
     hyperx::FLATTENED_BUTTERFLY,
     hyperx::DILATED_FLATTENED_BUTTERFLY,
@@ -56,13 +65,35 @@ pub const TOPOLOGIES: &[Declaration] = &[
     dragonfly::DRAGONFLY,
 ];
 
-/// The declaration of the topology `type_name` (every `TopologyConfig` variant has one:
-/// `topology::tests::every_config_type_is_declared`).
-pub(crate) fn declaration(type_name: &str) -> &'static Declaration {
-    TOPOLOGIES
-        .iter()
-        .find(|t| t.name == type_name)
-        .unwrap_or_else(|| panic!("topology type {type_name} is not declared in TOPOLOGIES"))
+/// The declaration of the topology `type_name`, if one is registered.
+pub(crate) fn declared(type_name: &str) -> Option<&'static Declaration> {
+    TOPOLOGIES.iter().find(|t| t.name == type_name)
+}
+
+/// The declaration of the topology `type_name`, or the error naming `topology.type`.
+pub(crate) fn declaration(type_name: &str) -> Result<&'static Declaration, ConfigErrors> {
+    declared(type_name).ok_or_else(|| {
+        let names: Vec<&str> = TOPOLOGIES.iter().map(|t| t.name).collect();
+        ConfigErrors::one(
+            "topology.type",
+            format!("unknown topology `{type_name}`, expected one of {}", names.join(", ")),
+        )
+    })
+}
+
+/// The canonical section of a configuration whose parameters read as `T`, the typed form
+/// of a declaration's parameters (its [`Declaration::canonical`]).
+pub(crate) fn canonical<T: serde::Serialize + serde::de::DeserializeOwned>(
+    cfg: &TopologyConfig,
+) -> Result<TopologyConfig, ConfigErrors> {
+    Ok(TopologyConfig::of(cfg.type_name(), &cfg.read::<T>()?))
+}
+
+/// The first registered topology, with its declared default.
+impl Default for TopologyConfig {
+    fn default() -> Self {
+        (TOPOLOGIES[0].default)()
+    }
 }
 
 /// `(routers, routers · radix, terminals)`, or `None` when the product overflows: the size of
@@ -71,118 +102,99 @@ pub(crate) fn uniform_size(routers: u64, radix: u64, terminals: u64) -> Option<(
     Some((routers, routers.checked_mul(radix)?, terminals))
 }
 
-/// A built topology of one of the supported families.
-#[derive(Clone, Debug)]
-pub enum Topology {
-    /// HyperX and its instances: flattened butterfly, 2-dilated FB, hypercube.
-    HyperX(HyperX),
-    /// The dragonfly (dragonfly paper §3).
-    Dragonfly(Dragonfly),
-    /// The folded Clos / fat tree (comparison network, FB §3.3, HyperX §4.1, 2DFB §IV).
-    FoldedClos(FoldedClos),
-    /// The conventional unidirectional butterfly (FB §3.3).
-    Butterfly(Butterfly),
-}
-
-impl Topology {
-    /// Builds the topology a configuration describes (by its declaration); errors carry
-    /// `topology.*` paths.
-    pub fn build(cfg: &TopologyConfig) -> Result<Topology, ConfigErrors> {
-        (declaration(cfg.type_name()).build)(cfg)
-    }
-
-    pub fn network(&self) -> &Network {
-        match self {
-            Topology::HyperX(h) => h.network(),
-            Topology::Dragonfly(d) => d.network(),
-            Topology::FoldedClos(c) => c.network(),
-            Topology::Butterfly(b) => b.network(),
-        }
-    }
-
-    pub fn as_hyperx(&self) -> Option<&HyperX> {
-        match self {
-            Topology::HyperX(h) => Some(h),
-            _ => None,
-        }
-    }
-
-    pub fn as_folded_clos(&self) -> Option<&FoldedClos> {
-        match self {
-            Topology::FoldedClos(c) => Some(c),
-            _ => None,
-        }
-    }
+/// What every built network of a family answers: its port tables and what the engine,
+/// the inspector and the drawing ask of it. Each family's file implements it for its type;
+/// routing algorithms reach the type itself through [`Topology::get`].
+pub trait BuiltTopology: Any + Debug + Send + Sync {
+    /// Its flat port tables, link classes and drawing coordinates.
+    fn network(&self) -> &Network;
 
     /// The routing family of the network: the algorithms of [`crate::routing::ALGORITHMS`]
     /// with this `family` run on it.
-    pub(crate) fn family(&self) -> Family {
-        match self {
-            Topology::HyperX(_) => Family::HyperX,
-            Topology::Dragonfly(_) => Family::Dragonfly,
-            Topology::FoldedClos(_) => Family::FoldedClos,
-            Topology::Butterfly(_) => Family::Butterfly,
-        }
+    fn family(&self) -> Family;
+
+    /// Terminals attached to each router (every family attaches the same number
+    /// everywhere).
+    fn terminals_per_router(&self) -> u32;
+
+    /// Port ids of links that exist in the port tables but not in the network (a tapered
+    /// dragonfly's removed channels): the engine treats them as failed for good.
+    fn absent_ports(&self) -> Vec<usize> {
+        Vec::new()
     }
 
-    pub(crate) fn as_butterfly(&self) -> Option<&Butterfly> {
-        match self {
-            Topology::Butterfly(b) => Some(b),
-            _ => None,
-        }
+    /// The block each router is drawn in and what the blocks are called (`group`, `tile`),
+    /// or one block with no name (the default).
+    fn drawing_blocks(&self) -> (Vec<u32>, &'static str) {
+        (vec![0; self.network().routers()], "")
     }
 
-    pub fn as_dragonfly(&self) -> Option<&Dragonfly> {
-        match self {
-            Topology::Dragonfly(d) => Some(d),
-            _ => None,
-        }
+    /// (nodes per group, groups) for families with groups (the dragonfly; of one slice).
+    fn groups(&self) -> Option<(u32, u32)> {
+        None
     }
 }
 
+/// A built topology of any declared family (cheap to clone: the network is shared).
+#[derive(Clone, Debug)]
+pub struct Topology(Arc<dyn BuiltTopology>);
+
 impl Topology {
-    /// Port ids of links that exist in the port tables but not in the network (a tapered
-    /// dragonfly's removed channels): the engine treats them as failed for good.
+    /// A built network of a family.
+    pub(crate) fn new(built: impl BuiltTopology) -> Topology {
+        Topology(Arc::new(built))
+    }
+
+    /// Builds the topology a configuration describes (by its declaration); errors carry
+    /// `topology.*` paths.
+    pub fn build(cfg: &TopologyConfig) -> Result<Topology, ConfigErrors> {
+        (declaration(cfg.type_name())?.build)(cfg)
+    }
+
+    /// The network as its family's own type, if it is a `T`.
+    pub fn get<T: BuiltTopology>(&self) -> Option<&T> {
+        (&*self.0 as &dyn Any).downcast_ref()
+    }
+
+    pub fn network(&self) -> &Network {
+        self.0.network()
+    }
+
+    pub fn as_hyperx(&self) -> Option<&HyperX> {
+        self.get()
+    }
+
+    pub fn as_folded_clos(&self) -> Option<&FoldedClos> {
+        self.get()
+    }
+
+    pub fn as_dragonfly(&self) -> Option<&Dragonfly> {
+        self.get()
+    }
+
+    /// See [`BuiltTopology::family`].
+    pub(crate) fn family(&self) -> Family {
+        self.0.family()
+    }
+
+    /// See [`BuiltTopology::absent_ports`].
     pub fn absent_ports(&self) -> Vec<usize> {
-        match self {
-            Topology::Dragonfly(d) => d.absent_ports(),
-            _ => Vec::new(),
-        }
+        self.0.absent_ports()
     }
 
-    /// Terminals attached to each router (all families attach the same number everywhere).
+    /// See [`BuiltTopology::terminals_per_router`].
     pub(crate) fn terminals_per_router(&self) -> u32 {
-        match self {
-            Topology::HyperX(h) => h.t,
-            Topology::Dragonfly(d) => d.p,
-            Topology::FoldedClos(c) => c.terminals_per_leaf(),
-            Topology::Butterfly(b) => b.k,
-        }
+        self.0.terminals_per_router()
     }
 
-    /// The block each router is drawn in — its group (dragonfly; numbered on through the
-    /// slices of a sliced one), its tile of the
-    /// dimensions above the first two (HyperX family with more than two), else 0 — and what
-    /// the blocks are called (`group`, `tile`, or empty when there is one block).
+    /// See [`BuiltTopology::drawing_blocks`].
     pub fn drawing_blocks(&self) -> (Vec<u32>, &'static str) {
-        let routers = self.network().routers() as u32;
-        match self {
-            Topology::Dragonfly(df) => {
-                ((0..routers).map(|r| df.group(r) + df.g * (r / (df.a * df.g))).collect(), "group")
-            }
-            Topology::HyperX(hx) if hx.dims() > 2 => {
-                let inner = hx.s[0] * hx.s[1];
-                ((0..routers).map(|r| r / inner).collect(), "tile")
-            }
-            _ => (vec![0; routers as usize], ""),
-        }
+        self.0.drawing_blocks()
     }
-    /// (nodes per group, groups) for families with groups (the dragonfly; of one slice).
+
+    /// See [`BuiltTopology::groups`].
     pub(crate) fn groups(&self) -> Option<(u32, u32)> {
-        match self {
-            Topology::Dragonfly(d) => Some((d.a * d.p, d.g)),
-            _ => None,
-        }
+        self.0.groups()
     }
 }
 
@@ -196,10 +208,10 @@ mod tests {
     fn every_config_type_is_declared() {
         for (i, t) in TOPOLOGIES.iter().enumerate() {
             assert!(!TOPOLOGIES[..i].iter().any(|u| u.name == t.name), "{} is registered twice", t.name);
-            let cfg: TopologyConfig =
-                serde_json::from_value((t.default)()).unwrap_or_else(|e| panic!("{}: {e}", t.name));
+            let cfg = (t.default)();
             assert_eq!(cfg.type_name(), t.name);
-            assert_eq!(declaration(t.name).family, t.family);
+            assert_eq!((t.canonical)(&cfg).as_ref(), Ok(&cfg), "{}: the default is canonical", t.name);
+            assert_eq!(declaration(t.name).unwrap().family, t.family);
             assert!((t.size)(&cfg).is_some(), "{}: no size", t.name);
             let built = Topology::build(&cfg).unwrap_or_else(|e| panic!("{}: {e}", t.name));
             assert_eq!(built.family(), t.family, "{}", t.name);

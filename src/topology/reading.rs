@@ -1,11 +1,12 @@
 //! Reading a configuration: [`SimConfig::from_json`] and [`SimConfig::from_value`]
 //! complete its `topology` section from the declared default of its type, deserialise it
-//! with the path of a bad field, and [`SimConfig::validate`] checks the ranges the
-//! declarations give and the rules across fields. They sit here, in the topology layer,
+//! with the path of a bad field, read the section by its declaration into canonical form,
+//! and [`SimConfig::validate`] checks the ranges the declarations give and the rules
+//! across fields. They sit here, in the topology layer,
 //! since they read the topology declarations ([`super::TOPOLOGIES`]); the configuration
 //! layer below holds the types and the parameters' declarations.
 
-use super::TOPOLOGIES;
+use super::{declaration, declared};
 use crate::config::schema;
 use crate::config::{
     error_path, parse_config_document, ConfigError, ConfigErrors, SimConfig, TopologyConfig, MAX_LISTED_FAULTS,
@@ -18,7 +19,7 @@ impl TopologyConfig {
     /// declaration's `size`, from which the memory estimate is checked before anything is
     /// allocated.
     pub(crate) fn size(&self) -> Option<(u64, u64, u64)> {
-        (super::declaration(self.type_name()).size)(self)
+        (declared(self.type_name())?.size)(self)
     }
 }
 
@@ -32,17 +33,11 @@ impl SimConfig {
     /// Build from a JSON value (e.g. after `--set` overrides were applied).
     pub fn from_value(mut value: serde_json::Value) -> Result<SimConfig, ConfigErrors> {
         complete_topology(&mut value);
-        let topology = value.get("topology").cloned();
-        let cfg: SimConfig = serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut cfg: SimConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let msg = e.inner().to_string();
-            let mut path = error_path(e.path(), &msg);
-            if path == "topology" {
-                if let Some(field) = topology.as_ref().and_then(topology_error_field) {
-                    path = format!("topology.{field}");
-                }
-            }
-            ConfigErrors::one(path, msg)
+            ConfigErrors::one(error_path(e.path(), &msg), msg)
         })?;
+        cfg.topology = (declaration(cfg.topology.type_name())?.canonical)(&cfg.topology)?;
         cfg.validate()?;
         Ok(cfg)
     }
@@ -53,7 +48,7 @@ impl SimConfig {
     pub(crate) fn validate(&self) -> Result<(), ConfigErrors> {
         // Every single-field range is declared once (the page's controls show the same
         // ranges). What follows are the rules across fields.
-        let topology = super::declaration(self.topology.type_name()).params;
+        let topology = declaration(self.topology.type_name())?.params;
         let mut errs = schema::range_errors(self, topology);
         let mut check = |ok: bool, path: &str, msg: String| {
             if !ok {
@@ -109,27 +104,14 @@ impl SimConfig {
 fn complete_topology(value: &mut serde_json::Value) {
     let Some(topo) = value.get_mut("topology").and_then(|t| t.as_object_mut()) else { return };
     let default = match topo.get("type").and_then(|t| t.as_str()) {
-        None => serde_json::to_value(TopologyConfig::default()).expect("serialises"),
-        Some(name) => match TOPOLOGIES.iter().find(|t| t.name == name) {
+        None => TopologyConfig::default(),
+        Some(name) => match declared(name) {
             Some(declared) => (declared.default)(),
-            None => return, // unknown type: reported by deserialisation with its path
+            None => return, // unknown type: reported with its path when the section is read
         },
     };
+    let default = serde_json::to_value(default).expect("serialises");
     for (key, v) in default.as_object().expect("object") {
         topo.entry(key.clone()).or_insert_with(|| v.clone());
     }
-}
-
-/// The field of a `topology` section that fails to deserialise. serde reports errors inside
-/// an internally tagged enum (a wrong type, an unknown field) at the enum itself; this
-/// finds the field by trying each one, alone, in the declared default of the named type.
-fn topology_error_field(topology: &serde_json::Value) -> Option<String> {
-    let fields = topology.as_object()?;
-    let name = fields.get("type")?.as_str()?;
-    let default = (TOPOLOGIES.iter().find(|t| t.name == name)?.default)();
-    fields.iter().filter(|(key, _)| *key != "type").find_map(|(key, v)| {
-        let mut probe = default.clone();
-        probe.as_object_mut()?.insert(key.clone(), v.clone());
-        serde_json::from_value::<TopologyConfig>(probe).is_err().then(|| key.clone())
-    })
 }

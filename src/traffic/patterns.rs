@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn permutations_are_permutations() {
-        let fb = TopologyConfig::FlattenedButterfly { k: 4, n: 3 };
+        let fb = TopologyConfig::flattened_butterfly(4, 3);
         for name in [
             "bit_complement",
             "bit_rotate",
@@ -234,11 +234,7 @@ mod tests {
             "benign",
             "adversarial",
         ] {
-            let topo = if name == "swap2" {
-                TopologyConfig::Hyperx { s: vec![4, 3, 2], k: vec![1], t: 4 }
-            } else {
-                fb.clone()
-            };
+            let topo = if name == "swap2" { TopologyConfig::hyperx(vec![4, 3, 2], vec![1], 4) } else { fb.clone() };
             let Pattern::Table(t) = pattern(name, &topo).unwrap() else { panic!("{name} not a table") };
             let mut seen = t.to_vec();
             seen.sort();
@@ -249,7 +245,7 @@ mod tests {
 
     #[test]
     fn known_destinations() {
-        let fb = TopologyConfig::FlattenedButterfly { k: 4, n: 2 }; // 16 terminals, 4 bits
+        let fb = TopologyConfig::flattened_butterfly(4, 2); // 16 terminals, 4 bits
         let mut rng = SimRng::new(1, 1);
         let d = |name: &str, s: u32, rng: &mut SimRng| pattern(name, &fb).unwrap().destination(s, rng);
         assert_eq!(d("bit_complement", 0b0011, &mut rng), 0b1100);
@@ -261,7 +257,7 @@ mod tests {
             assert_ne!(d("uniform", 5, &mut rng), 5);
         }
         // Swap2 on an 8×8 HyperX (T = 2): even terminal moves dim 1 by 4, odd one dim 2.
-        let hx = TopologyConfig::Hyperx { s: vec![8, 8], k: vec![1], t: 2 };
+        let hx = TopologyConfig::hyperx(vec![8, 8], vec![1], 2);
         let p = pattern("swap2", &hx).unwrap();
         // router (x1=1, x2=6) = 1 + 6·8 = 49
         assert_eq!(p.destination(49 * 2, &mut rng), (5 + 6 * 8) * 2);
@@ -270,10 +266,10 @@ mod tests {
 
     #[test]
     fn unfit_sizes_are_errors() {
-        let fb = TopologyConfig::FlattenedButterfly { k: 3, n: 2 };
+        let fb = TopologyConfig::flattened_butterfly(3, 2);
         let e = pattern("bit_complement", &fb).unwrap_err();
         assert_eq!(e.0[0].path, "traffic.pattern");
-        assert!(pattern("transpose", &TopologyConfig::FlattenedButterfly { k: 2, n: 3 }).is_err());
+        assert!(pattern("transpose", &TopologyConfig::flattened_butterfly(2, 3)).is_err());
         assert!(pattern("group_shift", &fb).is_err());
         assert!(pattern("nonsense", &fb).is_err());
     }

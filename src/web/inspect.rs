@@ -10,7 +10,6 @@ use super::{to_js, WebSim};
 use crate::inspect::{ChannelDetail, Fig9Window, RouterDetail};
 use crate::stats::dragonfly::global_channel_utilization;
 use crate::stats::HISTOGRAM_BINS;
-use crate::topology::Topology;
 
 #[wasm_bindgen]
 impl WebSim {
@@ -38,7 +37,7 @@ impl WebSim {
     /// ([`Fig9Window`]); `undefined` if the network is not a dragonfly or no cycle passed.
     #[wasm_bindgen(js_name = globalChannelUtilization, unchecked_return_type = "Fig9Window | undefined")]
     pub fn global_channel_utilization(&mut self) -> JsValue {
-        let Topology::Dragonfly(df) = self.sim.topology() else { return JsValue::UNDEFINED };
+        let Some(df) = self.sim.topology().as_dragonfly() else { return JsValue::UNDEFINED };
         let now = self.sim.now();
         let Some(cycles) = now.checked_sub(self.fig9_at).filter(|&c| c > 0) else { return JsValue::UNDEFINED };
         let sent = self.sim.sent_flits();

@@ -241,12 +241,12 @@ fn simulations() -> Vec<Simulation> {
     dragonfly.routing.algorithm = "ugal_l_cr".into();
     dragonfly.traffic.load = 0.4;
     let mut hyperx = SimConfig::default();
-    hyperx.topology = TopologyConfig::Hyperx { s: vec![4, 4], k: vec![1], t: 2 };
+    hyperx.topology = TopologyConfig::hyperx(vec![4, 4], vec![1], 2);
     hyperx.routing.algorithm = "dal".into();
     hyperx.router.vcs = 4;
     hyperx.traffic.load = 0.5;
     let mut clos = SimConfig::default();
-    clos.topology = TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![4] };
+    clos.topology = TopologyConfig::folded_clos(vec![4, 4], vec![4]);
     clos.routing.algorithm = "updown_ad".into();
     let mut sims: Vec<Simulation> =
         [dragonfly, hyperx, clos].iter().map(|c| Simulation::new(c).expect("builds")).collect();
@@ -375,7 +375,7 @@ fn generated() -> String {
         &traces(&sims),
         json,
     );
-    let hiradix::topology::Topology::Dragonfly(df) = sims[0].topology() else { panic!("a dragonfly") };
+    let df = sims[0].topology().as_dragonfly().expect("a dragonfly");
     let utilization: Vec<f32> = (0..sims[0].network().total_ports()).map(|p| (p % 7) as f32 / 7.0).collect();
     let fig9 = hiradix::inspect::Fig9Window {
         utilization: hiradix::stats::dragonfly::global_channel_utilization(df, &utilization, 1),

@@ -12,7 +12,7 @@ use crate::common::config;
 use hiradix::config::{SimConfig, SlicePolicy, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
-use hiradix::topology::Topology;
+use hiradix::topology::{DragonflyConfig, Topology};
 
 /// The 72-node dragonfly of Fig. 5 (p = h = 2, a = 4, g = 9), `slices` times.
 fn sliced(slices: u32, policy: SlicePolicy) -> TopologyConfig {
@@ -61,13 +61,10 @@ fn bad_slices_are_refused_naming_the_field() {
     }
     // 8 slices of a 32 768-node network: more terminal channels than the simulator's
     // limit, refused before anything is built.
-    let mut big = cfg(TopologyConfig::dragonfly(16, 32, 16, 64), "min", 0.1);
+    let mut big = cfg(DragonflyConfig { slices: 8, ..DragonflyConfig::new(16, 32, 16, 64) }.into(), "min", 0.1);
     big.traffic.source_queue_cap = 1;
     big.router.buffer_depth = 1;
     big.router.vcs = 2;
-    if let TopologyConfig::Dragonfly { slices, .. } = &mut big.topology {
-        *slices = 8;
-    }
     let e = Simulation::new(&big).err().expect("refused");
     assert!(e.0.iter().any(|e| e.path == "topology.slices" && e.message.contains("limit")), "{e}");
 }

@@ -3,9 +3,10 @@
 //! topology" list ([`every_topology`]), so that a new topology is tested without anyone
 //! remembering to add it.
 
-use hiradix::config::{GlobalArrangement, SimConfig, TopologyConfig};
+use hiradix::config::{SimConfig, TopologyConfig};
 use hiradix::routing::ALGORITHMS;
 use hiradix::topology::TOPOLOGIES;
+use hiradix::topology::{DragonflyConfig, GlobalArrangement};
 use serde_json::Value;
 
 /// A configuration built from the defaults: `config(topology).algorithm("ugal").load(0.5)`.
@@ -69,21 +70,17 @@ impl Config {
 
 /// The k-ary n-flat.
 pub fn fb(k: u32, n: u32) -> TopologyConfig {
-    TopologyConfig::FlattenedButterfly { k, n }
+    TopologyConfig::flattened_butterfly(k, n)
 }
 
 /// HyperX(S = s, K = k, T = t).
 pub fn hx(s: &[u32], k: &[u32], t: u32) -> TopologyConfig {
-    TopologyConfig::Hyperx { s: s.to_vec(), k: k.to_vec(), t }
+    TopologyConfig::hyperx(s.to_vec(), k.to_vec(), t)
 }
 
 /// Dragonfly(p, a, h, g) with fully connected groups, no tapering, one slice.
 pub fn dragonfly(p: u32, a: u32, h: u32, g: u32, arrangement: GlobalArrangement) -> TopologyConfig {
-    let mut topology = TopologyConfig::dragonfly(p, a, h, g);
-    if let TopologyConfig::Dragonfly { arrangement: wired, .. } = &mut topology {
-        *wired = arrangement;
-    }
-    topology
+    DragonflyConfig { arrangement, ..DragonflyConfig::new(p, a, h, g) }.into()
 }
 
 /// One case per declared topology (`hiradix::topology::TOPOLOGIES`): the cases given, in
@@ -98,7 +95,7 @@ pub fn every_topology<T>(cases: Vec<(&'static str, T)>, default: impl Fn(Value, 
     let mut all = cases;
     for t in missing {
         let algorithm = ALGORITHMS.iter().find(|a| a.family == t.family).expect("an algorithm of its family");
-        all.push((t.name, default((t.default)(), algorithm.name)));
+        all.push((t.name, default(serde_json::to_value((t.default)()).expect("serialises"), algorithm.name)));
     }
     all
 }

@@ -16,10 +16,10 @@ use hiradix::stats::Summary;
 
 fn network(name: &str) -> (SimConfig, &'static str) {
     let (topology, algorithm, vcs) = match name {
-        "fb" => (TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, "clos_ad", 2),
-        "butterfly" => (TopologyConfig::Butterfly { k: 8, n: 2 }, "dest_tag", 1),
-        "clos" => (TopologyConfig::FoldedClos { down: vec![8, 8], up: vec![4] }, "updown_ad", 1),
-        "hypercube" => (TopologyConfig::Hypercube { n: 6 }, "ecube", 1),
+        "fb" => (TopologyConfig::flattened_butterfly(8, 2), "clos_ad", 2),
+        "butterfly" => (TopologyConfig::butterfly(8, 2), "dest_tag", 1),
+        "clos" => (TopologyConfig::folded_clos(vec![8, 8], vec![4]), "updown_ad", 1),
+        "hypercube" => (TopologyConfig::hypercube(6), "ecube", 1),
         _ => unreachable!(),
     };
     let c = config(topology).vcs(vcs).window(1000, 1000, 3000).seed(5).with(|c| c.router.buffer_per_port = Some(32));
@@ -75,7 +75,7 @@ fn worst_case_router_shift() {
 #[test]
 fn full_folded_clos_beyond_half() {
     let mut c = network("clos").0;
-    c.topology = TopologyConfig::FoldedClos { down: vec![8, 8], up: vec![8] };
+    c.topology = TopologyConfig::folded_clos(vec![8, 8], vec![8]);
     c.routing.algorithm = "updown_ad".into();
     c.traffic.load = 0.7;
     let s = run(&c).unwrap().summary;

@@ -18,10 +18,11 @@
 //! `the_intermediate_group_rule_is_what_it_says` checks `any` itself.
 
 use crate::common::config;
-use hiradix::config::{GlobalArrangement, IntermediateGroup, SimConfig, TopologyConfig};
+use hiradix::config::{IntermediateGroup, SimConfig, TopologyConfig};
 use hiradix::experiment::{run, RunResult};
 use hiradix::stats::dragonfly::global_channel_utilization;
 use hiradix::topology::Dragonfly;
+use hiradix::topology::GlobalArrangement;
 
 fn cfg(algorithm: &str, pattern: &str, load: f64, depth: u32) -> SimConfig {
     config(TopologyConfig::dragonfly(2, 4, 2, 9))

@@ -6,14 +6,15 @@
 
 use crate::common::{config, dragonfly};
 use hiradix::config::schema::Family;
-use hiradix::config::{AllocatorMode, GlobalArrangement, InjectionMode, IntermediateGroup, SimConfig, TopologyConfig};
+use hiradix::config::{AllocatorMode, InjectionMode, IntermediateGroup, SimConfig, TopologyConfig};
 use hiradix::experiment::run;
 use hiradix::sim::Simulation;
 use hiradix::topology::LinkClass;
+use hiradix::topology::{DragonflyConfig, GlobalArrangement};
 
 /// The dragonfly's algorithms, from their declarations.
 fn algorithms() -> impl Iterator<Item = &'static str> {
-    hiradix::routing::ALGORITHMS.iter().filter(|a| a.family == Family::Dragonfly).map(|a| a.name)
+    hiradix::routing::ALGORITHMS.iter().filter(|a| a.family == Family::DRAGONFLY).map(|a| a.name)
 }
 
 fn cfg(topology: TopologyConfig, algorithm: &str, pattern: &str, load: f64) -> SimConfig {
@@ -128,7 +129,7 @@ fn too_few_vcs_and_wrong_family_are_errors() {
     let e = Simulation::new(&small("min_ad", "uniform", 0.1)).err().expect("min_ad is a HyperX algorithm");
     assert_eq!(e.0[0].path, "routing.algorithm");
     let mut fb = small("ugal_l", "uniform", 0.1);
-    fb.topology = TopologyConfig::FlattenedButterfly { k: 4, n: 2 };
+    fb.topology = TopologyConfig::flattened_butterfly(4, 2);
     assert_eq!(Simulation::new(&fb).err().expect("ugal_l needs a dragonfly").0[0].path, "routing.algorithm");
 }
 
@@ -270,17 +271,8 @@ fn credit_round_trip_under_saturation() {
 /// dimension's single channel, accepts more.
 #[test]
 fn trunked_groups_spread_each_hop_over_its_channels() {
-    let trunked = |g: u32, trunking: Option<Vec<u32>>| TopologyConfig::Dragonfly {
-        p: 2,
-        a: 8,
-        h: 2,
-        g,
-        arrangement: GlobalArrangement::Absolute,
-        intra: Some(vec![2, 4]),
-        intra_trunking: trunking,
-        taper: vec![],
-        slices: 1,
-        slice_policy: Default::default(),
+    let trunked = |g: u32, trunking: Option<Vec<u32>>| -> TopologyConfig {
+        DragonflyConfig { intra: Some(vec![2, 4]), intra_trunking: trunking, ..DragonflyConfig::new(2, 8, 2, g) }.into()
     };
     for algorithm in algorithms() {
         walk(trunked(5, Some(vec![2, 1])), algorithm, "uniform", 3, 8, IntermediateGroup::Other);

@@ -150,9 +150,9 @@ fn bad_configurations_are_errors_with_paths() {
     assert_eq!(Simulation::new(&cfg).err().unwrap().0[0].path, "routing.algorithm");
     cfg.routing.algorithm = "min".into();
     cfg.traffic.pattern = "bit_complement".into();
-    cfg.topology = TopologyConfig::FlattenedButterfly { k: 3, n: 2 };
+    cfg.topology = TopologyConfig::flattened_butterfly(3, 2);
     assert_eq!(Simulation::new(&cfg).err().unwrap().0[0].path, "traffic.pattern");
-    cfg.topology = TopologyConfig::Hyperx { s: vec![4, 0], k: vec![1], t: 2 };
+    cfg.topology = TopologyConfig::hyperx(vec![4, 0], vec![1], 2);
     assert_eq!(Simulation::new(&cfg).err().unwrap().0[0].path, "topology.s[1]");
 }
 

@@ -63,15 +63,13 @@ fn deliver_everything(cfg: &SimConfig, what: &str) {
 fn covered(cfg: &SimConfig) -> bool {
     let topo = Topology::build(&cfg.topology).unwrap();
     let faults = FaultSet::from_config(&cfg.faults, topo.network(), cfg.seed).unwrap();
-    match &topo {
-        Topology::HyperX(hx) => links_without_detour(hx, faults.flags()) == 0,
-        Topology::FoldedClos(clos) => {
-            let mut routing = UpDownAdaptive::new(clos);
-            routing.set_faults(topo.network(), faults.flags()).unwrap();
-            routing.unreachable_leaf_pairs() == 0
-        }
-        _ => unreachable!(),
+    if let Some(hx) = topo.as_hyperx() {
+        return links_without_detour(hx, faults.flags()) == 0;
     }
+    let clos = topo.as_folded_clos().expect("a HyperX or a folded Clos");
+    let mut routing = UpDownAdaptive::new(clos);
+    routing.set_faults(topo.network(), faults.flags()).unwrap();
+    routing.unreachable_leaf_pairs() == 0
 }
 
 #[test]

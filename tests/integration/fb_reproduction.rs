@@ -17,7 +17,7 @@ fn saturation(routing: &str, pattern: &str) -> f64 {
 
 fn measure(routing: &str, pattern: &str, load: f64) -> hiradix::stats::Summary {
     let mut c = SimConfig::default();
-    c.topology = TopologyConfig::FlattenedButterfly { k: 8, n: 2 };
+    c.topology = TopologyConfig::flattened_butterfly(8, 2);
     c.routing.algorithm = routing.into();
     c.traffic.pattern = pattern.into();
     c.traffic.load = load;

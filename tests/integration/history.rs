@@ -200,7 +200,7 @@ fn snapshots_thin_out_into_the_past() {
 #[test]
 fn the_history_stays_within_its_bytes_as_source_queues_grow() {
     let mut cfg = SimConfig::default();
-    cfg.topology = TopologyConfig::FlattenedButterfly { k: 4, n: 2 };
+    cfg.topology = TopologyConfig::flattened_butterfly(4, 2);
     cfg.traffic.pattern = "router_shift".into();
     cfg.traffic.load = 1.0;
     cfg.traffic.source_queue_cap = 100_000;

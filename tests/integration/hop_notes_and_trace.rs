@@ -8,7 +8,7 @@ use hiradix::sim::{Simulation, TraceEvent};
 
 fn dal(pattern: &str, load: f64) -> SimConfig {
     let mut c = SimConfig::default();
-    c.topology = TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 };
+    c.topology = TopologyConfig::hyperx(vec![4, 4, 4], vec![1], 4);
     c.routing.algorithm = "dal".into();
     c.traffic.pattern = pattern.into();
     c.traffic.load = load;
@@ -43,7 +43,7 @@ fn dal_notes_explain_the_decision() {
     let mut sim = Simulation::new(&dal("swap2", 0.8)).unwrap();
     sim.record_hop_notes(true);
     let Some(Decisions::PerHopDimensions { rules }) =
-        hiradix::routing::declaration("dal", hiradix::config::schema::Family::HyperX).map(|a| a.decisions)
+        hiradix::routing::declaration("dal", hiradix::config::schema::Family::HYPERX).map(|a| a.decisions)
     else {
         panic!("DAL declares per-hop decisions")
     };

@@ -39,7 +39,7 @@ fn at(c: &SimConfig, algorithm: &str, pattern: &str, load: f64) -> Summary {
 
 /// FB paper Fig. 4 at k = 8: the 8-ary 2-flat (N = 64), 2 VCs × 16 flits.
 fn fb8() -> SimConfig {
-    base(TopologyConfig::FlattenedButterfly { k: 8, n: 2 }, 2, 16)
+    base(TopologyConfig::flattened_butterfly(8, 2), 2, 16)
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn fb_batch_greedy_ugal_worst_clos_ad_best_on_small_batches() {
 /// HyperX paper setup (§4.1) on a 4×4×4 HyperX with T = 4 (N = 256, β = 0.5): 6 VCs of
 /// 32 flits, 4-cycle switches, iSLIP with speedup 2.
 fn hyperx444() -> SimConfig {
-    let mut c = base(TopologyConfig::Hyperx { s: vec![4, 4, 4], k: vec![1], t: 4 }, 6, 32);
+    let mut c = base(TopologyConfig::hyperx(vec![4, 4, 4], vec![1], 4), 6, 32);
     c.router.pipeline_delay = 4;
     c.router.switch_allocator = SwitchAllocator::Islip;
     c.router.speedup = 2;
@@ -162,7 +162,7 @@ fn hyperx_valiant_near_beta_min_ad_near_one_over_t() {
 
 /// 2DFB paper §IV: the 8-ary 1-D 2DFB (N = 64), links at twice the terminal bandwidth.
 fn dfb8() -> SimConfig {
-    let mut c = base(TopologyConfig::DilatedFlattenedButterfly { k: 8, n: 2 }, 2, 16);
+    let mut c = base(TopologyConfig::dilated_flattened_butterfly(8, 2), 2, 16);
     c.router.terminal_period = 2;
     c
 }
@@ -185,7 +185,7 @@ fn dfb_adaptive_full_throughput_where_minimal_gets_half() {
 #[test]
 fn dfb_adaptive_latency_below_adaptive_clos() {
     let dfb = dfb8();
-    let mut clos = base(TopologyConfig::FoldedClos { down: vec![8, 8], up: vec![8] }, 2, 16);
+    let mut clos = base(TopologyConfig::folded_clos(vec![8, 8], vec![8]), 2, 16);
     clos.router.terminal_period = 2;
     for pattern in ["adversarial", "random_permutation"] {
         for load in [0.3, 0.6] {

@@ -32,10 +32,10 @@ fn vc_requirements_are_enforced() {
         ("clos_ad", hx(&[3, 3, 3], &[1], 2), 4),
         ("clos_ad_hx", hx(&[3, 3, 3], &[1], 2), 2),
         ("dal", hx(&[3, 3, 3], &[1], 2), 2),
-        ("adaptive_2dfb", TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, 4),
-        ("ecube", TopologyConfig::Hypercube { n: 4 }, 1),
-        ("updown_ad", TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![2] }, 1),
-        ("dest_tag", TopologyConfig::Butterfly { k: 4, n: 2 }, 1),
+        ("adaptive_2dfb", TopologyConfig::dilated_flattened_butterfly(4, 3), 4),
+        ("ecube", TopologyConfig::hypercube(4), 1),
+        ("updown_ad", TopologyConfig::folded_clos(vec![4, 4], vec![2]), 1),
+        ("dest_tag", TopologyConfig::butterfly(4, 2), 1),
     ];
     for (algo, topo, need) in cases {
         assert!(Simulation::new(&cfg(topo.clone(), algo, "uniform", 0.1, *need, 4)).is_ok(), "{algo} with {need} VCs");
@@ -62,27 +62,18 @@ fn bad_combinations_are_errors_with_paths() {
     for (algo, topo) in [
         ("updown_ad", fb(4, 2)),
         ("dest_tag", fb(4, 2)),
-        ("dal", TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![4] }),
-        ("ugal", TopologyConfig::Butterfly { k: 4, n: 2 }),
+        ("dal", TopologyConfig::folded_clos(vec![4, 4], vec![4])),
+        ("ugal", TopologyConfig::butterfly(4, 2)),
     ] {
         let e = Simulation::new(&cfg(topo, algo, "uniform", 0.1, 4, 4)).err().unwrap();
         assert_eq!(e.0[0].path, "routing.algorithm", "{algo}: {e}");
     }
     // Topology parameters.
-    let e = Simulation::new(&cfg(
-        TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![] },
-        "updown_ad",
-        "uniform",
-        0.1,
-        1,
-        4,
-    ))
-    .err()
-    .unwrap();
-    assert_eq!(e.0[0].path, "topology.up");
-    let e = Simulation::new(&cfg(TopologyConfig::Butterfly { k: 1, n: 2 }, "dest_tag", "uniform", 0.1, 1, 4))
+    let e = Simulation::new(&cfg(TopologyConfig::folded_clos(vec![4, 4], vec![]), "updown_ad", "uniform", 0.1, 1, 4))
         .err()
         .unwrap();
+    assert_eq!(e.0[0].path, "topology.up");
+    let e = Simulation::new(&cfg(TopologyConfig::butterfly(1, 2), "dest_tag", "uniform", 0.1, 1, 4)).err().unwrap();
     assert_eq!(e.0[0].path, "topology.k");
     let mut c = cfg(fb(4, 2), "min", "uniform", 0.1, 1, 4);
     c.router.terminal_period = 0;
@@ -94,7 +85,7 @@ fn bad_combinations_are_errors_with_paths() {
 /// the watchdog must not trip and traffic must keep flowing.
 #[test]
 fn deadlock_free_beyond_saturation_with_minimum_vcs() {
-    let dfb = |k, n| TopologyConfig::DilatedFlattenedButterfly { k, n };
+    let dfb = |k, n| TopologyConfig::dilated_flattened_butterfly(k, n);
     let cases: Vec<(&str, TopologyConfig, u32, Vec<&str>)> = vec![
         ("ugal", fb(4, 3), 3, vec!["uniform", "router_shift", "bit_complement"]),
         ("ugal_s", hx(&[3, 4], &[1, 2], 2), 3, vec!["uniform", "router_shift", "swap2"]),
@@ -103,17 +94,17 @@ fn deadlock_free_beyond_saturation_with_minimum_vcs() {
         ("clos_ad_hx", hx(&[3, 4], &[1, 2], 2), 2, vec!["uniform", "router_shift", "swap2"]),
         ("dal", hx(&[4, 4, 4], &[1], 4), 2, vec!["uniform", "bit_complement", "swap2", "transpose"]),
         ("dal", hx(&[3, 4], &[1, 2], 2), 2, vec!["uniform", "router_shift", "swap2"]),
-        ("dal", TopologyConfig::Hypercube { n: 5 }, 2, vec!["uniform", "bit_complement"]),
+        ("dal", TopologyConfig::hypercube(5), 2, vec!["uniform", "bit_complement"]),
         ("adaptive_2dfb", dfb(4, 3), 4, vec!["uniform", "adversarial", "benign", "bit_complement"]),
         ("adaptive_2dfb", dfb(8, 2), 2, vec!["uniform", "adversarial", "random_permutation"]),
-        ("ecube", TopologyConfig::Hypercube { n: 5 }, 1, vec!["uniform", "bit_complement", "router_shift"]),
+        ("ecube", TopologyConfig::hypercube(5), 1, vec!["uniform", "bit_complement", "router_shift"]),
         (
             "updown_ad",
-            TopologyConfig::FoldedClos { down: vec![4, 4, 2], up: vec![2, 4] },
+            TopologyConfig::folded_clos(vec![4, 4, 2], vec![2, 4]),
             1,
             vec!["uniform", "router_shift", "bit_complement"],
         ),
-        ("dest_tag", TopologyConfig::Butterfly { k: 2, n: 5 }, 1, vec!["uniform", "router_shift", "bit_complement"]),
+        ("dest_tag", TopologyConfig::butterfly(2, 5), 1, vec!["uniform", "router_shift", "bit_complement"]),
     ];
     for (algo, topo, vcs, patterns) in cases {
         for pattern in patterns {
@@ -141,9 +132,9 @@ fn batches_complete() {
         ("clos_ad", fb(8, 2), 2, "router_shift"),
         ("clos_ad_hx", hx(&[4, 4], &[1], 4), 2, "swap2"),
         ("dal", hx(&[4, 4], &[1], 4), 2, "swap2"),
-        ("adaptive_2dfb", TopologyConfig::DilatedFlattenedButterfly { k: 8, n: 2 }, 2, "adversarial"),
-        ("updown_ad", TopologyConfig::FoldedClos { down: vec![8, 8], up: vec![4] }, 1, "router_shift"),
-        ("dest_tag", TopologyConfig::Butterfly { k: 8, n: 2 }, 1, "uniform"),
+        ("adaptive_2dfb", TopologyConfig::dilated_flattened_butterfly(8, 2), 2, "adversarial"),
+        ("updown_ad", TopologyConfig::folded_clos(vec![8, 8], vec![4]), 1, "router_shift"),
+        ("dest_tag", TopologyConfig::butterfly(8, 2), 1, "uniform"),
     ] {
         let mut c = cfg(topo, algo, pattern, 1.0, vcs, 4);
         c.traffic.injection = InjectionMode::Batch;
@@ -167,29 +158,17 @@ fn hop_counts_respect_the_algorithms() {
         let h = avg_hops(&cfg(hx(&[4, 4, 4], &[1], 4), algo, "bit_complement", 0.6, 6, 8));
         assert!(h >= 3.0 && h <= 2.0 * dims, "{algo}: {h} hops on bit complement (minimal 3, at most 6)");
     }
-    let h = avg_hops(&cfg(
-        TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 },
-        "adaptive_2dfb",
-        "adversarial",
-        1.0,
-        4,
-        4,
-    ));
+    let h =
+        avg_hops(&cfg(TopologyConfig::dilated_flattened_butterfly(4, 3), "adaptive_2dfb", "adversarial", 1.0, 4, 4));
     assert!((1.0..=4.0).contains(&h), "adaptive 2DFB: {h}");
-    let h = avg_hops(&cfg(TopologyConfig::Butterfly { k: 4, n: 3 }, "dest_tag", "uniform", 0.3, 1, 8));
+    let h = avg_hops(&cfg(TopologyConfig::butterfly(4, 3), "dest_tag", "uniform", 0.3, 1, 8));
     assert!((h - 2.0).abs() < 1e-9, "butterfly: {h}");
     // Folded Clos with 3 levels: 2 hops within a level-2 subtree, 4 otherwise.
-    let h = avg_hops(&cfg(
-        TopologyConfig::FoldedClos { down: vec![4, 4, 4], up: vec![4, 4] },
-        "updown_ad",
-        "router_shift",
-        0.3,
-        1,
-        8,
-    ));
+    let h =
+        avg_hops(&cfg(TopologyConfig::folded_clos(vec![4, 4, 4], vec![4, 4]), "updown_ad", "router_shift", 0.3, 1, 8));
     assert!((2.0..=4.0).contains(&h), "folded Clos: {h}");
     // e-cube on the hypercube is minimal: bit complement crosses every dimension.
-    let h = avg_hops(&cfg(TopologyConfig::Hypercube { n: 5 }, "ecube", "bit_complement", 0.1, 1, 8));
+    let h = avg_hops(&cfg(TopologyConfig::hypercube(5), "ecube", "bit_complement", 0.1, 1, 8));
     assert!((h - 5.0).abs() < 1e-9, "hypercube: {h}");
 }
 
@@ -200,8 +179,8 @@ fn deterministic() {
         ("ugal", fb(8, 2), 2, "router_shift"),
         ("clos_ad", hx(&[4, 4], &[1], 4), 3, "swap2"),
         ("dal", hx(&[4, 4], &[1], 4), 6, "swap2"),
-        ("adaptive_2dfb", TopologyConfig::DilatedFlattenedButterfly { k: 4, n: 3 }, 4, "adversarial"),
-        ("updown_ad", TopologyConfig::FoldedClos { down: vec![4, 4], up: vec![2] }, 1, "uniform"),
+        ("adaptive_2dfb", TopologyConfig::dilated_flattened_butterfly(4, 3), 4, "adversarial"),
+        ("updown_ad", TopologyConfig::folded_clos(vec![4, 4], vec![2]), 1, "uniform"),
     ] {
         let c = cfg(topo, algo, pattern, 0.5, vcs, 8);
         let (a, b) = (run(&c).unwrap(), run(&c).unwrap());

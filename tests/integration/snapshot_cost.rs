@@ -60,14 +60,7 @@ fn a_snapshot_takes_no_more_than_its_counted_cost() {
             0.8,
             1000,
         ),
-        (
-            "16-ary 2-flat past saturation",
-            TopologyConfig::FlattenedButterfly { k: 16, n: 2 },
-            "min",
-            "router_shift",
-            1.0,
-            3000,
-        ),
+        ("16-ary 2-flat past saturation", TopologyConfig::flattened_butterfly(16, 2), "min", "router_shift", 1.0, 3000),
         (
             "2DFB",
             json(serde_json::json!({"type": "dilated_flattened_butterfly", "k": 8, "n": 2})),

@@ -6,9 +6,9 @@ use super::{
     base_config, collect, csv, execute, job, label, latency_plot, sweeps, table, throughput_plot, ur_wc_plots,
 };
 use super::{Figure, FigureOptions, LOAD_AXIS, THROUGHPUT_AXIS};
-use crate::config::{GlobalArrangement, SlicePolicy, TopologyConfig};
+use crate::config::{SlicePolicy, TopologyConfig};
 use crate::rng::fault_stream;
-use crate::topology::{LinkClass, Topology};
+use crate::topology::{DragonflyConfig, LinkClass, Topology};
 
 /// One network of the `df-groups` preset: its name, group organisation (`intra` and its
 /// trunking), number of groups and tapering.
@@ -23,18 +23,13 @@ struct Variant {
 impl Variant {
     /// The variant's network with `a` routers per group (p = h = 2).
     fn topology(&self, a: u32) -> TopologyConfig {
-        TopologyConfig::Dragonfly {
-            p: 2,
-            a,
-            h: 2,
-            g: self.g,
-            arrangement: GlobalArrangement::Absolute,
+        DragonflyConfig {
             intra: self.intra.clone(),
             intra_trunking: self.trunking.clone(),
             taper: self.taper.clone(),
-            slices: 1,
-            slice_policy: Default::default(),
+            ..DragonflyConfig::new(2, a, 2, self.g)
         }
+        .into()
     }
 }
 
