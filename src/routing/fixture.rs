@@ -1,5 +1,5 @@
 //! A test fixture: one router's view of the network in a chosen state, to test routing
-//! decisions directly (issue 31) rather than through whole simulations.
+//! decisions directly rather than through whole simulations.
 //!
 //! [`RouterState`] owns the arrays a [`QueueView`] borrows, laid out and kept consistent
 //! exactly as the engine keeps them (`src/sim/mod.rs`, checked by `src/sim/check.rs`):

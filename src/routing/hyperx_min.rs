@@ -223,3 +223,100 @@ impl Routing for MinAd {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::rng::SimRng;
+    use crate::routing::fixture::{port_of, RouterState};
+    use crate::routing::Decision;
+
+    /// MIN (DOR) on HyperX S = (4, 4), K = 2: from (0, 0) to (1, 1) it corrects dimension 0
+    /// first, over the parallel link with the shorter queue (the first on ties; a failed one
+    /// never while the other works), on the VC with the most credits (the lowest on ties);
+    /// at (1, 0) it takes dimension 1.
+    #[test]
+    fn dor_corrects_the_lowest_dimension_over_the_shortest_trunk() {
+        // (flits on trunk 0's VCs, on trunk 1's VCs, trunk 0 failed, expected trunk and VC)
+        let rows: &[([u32; 2], [u32; 2], bool, (u32, u32), &str)] = &[
+            ([0, 0], [0, 0], false, (0, 0), "empty: the first trunk, VC 0"),
+            ([3, 0], [0, 0], false, (1, 0), "the second trunk's queue is shorter"),
+            ([0, 2], [1, 0], false, (1, 1), "2 against 1 flits: trunk 1, whose VC 1 has more credits"),
+            ([1, 1], [2, 0], false, (0, 0), "2 against 2: the first trunk, VCs tied: VC 0"),
+            ([0, 0], [6, 6], true, (1, 0), "a failed trunk is never taken while the other works"),
+        ];
+        for &(t0, t1, failed, (trunk, vc), what) in rows {
+            let mut s = RouterState::new(TopologyConfig::hyperx(vec![4, 4], vec![2], 1), 2, 8);
+            let hx = s.topo.as_hyperx().unwrap().clone();
+            let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
+            for (t, flits) in [(0, t0), (1, t1)] {
+                for (v, f) in flits.into_iter().enumerate() {
+                    s.set_queue(0, hx.port_to(0, 0, 1, t), v as u32, f);
+                }
+            }
+            if failed {
+                s.fail(0, hx.port_to(0, 0, 1, 0));
+            }
+            let min = s.routing("min", &RoutingConfig::default());
+            let (decision, _, _) = s.route_at_source(&*min, s.packet_between(0, dst), &mut SimRng::new(1, 2));
+            assert_eq!(decision, Decision::Forward { port: hx.port_to(0, 0, 1, trunk), vc }, "{what}");
+            // One hop on, only dimension 1 is left.
+            let mid = hx.neighbor(0, 0, 1);
+            let mut pkt = s.packet_between(0, dst);
+            let ctx = s.ctx(mid, hx.port_to(mid, 0, 0, 0), 0);
+            let (decision, _) = RouterState::decide(&*min, &ctx, &mut pkt, &mut SimRng::new(1, 2));
+            assert_eq!(port_of(decision), hx.port_to(mid, 1, 1, 0), "{what}: at (1, 0)");
+        }
+    }
+
+    /// E-cube on the hypercube is dimension order: the lowest differing address bit first.
+    #[test]
+    fn ecube_flips_the_lowest_differing_bit() {
+        let s = RouterState::new(TopologyConfig::hypercube(4), 1, 8);
+        let hx = s.topo.as_hyperx().unwrap().clone();
+        let ecube = s.routing("ecube", &RoutingConfig::default());
+        for (src, dst) in [(0b0000, 0b1010), (0b0110, 0b0011), (0b1111, 0b0111)] {
+            let lowest = (0..4).find(|d| (src ^ dst) >> d & 1 == 1).unwrap();
+            let (decision, _, _) = s.route_at_source(&*ecube, s.packet_between(src, dst), &mut SimRng::new(1, 2));
+            let want = hx.port_to(src, lowest, 1 - hx.coord(src, lowest), 0);
+            assert_eq!(decision, Decision::Forward { port: want, vc: 0 }, "{src:04b} → {dst:04b}");
+        }
+    }
+
+    /// MIN AD (FB paper §3.1) on the 4-ary 3-flat from (0, 0) to (1, 1): the productive
+    /// output with the shorter queue, on VC class hops − 1 (1 at the source, 0 one hop
+    /// before the destination); equal queues are shared at random; a failed productive
+    /// link is never taken while the other works.
+    #[test]
+    fn min_ad_takes_the_shortest_productive_queue_on_the_class_of_hops_left() {
+        let fresh = || RouterState::new(TopologyConfig::flattened_butterfly(4, 3), 2, 16);
+        let hx = fresh().topo.as_hyperx().unwrap().clone();
+        let dst = hx.neighbor(hx.neighbor(0, 0, 1), 1, 1);
+        let (d0, d1) = (hx.port_to(0, 0, 1, 0), hx.port_to(0, 1, 1, 0));
+        let decide = |s: &RouterState, seed: u64| {
+            let min_ad = s.routing("min_ad", &RoutingConfig::default());
+            s.route_at_source(&*min_ad, s.packet_between(0, dst), &mut SimRng::new(seed, 2)).0
+        };
+        // (queue on the dimension-0 output, on the dimension-1 output, expected port)
+        for (q0, q1, want, what) in [(5, 2, d1, "dimension 1 is shorter"), (1, 4, d0, "dimension 0 is shorter")] {
+            let mut s = fresh();
+            s.set_queue(0, d0, 0, q0).set_queue(0, d1, 0, q1);
+            assert_eq!(decide(&s, 1), Decision::Forward { port: want, vc: 1 }, "{what}: class 1 with two hops left");
+        }
+        // A non-productive output's short queue is never taken.
+        let mut s = fresh();
+        s.set_queue(0, d0, 0, 3).set_queue(0, d1, 0, 3);
+        let ports: std::collections::BTreeSet<u32> = (0..64).map(|seed| port_of(decide(&s, seed))).collect();
+        assert_eq!(ports, [d0, d1].into(), "a tie is broken at random between the productive outputs");
+        s.fail(0, d0);
+        assert!((0..16).all(|seed| port_of(decide(&s, seed)) == d1), "the failed productive link is avoided");
+        // One hop before the destination: class 0.
+        let mid = hx.neighbor(0, 0, 1);
+        let s = fresh();
+        let min_ad = s.routing("min_ad", &RoutingConfig::default());
+        let mut pkt = s.packet_between(0, dst);
+        let ctx = s.ctx(mid, hx.port_to(mid, 0, 0, 0), 1);
+        let (decision, _) = RouterState::decide(&*min_ad, &ctx, &mut pkt, &mut SimRng::new(1, 2));
+        assert_eq!(decision, Decision::Forward { port: hx.port_to(mid, 1, 1, 0), vc: 0 });
+    }
+}

@@ -190,3 +190,46 @@ impl Routing for UpDownAdaptive {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::rng::SimRng;
+    use crate::routing::fixture::{port_of, RouterState};
+    use crate::topology::FoldedClos;
+
+    /// Up/down routing on a two-level folded Clos (4 leaves of 4 terminals, 4 spines; FB
+    /// paper §3.3): a packet for another leaf goes up on the up port with the shortest
+    /// queue (ties shared at random), never on a failed one while another works; a packet
+    /// for its own leaf, and every packet at a spine, goes down on the one port towards its
+    /// destination, whatever the queues.
+    #[test]
+    fn up_on_the_shortest_queue_down_on_the_one_path() {
+        let fresh = || RouterState::new(TopologyConfig::folded_clos(vec![4, 4], vec![4]), 1, 8);
+        let s = fresh();
+        let clos = s.topo.get::<FoldedClos>().unwrap().clone();
+        let (up0, ups) = clos.up_ports(0);
+        assert_eq!(ups, 4);
+        let routing = |s: &RouterState| s.routing("updown_ad", &RoutingConfig::default());
+        let decide = |s: &RouterState, dst: u32, seed: u64| {
+            port_of(s.route_at_source(&*routing(s), s.packet(0, dst), &mut SimRng::new(seed, 2)).0)
+        };
+        // Another leaf: the shortest up queue.
+        let mut s = fresh();
+        s.set_queue(0, up0, 0, 3).set_queue(0, up0 + 1, 0, 1).set_queue(0, up0 + 2, 0, 2).set_queue(0, up0 + 3, 0, 1);
+        let chosen: std::collections::BTreeSet<u32> = (0..64).map(|seed| decide(&s, 13, seed)).collect();
+        assert_eq!(chosen, [up0 + 1, up0 + 3].into(), "the two shortest up queues, shared at random");
+        s.fail(0, up0 + 1).fail(0, up0 + 3);
+        assert!((0..16).all(|seed| decide(&s, 13, seed) == up0 + 2), "failed uplinks are never taken");
+        // Its own leaf: down to the terminal, whatever the queues.
+        assert_eq!(decide(&fresh(), 2, 1), clos.down_port(0, 2).unwrap());
+        // At a spine: down towards the destination's leaf, however long that queue is.
+        let mut s = fresh();
+        let spine = s.net().port(0, up0).peer_router;
+        let down = clos.down_port(spine, 13).unwrap();
+        s.set_queue(spine, down, 0, 8);
+        let mut pkt = s.packet(0, 13);
+        let (decision, _) = RouterState::decide(&*routing(&s), &s.ctx(spine, 0, 0), &mut pkt, &mut SimRng::new(1, 2));
+        assert_eq!(port_of(decision), down);
+    }
+}

@@ -58,3 +58,43 @@ impl Routing for Valiant {
         two_phase_dor(&self.hx, ctx, pkt)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{RoutingConfig, TopologyConfig};
+    use crate::packet::Packet;
+    use crate::rng::SimRng;
+    use crate::routing::fixture::{rng_drawing_first, RouterState};
+    use crate::routing::Decision;
+
+    /// VAL (FB paper §3.1) on the 4-ary 3-flat: the source draws the intermediate router,
+    /// goes there by dimension order on VC class 0, turns to phase 1 there and goes on to
+    /// the destination by dimension order on class 1; the packet counts as non-minimal when
+    /// the detour is longer than the minimal path.
+    #[test]
+    fn val_goes_through_a_random_intermediate_on_class_0_then_on_class_1() {
+        let s = RouterState::new(TopologyConfig::flattened_butterfly(4, 3), 2, 16);
+        let hx = s.topo.as_hyperx().unwrap().clone();
+        let val = s.routing("val", &RoutingConfig::default());
+        let dst = hx.neighbor(0, 0, 1); // (1, 0): one hop
+        let via = hx.neighbor(hx.neighbor(0, 0, 2), 1, 3); // (2, 3)
+        let (decision, _, pkt) = s.route_at_source(&*val, s.packet_between(0, dst), &mut rng_drawing_first(16, via));
+        assert_eq!(
+            (pkt.intermediate, pkt.phase, pkt.nonminimal),
+            (via, 0, true),
+            "1 hop minimal, 2 + 2 through (2, 3)"
+        );
+        assert_eq!(decision, Decision::Forward { port: hx.port_to(0, 0, 2, 0), vc: 0 }, "dimension 0 first, class 0");
+        // At the intermediate router: phase 1, dimension order to the destination, class 1.
+        let mut pkt = pkt;
+        let ctx = s.ctx(via, hx.port_to(via, 1, 0, 0), 0);
+        let (decision, _) = RouterState::decide(&*val, &ctx, &mut pkt, &mut SimRng::new(1, 2));
+        assert_eq!(pkt.phase, 1);
+        assert_eq!(decision, Decision::Forward { port: hx.port_to(via, 0, 1, 0), vc: 1 }, "(2,3) → (1,3): class 1");
+        // An intermediate on a minimal path (here the source itself) is not a detour.
+        let (decision, _, pkt) = s.route_at_source(&*val, s.packet_between(0, dst), &mut rng_drawing_first(16, 0));
+        assert_eq!((pkt.intermediate, pkt.phase, pkt.nonminimal), (0, 1, false));
+        assert_eq!(decision, Decision::Forward { port: hx.port_to(0, 0, 1, 0), vc: 1 });
+        assert_ne!(pkt.intermediate, Packet::NONE);
+    }
+}
