@@ -237,8 +237,10 @@ mod tests {
     /// at (1, 0) it takes dimension 1.
     #[test]
     fn dor_corrects_the_lowest_dimension_over_the_shortest_trunk() {
-        // (flits on trunk 0's VCs, on trunk 1's VCs, trunk 0 failed, expected trunk and VC)
-        let rows: &[([u32; 2], [u32; 2], bool, (u32, u32), &str)] = &[
+        /// Flits on trunk 0's VCs, on trunk 1's VCs, whether trunk 0 failed, the expected
+        /// trunk and VC, what the row checks.
+        type Row = ([u32; 2], [u32; 2], bool, (u32, u32), &'static str);
+        let rows: &[Row] = &[
             ([0, 0], [0, 0], false, (0, 0), "empty: the first trunk, VC 0"),
             ([3, 0], [0, 0], false, (1, 0), "the second trunk's queue is shorter"),
             ([0, 2], [1, 0], false, (1, 1), "2 against 1 flits: trunk 1, whose VC 1 has more credits"),
