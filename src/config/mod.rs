@@ -691,6 +691,19 @@ mod tests {
         assert_eq!(e.0[0].path, "topology.q", "{e}");
     }
 
+    /// `faults.links` is checked by its declared kind: each link two or three numbers, at
+    /// most `MAX_LISTED_FAULTS` of them.
+    #[test]
+    fn listed_links_are_pairs_or_triples() {
+        let e = SimConfig::from_json(r#"{"faults": {"links": [[0, 1], [2], [0, 1, 0]]}}"#).unwrap_err();
+        assert_eq!((e.0[0].path.as_str(), e.0.len()), ("faults.links[1]", 1), "{e}");
+        assert!(e.0[0].message.ends_with("got 1 numbers"), "{e}");
+        let many = vec![[0, 1]; MAX_LISTED_FAULTS + 1];
+        let e = SimConfig::from_value(serde_json::json!({"faults": {"links": many}})).unwrap_err();
+        assert_eq!(e.0[0].path, "faults.links", "{e}");
+        assert!(SimConfig::from_json(r#"{"faults": {"links": [[0, 1], [0, 2, 0]]}}"#).is_ok());
+    }
+
     /// A topology section that names only some fields is completed from the catalog.
     #[test]
     fn partial_topologies_are_completed() {

@@ -5,7 +5,7 @@
 //! page's controls show them ([`crate::catalog`]), so all three agree. This module sits in
 //! the configuration layer: it names no topology, routing, traffic or engine type.
 
-use super::{ConfigError, SimConfig};
+use super::{ConfigError, SimConfig, MAX_LISTED_FAULTS};
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -72,11 +72,32 @@ impl Param {
             "int_list" => value
                 .as_array()
                 .and_then(|a| a.iter().position(|x| !within(x)).map(|i| (format!("{}[{i}]", self.path), &a[i]))),
+            "link_list" => return link_list_error(self.path, value),
             _ => None,
         }?;
         let shown: String = bad.to_string().chars().take(40).collect();
         Some(ConfigError::new(path, format!("must be {}..={}, got {shown}", self.min, self.max)))
     }
+}
+
+/// Why a `link_list` setting (`faults.links`) is malformed, if it is: more than
+/// [`MAX_LISTED_FAULTS`] links, or a link that is not `[router, router]` or `[router,
+/// router, trunk]` (whether the routers and the link exist is checked against the built
+/// network).
+fn link_list_error(path: &str, value: &serde_json::Value) -> Option<ConfigError> {
+    let links = value.as_array()?;
+    if links.len() > MAX_LISTED_FAULTS {
+        return Some(ConfigError::new(path, format!("at most {MAX_LISTED_FAULTS} links, got {}", links.len())));
+    }
+    links.iter().enumerate().find_map(|(i, link)| {
+        let numbers = link.as_array().map_or(0, Vec::len);
+        (!matches!(numbers, 2 | 3)).then(|| {
+            ConfigError::new(
+                format!("{path}[{i}]"),
+                format!("a link is [router, router] or [router, router, trunk], got {numbers} numbers"),
+            )
+        })
+    })
 }
 
 /// The settings of `cfg` outside their declared ranges: `topology`, the parameters its

@@ -9,8 +9,7 @@
 use super::{declaration, declared};
 use crate::config::schema;
 use crate::config::{
-    error_path, parse_config_document, ConfigError, ConfigErrors, SimConfig, TopologyConfig, MAX_LISTED_FAULTS,
-    MAX_RUN_CYCLES,
+    error_path, parse_config_document, ConfigError, ConfigErrors, SimConfig, TopologyConfig, MAX_RUN_CYCLES,
 };
 
 impl TopologyConfig {
@@ -77,18 +76,6 @@ impl SimConfig {
             total.is_some_and(|t| t <= MAX_RUN_CYCLES),
             "measurement",
             format!("warmup + measure + drain_limit must be at most {MAX_RUN_CYCLES} cycles"),
-        );
-        for (i, link) in self.faults.links.iter().enumerate() {
-            check(
-                matches!(link.len(), 2 | 3),
-                &format!("faults.links[{i}]"),
-                format!("a link is [router, router] or [router, router, trunk], got {} numbers", link.len()),
-            );
-        }
-        check(
-            self.faults.links.len() <= MAX_LISTED_FAULTS,
-            "faults.links",
-            format!("at most {MAX_LISTED_FAULTS} links, got {}", self.faults.links.len()),
         );
         if errs.is_empty() {
             Ok(())
