@@ -131,7 +131,7 @@ impl TopologyConfig {
     }
 
     /// Its parameter `name`, if it has it.
-    pub(crate) fn param(&self, name: &str) -> Option<&serde_json::Value> {
+    fn param(&self, name: &str) -> Option<&serde_json::Value> {
         self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v)
     }
 
@@ -147,25 +147,6 @@ impl TopologyConfig {
             };
             ConfigErrors::one(path, msg)
         })
-    }
-
-    /// The same dragonfly as `slices` parallel copies whose nodes spread their packets by
-    /// `policy` (channel slicing, dragonfly §3.2); topologies without slices unchanged.
-    pub fn sliced(mut self, slices: u32, policy: SlicePolicy) -> TopologyConfig {
-        for (key, value) in &mut self.params {
-            match key.as_str() {
-                "slices" => *value = slices.into(),
-                "slice_policy" => *value = serde_json::to_value(policy).expect("serialises"),
-                _ => {}
-            }
-        }
-        self
-    }
-
-    /// How a node spreads its packets over the slices of a sliced network (the default
-    /// where the topology has no `slice_policy`).
-    pub(crate) fn slice_policy(&self) -> SlicePolicy {
-        self.param("slice_policy").and_then(|v| SlicePolicy::deserialize(v).ok()).unwrap_or_default()
     }
 }
 
@@ -576,7 +557,7 @@ pub(crate) fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String 
     if p == "." {
         p.clear();
     }
-    // serde reports missing fields and unknown variants at the enclosing object.
+    // serde reports a missing field at the enclosing object.
     let named = msg.split('`').nth(1).filter(|_| msg.starts_with("missing field"));
     match named {
         Some(field) => {
@@ -586,7 +567,6 @@ pub(crate) fn error_path(path: &serde_path_to_error::Path, msg: &str) -> String 
                 format!("{p}.{field}")
             }
         }
-        None if msg.starts_with("unknown variant") && !p.ends_with("type") => format!("{p}.type"),
         None if msg.starts_with("`type`") => format!("{p}.type"),
         None if p.is_empty() => "(config)".into(),
         None => p,
@@ -680,6 +660,11 @@ mod tests {
         assert_eq!(e.0[0].path, "topology.type", "{e}");
         let e = SimConfig::from_json(r#"{"topology": {"type": 5}}"#).unwrap_err();
         assert_eq!(e.0[0].path, "topology.type", "{e}");
+        // A value outside an enum's variants: the field itself.
+        let e = SimConfig::from_json(r#"{"topology": {"type": "dragonfly", "arrangement": "x"}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "topology.arrangement", "{e}");
+        let e = SimConfig::from_json(r#"{"router": {"switch_allocator": "x"}}"#).unwrap_err();
+        assert_eq!(e.0[0].path, "router.switch_allocator", "{e}");
         let e = SimConfig::from_json("{").unwrap_err();
         assert_eq!(e.0[0].path, "(json)");
         // Inside the topology, read by its declaration: the field, not just `topology`.
@@ -695,9 +680,10 @@ mod tests {
     /// most `MAX_LISTED_FAULTS` of them.
     #[test]
     fn listed_links_are_pairs_or_triples() {
-        let e = SimConfig::from_json(r#"{"faults": {"links": [[0, 1], [2], [0, 1, 0]]}}"#).unwrap_err();
-        assert_eq!((e.0[0].path.as_str(), e.0.len()), ("faults.links[1]", 1), "{e}");
-        assert!(e.0[0].message.ends_with("got 1 numbers"), "{e}");
+        let e = SimConfig::from_json(r#"{"faults": {"links": [[0, 1], [2], [0, 1, 0], [0, 1, 2, 3]]}}"#).unwrap_err();
+        let paths: Vec<&str> = e.0.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["faults.links[1]", "faults.links[3]"], "{e}");
+        assert!(e.0[0].message.ends_with("got 1 number") && e.0[1].message.ends_with("got 4 numbers"), "{e}");
         let many = vec![[0, 1]; MAX_LISTED_FAULTS + 1];
         let e = SimConfig::from_value(serde_json::json!({"faults": {"links": many}})).unwrap_err();
         assert_eq!(e.0[0].path, "faults.links", "{e}");

@@ -64,6 +64,14 @@ impl Param {
 impl Param {
     /// Why `value`, this parameter's setting, is outside the catalog's range, if it is:
     /// the one range check the CLI and the page share (`SimConfig::validate`).
+    fn range_errors(&self, value: &serde_json::Value) -> Vec<ConfigError> {
+        match self.kind {
+            "link_list" => link_list_errors(self.path, value),
+            _ => self.range_error(value).into_iter().collect(),
+        }
+    }
+
+    /// [`Param::range_errors`] of a parameter with one value or a list of values.
     fn range_error(&self, value: &serde_json::Value) -> Option<ConfigError> {
         let within = |x: &serde_json::Value| x.as_f64().is_some_and(|x| x >= self.min && x <= self.max);
         let (path, bad) = match self.kind {
@@ -72,7 +80,6 @@ impl Param {
             "int_list" => value
                 .as_array()
                 .and_then(|a| a.iter().position(|x| !within(x)).map(|i| (format!("{}[{i}]", self.path), &a[i]))),
-            "link_list" => return link_list_error(self.path, value),
             _ => None,
         }?;
         let shown: String = bad.to_string().chars().take(40).collect();
@@ -80,24 +87,29 @@ impl Param {
     }
 }
 
-/// Why a `link_list` setting (`faults.links`) is malformed, if it is: more than
-/// [`MAX_LISTED_FAULTS`] links, or a link that is not `[router, router]` or `[router,
+/// Why a `link_list` setting (`faults.links`) is malformed: more than
+/// [`MAX_LISTED_FAULTS`] links, or each link that is not `[router, router]` or `[router,
 /// router, trunk]` (whether the routers and the link exist is checked against the built
 /// network).
-fn link_list_error(path: &str, value: &serde_json::Value) -> Option<ConfigError> {
-    let links = value.as_array()?;
+fn link_list_errors(path: &str, value: &serde_json::Value) -> Vec<ConfigError> {
+    let Some(links) = value.as_array() else { return Vec::new() };
     if links.len() > MAX_LISTED_FAULTS {
-        return Some(ConfigError::new(path, format!("at most {MAX_LISTED_FAULTS} links, got {}", links.len())));
+        return vec![ConfigError::new(path, format!("at most {MAX_LISTED_FAULTS} links, got {}", links.len()))];
     }
-    links.iter().enumerate().find_map(|(i, link)| {
-        let numbers = link.as_array().map_or(0, Vec::len);
-        (!matches!(numbers, 2 | 3)).then(|| {
-            ConfigError::new(
-                format!("{path}[{i}]"),
-                format!("a link is [router, router] or [router, router, trunk], got {numbers} numbers"),
-            )
+    links
+        .iter()
+        .enumerate()
+        .filter_map(|(i, link)| {
+            let numbers = link.as_array().map_or(0, Vec::len);
+            (!matches!(numbers, 2 | 3)).then(|| ConfigError::new(format!("{path}[{i}]"), link_shape_error(numbers)))
         })
-    })
+        .collect()
+}
+
+/// What is wrong with a link given as `numbers` numbers (also said of a story scene's).
+pub(crate) fn link_shape_error(numbers: usize) -> String {
+    let plural = if numbers == 1 { "" } else { "s" };
+    format!("a link is [router, router] or [router, router, trunk], got {numbers} number{plural}")
 }
 
 /// The settings of `cfg` outside their declared ranges: `topology`, the parameters its
@@ -105,7 +117,9 @@ fn link_list_error(path: &str, value: &serde_json::Value) -> Option<ConfigError>
 /// naming its field.
 pub(crate) fn range_errors(cfg: &SimConfig, topology: &[Param]) -> Vec<ConfigError> {
     let config = serde_json::to_value(cfg).expect("serialises");
-    topology.iter().chain(&params()).filter_map(|p| p.range_error(setting(&config, p.path)?)).collect()
+    let others = params();
+    let declared = topology.iter().chain(&others);
+    declared.flat_map(|p| setting(&config, p.path).map(|v| p.range_errors(v)).unwrap_or_default()).collect()
 }
 
 pub(crate) const fn int(path: &'static str, label: &'static str, min: f64, max: f64, help: &'static str) -> Param {

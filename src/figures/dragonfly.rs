@@ -25,7 +25,7 @@ use crate::experiment::{run, RunResult};
 use crate::plot::{Plot, Series};
 use crate::stats::dragonfly::{global_channel_utilization, histogram_bins};
 use crate::stats::Summary;
-use crate::topology::{Dragonfly, Topology};
+use crate::topology::Topology;
 use std::fmt::Write as _;
 
 /// The figure presets: (name, description).
@@ -407,7 +407,8 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
     let jobs: Vec<Job> =
         ["ugal_l", "ugal_g"].iter().map(|a| job("WC", label(a), quick, 16, a, "group_shift", load)).collect();
     let runs = execute(&jobs, opts, progress)?;
-    let df = dragonfly_of(&jobs[0].cfg)?;
+    let topology = Topology::build(&jobs[0].cfg.topology).map_err(|e| e.to_string())?;
+    let df = topology.as_dragonfly().ok_or("not a dragonfly")?;
     let mut plot = Plot::new(
         "Global channel utilization, WC at load 0.2",
         "global channel of a group (minimal, same router, others)",
@@ -417,7 +418,7 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
     let mut out = String::from("series,channel,class,utilization\n");
     for (j, r) in jobs.iter().zip(&runs.results) {
         let r = r.as_ref().expect("single runs are never skipped");
-        let u = global_channel_utilization(&df, &r.channel_utilization, j.cfg.traffic.shift);
+        let u = global_channel_utilization(df, &r.channel_utilization, j.cfg.traffic.shift);
         plot.series
             .push(Series::new(&j.series, u.per_channel.iter().enumerate().map(|(i, &v)| (i as f64, v)).collect()));
         let _ = writeln!(
@@ -444,11 +445,6 @@ fn fig9(opts: &FigureOptions, progress: &dyn Fn(usize, usize)) -> Result<Figure,
         markdown,
         series,
     })
-}
-
-fn dragonfly_of(cfg: &SimConfig) -> Result<Dragonfly, String> {
-    let topology = Topology::build(&cfg.topology).map_err(|e| e.to_string())?;
-    topology.as_dragonfly().cloned().ok_or_else(|| "not a dragonfly".into())
 }
 
 /// Fig. 11: UGAL-L on WC, overall / minimal / non-minimal latency, 16 and 256 flits.

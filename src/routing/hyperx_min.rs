@@ -262,13 +262,19 @@ mod tests {
             let min = s.routing("min", &RoutingConfig::default());
             let (decision, _, _) = s.route_at_source(&*min, s.packet_between(0, dst), &mut SimRng::new(1, 2));
             assert_eq!(decision, Decision::Forward { port: hx.port_to(0, 0, 1, trunk), vc }, "{what}");
-            // One hop on, only dimension 1 is left.
-            let mid = hx.neighbor(0, 0, 1);
-            let mut pkt = s.packet_between(0, dst);
-            let ctx = s.ctx(mid, hx.port_to(mid, 0, 0, 0), 0);
-            let (decision, _) = RouterState::decide(&*min, &ctx, &mut pkt, &mut SimRng::new(1, 2));
-            assert_eq!(port_of(decision), hx.port_to(mid, 1, 1, 0), "{what}: at (1, 0)");
         }
+        // One hop on, at (1, 0), only dimension 1 is left: its first trunk (both empty), on
+        // VC 1 since VC 0 holds flits.
+        let mut s = RouterState::new(TopologyConfig::hyperx(vec![4, 4], vec![2], 1), 2, 8);
+        let hx = s.topo.as_hyperx().unwrap().clone();
+        let (mid, dst) = (hx.neighbor(0, 0, 1), hx.neighbor(hx.neighbor(0, 0, 1), 1, 1));
+        s.set_queue(mid, hx.port_to(mid, 1, 1, 0), 0, 2);
+        s.set_queue(mid, hx.port_to(mid, 1, 1, 1), 0, 2);
+        let min = s.routing("min", &RoutingConfig::default());
+        let mut pkt = s.packet_between(0, dst);
+        let ctx = s.ctx(mid, hx.port_to(mid, 0, 0, 0), 0);
+        let (decision, _) = RouterState::decide(&*min, &ctx, &mut pkt, &mut SimRng::new(1, 2));
+        assert_eq!(decision, Decision::Forward { port: hx.port_to(mid, 1, 1, 0), vc: 1 }, "at (1, 0)");
     }
 
     /// E-cube on the hypercube is dimension order: the lowest differing address bit first.
@@ -299,10 +305,12 @@ mod tests {
             let min_ad = s.routing("min_ad", &RoutingConfig::default());
             s.route_at_source(&*min_ad, s.packet_between(0, dst), &mut SimRng::new(seed, 2)).0
         };
-        // (queue on the dimension-0 output, on the dimension-1 output, expected port)
+        // (queue on the dimension-0 output, on the dimension-1 output, expected port). One
+        // of the queue's flits sits on VC 1, the VC of class 1, which the packet takes
+        // although VC 0 has more credits.
         for (q0, q1, want, what) in [(5, 2, d1, "dimension 1 is shorter"), (1, 4, d0, "dimension 0 is shorter")] {
             let mut s = fresh();
-            s.set_queue(0, d0, 0, q0).set_queue(0, d1, 0, q1);
+            s.set_queue(0, d0, 0, q0 - 1).set_queue(0, d0, 1, 1).set_queue(0, d1, 0, q1 - 1).set_queue(0, d1, 1, 1);
             assert_eq!(decide(&s, 1), Decision::Forward { port: want, vc: 1 }, "{what}: class 1 with two hops left");
         }
         // A non-productive output's short queue is never taken.
@@ -312,9 +320,10 @@ mod tests {
         assert_eq!(ports, [d0, d1].into(), "a tie is broken at random between the productive outputs");
         s.fail(0, d0);
         assert!((0..16).all(|seed| port_of(decide(&s, seed)) == d1), "the failed productive link is avoided");
-        // One hop before the destination: class 0.
+        // One hop before the destination: class 0, although its VC holds flits.
         let mid = hx.neighbor(0, 0, 1);
-        let s = fresh();
+        let mut s = fresh();
+        s.set_queue(mid, hx.port_to(mid, 1, 1, 0), 0, 3);
         let min_ad = s.routing("min_ad", &RoutingConfig::default());
         let mut pkt = s.packet_between(0, dst);
         let ctx = s.ctx(mid, hx.port_to(mid, 0, 0, 0), 1);

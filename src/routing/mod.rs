@@ -521,8 +521,7 @@ pub const ALGORITHMS: &[Algorithm] = &[
 /// `network_of::<HyperX>(topo)`.
 pub(crate) fn network_of<T: BuiltTopology>(topo: &Topology) -> Result<&T, ConfigErrors> {
     topo.get().ok_or_else(|| {
-        let wanted = std::any::type_name::<T>().rsplit("::").next().unwrap_or_default();
-        ConfigErrors::one("topology.type", format!("a {} network is not a {wanted}", topo.family()))
+        ConfigErrors::one("topology.type", format!("the algorithm does not run on a {} network", topo.family()))
     })
 }
 

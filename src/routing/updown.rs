@@ -221,7 +221,7 @@ mod tests {
         assert_eq!(chosen, [up0 + 1, up0 + 3].into(), "the two shortest up queues, shared at random");
         s.fail(0, up0 + 1).fail(0, up0 + 3);
         assert!((0..16).all(|seed| decide(&s, 13, seed) == up0 + 2), "failed uplinks are never taken");
-        // Its own leaf: down to the terminal, whatever the queues.
+        // Its own leaf: down to the terminal, not up (the up queues are empty).
         assert_eq!(decide(&fresh(), 2, 1), clos.down_port(0, 2).unwrap());
         // At a spine: down towards the destination's leaf, however long that queue is.
         let mut s = fresh();

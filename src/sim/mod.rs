@@ -385,7 +385,7 @@ impl Simulation {
                 dest_router: (0..terminals as u32).map(|t| net.terminal_router(t)).collect(),
                 slices: net.slices(),
                 nodes: net.nodes() as u32,
-                policy: cfg.topology.slice_policy(),
+                policy: topo.slice_policy(),
                 next_slice: vec![0; if net.slices() > 1 { net.nodes() } else { 0 }],
             },
             wheels: Wheels {

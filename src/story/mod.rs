@@ -576,14 +576,14 @@ fn applies(focus: &Focus, cfg: &SimConfig) -> Result<(), String> {
     let topology = &cfg.topology;
     match focus.selector {
         Selector::ShiftDirect | Selector::Picked => Ok(()),
-        Selector::GroupShiftGlobal if topology.as_dragonfly().is_some() => Ok(()),
+        Selector::GroupShiftGlobal if topology.dragonfly_params().is_some() => Ok(()),
         Selector::GroupShiftGlobal => Err("only a dragonfly has groups joined by global channels".into()),
         Selector::Swap2Minimal if topology.hyperx_extents().is_some_and(|s| s.len() >= 2) => Ok(()),
         Selector::Swap2Minimal => Err("Swap2 needs a HyperX of at least two dimensions".into()),
         Selector::FailedLinkDetours if !cfg.faults.is_empty() => Ok(()),
         Selector::FailedLinkDetours => Err("no link has failed (faults)".into()),
         Selector::Slice => {
-            let slices = topology.as_dragonfly().map_or(1, |df| df.slices.max(1));
+            let slices = topology.dragonfly_params().map_or(1, |df| df.slices.max(1));
             match focus.slice {
                 Some(s) if s < slices => Ok(()),
                 _ => Err(format!("the network has {slices} slice(s), numbered from 0")),

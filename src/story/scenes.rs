@@ -127,7 +127,7 @@ pub(super) fn problems(p: &mut Problems, scenes: &[Scene], panes: &[SimConfig]) 
             });
             for (j, l) in links.iter().enumerate().take(MAX_SCENE_LINKS) {
                 p.check(matches!(l.len(), 2 | 3), &format!("{at}.{field}[{j}]"), || {
-                    format!("a link is [router, router] or [router, router, trunk], got {} numbers", l.len())
+                    crate::config::schema::link_shape_error(l.len())
                 });
             }
         }

@@ -144,9 +144,18 @@ impl TopologyConfig {
         DragonflyConfig::new(p, a, h, g).into()
     }
 
-    /// Its dragonfly parameters, if it is a dragonfly.
-    pub fn as_dragonfly(&self) -> Option<DragonflyConfig> {
+    /// Its dragonfly parameters, if it is a dragonfly (whose parameters read).
+    pub fn dragonfly_params(&self) -> Option<DragonflyConfig> {
         (self.type_name() == DRAGONFLY.name).then(|| self.read().ok()).flatten()
+    }
+
+    /// The same dragonfly as `slices` parallel copies whose nodes spread their packets by
+    /// `policy` (channel slicing, §3.2); any other topology unchanged.
+    pub fn sliced(self, slices: u32, policy: SlicePolicy) -> TopologyConfig {
+        match self.dragonfly_params() {
+            Some(df) => DragonflyConfig { slices, slice_policy: policy, ..df }.into(),
+            None => self,
+        }
     }
 }
 
@@ -178,14 +187,14 @@ pub(crate) const DRAGONFLY: Declaration = Declaration {
         super::uniform_size(routers, radix, routers.checked_mul(p as u64)?)
     },
     build: |cfg| {
-        let DragonflyConfig { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, .. } = cfg.read()?;
+        let DragonflyConfig { p, a, h, g, arrangement, intra, intra_trunking, taper, slices, slice_policy } =
+            cfg.read()?;
         const P: &str = "topology";
-        Ok(Topology::new(
-            Dragonfly::with_groups(p, a, h, g, arrangement, intra.as_deref().unwrap_or_default(), P)?
-                .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
-                .sliced(slices, P)?
-                .tapered(&taper, P)?,
-        ))
+        let df = Dragonfly::with_groups(p, a, h, g, arrangement, intra.as_deref().unwrap_or_default(), P)?
+            .trunked(intra_trunking.as_deref().unwrap_or(&[1]), P)?
+            .sliced(slices, P)?
+            .tapered(&taper, P)?;
+        Ok(Topology::new(Dragonfly { slice_policy, ..df }))
     },
 };
 
@@ -217,6 +226,8 @@ pub struct Dragonfly {
     group_index: Vec<(u32, u32)>,
     /// Parallel dragonflies (channel slicing, §3.2), 1 without.
     pub slices: u32,
+    /// How a node of a sliced network spreads its packets over the slices.
+    pub slice_policy: SlicePolicy,
     net: Network,
 }
 
@@ -245,6 +256,10 @@ impl BuiltTopology for Dragonfly {
 
     fn groups(&self) -> Option<(u32, u32)> {
         Some((self.a * self.p, self.g))
+    }
+
+    fn slice_policy(&self) -> SlicePolicy {
+        self.slice_policy
     }
 }
 
@@ -337,6 +352,7 @@ impl Dragonfly {
             pair_slots: Vec::new(),
             group_index: (0..a * g).map(|r| (r / a, r % a)).collect(),
             slices: 1,
+            slice_policy: SlicePolicy::default(),
             net: NetworkBuilder::new(0).finish(Vec::new()),
         };
         df.slot_group =

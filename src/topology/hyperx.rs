@@ -72,8 +72,7 @@ pub(crate) const DILATED_FLATTENED_BUTTERFLY: Declaration = Declaration {
     size: |cfg| flat_size(cfg.read().ok()?, 2),
     build: |cfg| {
         let Flat { k, n } = cfg.read()?;
-        assert!(n >= 2, "a k-ary n-flat needs n ≥ 2 (declared range), got {n}");
-        Ok(Topology::new(HyperX::new(&vec![k; (n - 1) as usize], &[2], k, "topology")?))
+        Ok(Topology::new(HyperX::flat(k, n, 2, "topology")?))
     },
 };
 
@@ -303,8 +302,13 @@ impl HyperX {
 
     /// The k-ary n-flat of the FB paper.
     pub fn flattened_butterfly(k: u32, n: u32, path: &str) -> Result<HyperX, ConfigErrors> {
+        HyperX::flat(k, n, 1, path)
+    }
+
+    /// The k-ary n-flat with `dilation` links between every two neighbours (2: the 2DFB).
+    fn flat(k: u32, n: u32, dilation: u32, path: &str) -> Result<HyperX, ConfigErrors> {
         assert!(n >= 2, "a k-ary n-flat needs n ≥ 2 (n' = n − 1 ≥ 1 dimensions), got {n}");
-        HyperX::new(&vec![k; (n - 1) as usize], &[1], k, path)
+        HyperX::new(&vec![k; (n - 1) as usize], &[dilation], k, path)
     }
 
     fn build(&self, routers: u32, radix: u32) -> Network {

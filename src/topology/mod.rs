@@ -17,7 +17,7 @@ pub use graph::{LinkClass, Network, Port};
 pub use hyperx::HyperX;
 
 use crate::config::schema::{Family, Param};
-use crate::config::{ConfigErrors, TopologyConfig};
+use crate::config::{ConfigErrors, SlicePolicy, TopologyConfig};
 use std::any::Any;
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -45,8 +45,9 @@ pub struct Declaration {
     /// e.g. `canonical::<Flat>`.
     pub canonical: fn(&TopologyConfig) -> Result<TopologyConfig, ConfigErrors>,
     /// Routers, ports (terminal ports included) and terminals of a configuration of this
-    /// type, or `None` when they overflow 64 bits or it is malformed (its build says why):
-    /// the memory estimate is checked from it before anything is allocated.
+    /// type, or `None` when they overflow 64 bits or its parameters do not read (which
+    /// `SimConfig::validate`, run first, reports): the memory estimate is checked from it
+    /// before anything is allocated.
     pub size: fn(&TopologyConfig) -> Option<(u64, u64, u64)>,
     /// Builds it from a configuration of this type whose ranges were checked; errors carry
     /// `topology.*` paths.
@@ -133,6 +134,12 @@ pub trait BuiltTopology: Any + Debug + Send + Sync {
     fn groups(&self) -> Option<(u32, u32)> {
         None
     }
+
+    /// How a node of a sliced network ([`Network::slices`]) spreads its packets over the
+    /// slices (the default where there is one slice).
+    fn slice_policy(&self) -> SlicePolicy {
+        SlicePolicy::default()
+    }
 }
 
 /// A built topology of any declared family (cheap to clone: the network is shared).
@@ -196,6 +203,11 @@ impl Topology {
     pub(crate) fn groups(&self) -> Option<(u32, u32)> {
         self.0.groups()
     }
+
+    /// See [`BuiltTopology::slice_policy`].
+    pub(crate) fn slice_policy(&self) -> SlicePolicy {
+        self.0.slice_policy()
+    }
 }
 
 #[cfg(test)]
@@ -203,7 +215,8 @@ mod tests {
     use super::*;
 
     /// Every declaration is registered once, its default is a configuration of its own type
-    /// that builds, within its own ranges, as a network of its family.
+    /// that builds, within its own ranges, as a network of its family; every parameter its
+    /// typed form reads has a declared range, and no other field is accepted.
     #[test]
     fn every_config_type_is_declared() {
         for (i, t) in TOPOLOGIES.iter().enumerate() {
@@ -211,7 +224,19 @@ mod tests {
             let cfg = (t.default)();
             assert_eq!(cfg.type_name(), t.name);
             assert_eq!((t.canonical)(&cfg).as_ref(), Ok(&cfg), "{}: the default is canonical", t.name);
-            assert_eq!(declaration(t.name).unwrap().family, t.family);
+            let mut fields = serde_json::to_value(&cfg).unwrap();
+            let fields = fields.as_object_mut().unwrap();
+            fields.remove("type");
+            let mut declared: Vec<&str> = t.params.iter().map(|p| p.path.trim_start_matches("topology.")).collect();
+            let mut read: Vec<&str> = fields.keys().map(String::as_str).collect();
+            declared.sort_unstable();
+            read.sort_unstable();
+            assert_eq!(read, declared, "{}: the parameters read are the parameters declared", t.name);
+            fields.insert("bogus".into(), 1.into());
+            fields.insert("type".into(), t.name.into());
+            let bogus: TopologyConfig = serde_json::from_value(fields.clone().into()).unwrap();
+            let e = (t.canonical)(&bogus).expect_err("an unknown field is refused");
+            assert_eq!(e.0[0].path, "topology.bogus", "{}: {e}", t.name);
             assert!((t.size)(&cfg).is_some(), "{}: no size", t.name);
             let built = Topology::build(&cfg).unwrap_or_else(|e| panic!("{}: {e}", t.name));
             assert_eq!(built.family(), t.family, "{}", t.name);

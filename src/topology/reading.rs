@@ -47,8 +47,11 @@ impl SimConfig {
     pub(crate) fn validate(&self) -> Result<(), ConfigErrors> {
         // Every single-field range is declared once (the page's controls show the same
         // ranges). What follows are the rules across fields.
-        let topology = declaration(self.topology.type_name())?.params;
-        let mut errs = schema::range_errors(self, topology);
+        let declared = declaration(self.topology.type_name())?;
+        // A section that was not read through `from_value` (e.g. deserialised by a library
+        // user) is read here, so a misspelt or mistyped field is named.
+        (declared.canonical)(&self.topology)?;
+        let mut errs = schema::range_errors(self, declared.params);
         let mut check = |ok: bool, path: &str, msg: String| {
             if !ok {
                 errs.push(ConfigError::new(path, msg));

@@ -292,11 +292,12 @@ pub fn merge(args: &MergeArgs) -> Result<(), Failure> {
 }
 
 /// What `merge` reads of a task's result (`hiradix run --json`): the configuration it was
-/// made for and its summary, deserialized directly (the channel tables and histograms
-/// beside them are skipped, never built).
+/// made for (read as the CLI reads a configuration, so it compares in canonical form) and
+/// its summary, deserialized directly (the channel tables and histograms beside them are
+/// skipped, never built).
 #[derive(serde::Deserialize)]
 struct TaskResult {
-    config: SimConfig,
+    config: serde_json::Value,
     result: TaskSummary,
 }
 
@@ -311,8 +312,8 @@ struct TaskSummary {
 fn read_result(path: &Path, cfg: &SimConfig) -> Option<Summary> {
     let doc: TaskResult = serde_json::from_str(&read_capped(path).ok()?).ok()?;
     let summary = doc.result.summary;
-    (doc.config == *cfg && summary.offered_load == cfg.traffic.load && summary.check_ranges().is_ok())
-        .then_some(summary)
+    let config = SimConfig::from_value(doc.config).ok()?;
+    (config == *cfg && summary.offered_load == cfg.traffic.load && summary.check_ranges().is_ok()).then_some(summary)
 }
 
 #[cfg(test)]
