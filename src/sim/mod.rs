@@ -142,6 +142,26 @@ struct CreditReturn {
     round_trip: credit_rtt::RoundTrip,
 }
 
+/// Stands in for the routing algorithm while the routers' pass borrows it (see
+/// [`Simulation::step`]); never asked to route.
+#[derive(Clone)]
+struct Unplugged;
+
+impl Routing for Unplugged {
+    fn vcs_required(&self) -> u32 {
+        0
+    }
+    fn route(
+        &self,
+        _: &routing::RouteCtx,
+        _: &mut Packet,
+        _: &mut crate::rng::SimRng,
+        _: &mut RouteNote,
+    ) -> routing::Decision {
+        unreachable!("the routing algorithm is in use by the routers' pass")
+    }
+}
+
 /// The routing decisions taken at one router, for the page's per-router counts: packets it
 /// routed onto a router-to-router channel, and those among them it sent off the minimal
 /// path (the routing set their `nonminimal` flag at this router: UGAL's choice of Valiant
@@ -497,14 +517,19 @@ impl Simulation {
         self.deliver_arrivals(now);
         self.deliver_credits(now);
         self.generate_and_inject(now);
+        // The routers' pass is instantiated for the routing algorithm (`RoutePass`): the
+        // algorithm is moved out of the simulation while it runs (a zero-sized stand-in
+        // takes its place, without allocating) and put back after.
+        let routing = std::mem::replace(&mut self.routing, Box::new(Unplugged));
         for r in 0..self.routers.load.len() as u32 {
             // SAFETY: `r` < the table's length, which never changes.
             if unsafe { *self.routers.load.get_unchecked(r as usize) } > 0 {
-                self.route_router(r, now);
+                routing.route_router(self, r, now);
                 self.allocate_switch(r, now);
                 self.send_outputs(r, now);
             }
         }
+        self.routing = routing;
         if self.observers.tracer.active {
             self.trace_step(now);
         }
