@@ -448,7 +448,7 @@ impl Simulation {
 
     /// Each output channel of router `r` that is free sends the head of its output queue.
     /// (A packet that crossed the switch this cycle into an empty queue of a free channel
-    /// to another router was sent by `traverse` already, which left the channel busy.)
+    /// was sent or delivered by `traverse` already, which left the channel busy.)
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
         let Simulation {
             ref mut stats,
