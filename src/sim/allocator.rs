@@ -17,7 +17,7 @@ use super::router::{wrap, Links};
 use super::state::{InputBuffers, Params, Ports, Routers, Wheels};
 use super::table::Table;
 use super::terminal::deliver;
-use super::{CreditReturn, OutEntry, Simulation, NO_PORT};
+use super::{CreditReturn, OutEntry, Simulation, Upstream, NO_PORT};
 
 /// A routed, pipeline-ready input VC of the router being allocated.
 #[derive(Clone, Copy, Debug, Default)]
@@ -405,10 +405,9 @@ impl Simulation {
             }
             // The credit leaves when the tail leaves this buffer and crosses the channel back.
             let in_port = first + c.in_port as usize;
-            // SAFETY: `in_port` < P (1).
-            let at = now + (size as u64 - 1) + unsafe { links.latency(in_port) };
             // SAFETY: `in_port` < first_port[r + 1] ≤ P (1, 3).
-            let up = unsafe { *upstream.get_unchecked(in_port) };
+            let Upstream { port: up, latency } = unsafe { *upstream.get_unchecked(in_port) };
+            let at = now + (size as u64 - 1) + latency as u64;
             let mut round_trip = 0;
             // UGAL-L_CR (dragonfly §4.3.2): this buffer's credit may be held back, and
             // carries the round trip it completes; the downstream credit's starts now.

@@ -422,7 +422,7 @@ impl Simulation {
             }
             let in_port = iv / vcs;
             let at = now + (size as u64 - 1) + self.ports.latency[in_port] as u64;
-            let up = self.ports.upstream[in_port];
+            let up = self.ports.upstream[in_port].port;
             self.wheels.credit_wheel[(at & self.wheels.wheel_mask) as usize].push(CreditReturn {
                 iv: iv as u32,
                 up,
