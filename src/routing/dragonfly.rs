@@ -790,6 +790,7 @@ impl Routing for DragonflyRouting {
     fn credit_round_trip(&self) -> Option<CrParams> {
         self.cr
     }
+    #[inline]
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, rng: &mut SimRng, note: &mut RouteNote) -> Decision {
         if pkt.hops == 0 && pkt.route_bits == 0 {
             pkt.route_bits = 1;

@@ -189,7 +189,7 @@ impl Routing for Dor {
     }
     fn route(&self, ctx: &RouteCtx, pkt: &mut Packet, _rng: &mut SimRng, _note: &mut RouteNote) -> Decision {
         let port = dor_port(&self.hx, &ctx.queues, ctx.router, pkt.dst_router);
-        Decision::Forward { port, vc: vc_in_class(&ctx.queues, ctx.router, port, 0, 1) }
+        Decision::Forward { port, vc: vc_in_class_at(&ctx.here(), port, 0, 1) }
     }
 }
 

@@ -354,7 +354,7 @@ impl RouteCtx<'_> {
 /// A routing algorithm. One file per family; registered in [`build`]. Every algorithm is
 /// `Clone` (through [`RoutingClone`]) so that a whole simulation can be copied: the page's
 /// rewind keeps periodic copies and replays from them.
-pub trait Routing: Send + Sync + RoutingClone {
+pub trait Routing: Send + Sync + RoutingClone + RoutePass {
     /// VCs per port this algorithm needs for deadlock freedom.
     fn vcs_required(&self) -> u32;
     /// The allocator the paper uses with this algorithm (FB paper §3.1).
@@ -400,6 +400,23 @@ impl<T: Routing + Clone + 'static> RoutingClone for T {
 impl Clone for Box<dyn Routing> {
     fn clone(&self) -> Self {
         self.clone_box()
+    }
+}
+
+/// The engine's route computation at a router, instantiated for every algorithm by the
+/// blanket implementation below (an algorithm declares nothing for it): the engine makes
+/// one dynamic call per router visit, and each routing decision is a static call to the
+/// algorithm's [`Routing::route`], which the compiler may inline.
+pub trait RoutePass {
+    /// Computes the routes of router `r`'s unrouted head packets with this algorithm
+    /// (part of step 3 of a cycle, [`crate::sim::Simulation::step`]).
+    #[doc(hidden)]
+    fn route_router(&self, sim: &mut crate::sim::Simulation, r: u32, now: u64);
+}
+
+impl<T: Routing> RoutePass for T {
+    fn route_router(&self, sim: &mut crate::sim::Simulation, r: u32, now: u64) {
+        sim.route_router(self, r, now)
     }
 }
 

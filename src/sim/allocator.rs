@@ -10,13 +10,14 @@
 //! cross the switch in request order after the round, so the arbitration reads only state
 //! from before the round and the rounds are independent of the order of traversals; then
 //! they leave the candidate list (a VC's next packet must be routed first). A winner that
-//! would head an empty output queue with a free channel to another router goes straight
-//! onto the channel (see `traverse`).
+//! would head an empty output queue with a free channel goes straight onto the channel, or
+//! is delivered to its terminal (see `traverse`).
 
 use super::router::{wrap, Links};
-use super::state::{InputBuffers, Params, Ports, Routers, Watchdog, Wheels};
+use super::state::{InputBuffers, Params, Ports, Routers, Wheels};
 use super::table::Table;
-use super::{CreditReturn, OutEntry, Simulation, NO_PORT};
+use super::terminal::deliver;
+use super::{CreditReturn, OutEntry, Simulation, Upstream, NO_PORT};
 
 /// A routed, pipeline-ready input VC of the router being allocated.
 #[derive(Clone, Copy, Debug, Default)]
@@ -283,10 +284,12 @@ impl Simulation {
     /// into their output queues, consuming downstream credits and returning the credits of
     /// the buffers they leave upstream.
     ///
-    /// A winner for a router output whose queue is empty and whose channel is free would be
-    /// sent by `send_outputs` at the end of this cycle, as the queue's head: it is sent
-    /// right away instead, sparing the queue a push and a pop. (Terminal outputs keep the
-    /// queue, so deliveries stay in output order.)
+    /// A winner for an output whose queue is empty and whose channel is free would be sent
+    /// by `send_outputs` at the end of this cycle, as the queue's head: it is sent right
+    /// away instead, or delivered if the output is a terminal's, sparing the queue a push
+    /// and a pop. (The delivery then comes before those of packets queued at other
+    /// terminal outputs, which changes only the order in which packet ids return to the
+    /// store: statistics are sums and histograms, and no result depends on an id.)
     fn traverse(&mut self, r: u32, granted: usize, now: u64) {
         let Simulation {
             ref scratch,
@@ -315,8 +318,10 @@ impl Simulation {
                 },
             routers: Routers { ref mut queued_outputs, ref first_port, ref mut load, .. },
             wheels: Wheels { ref mut credit_wheel, ref mut arrivals, wheel_mask, .. },
-            watchdog: Watchdog { ref mut last_progress, .. },
-            params: Params { packet_size, depth, vcs, outq_cap, pipeline_delay, .. },
+            ref mut watchdog,
+            ref mut stats,
+            ref mut packets,
+            params: Params { packet_size, depth, vcs, outq_cap, pipeline_delay, terminal_period, .. },
             ..
         } = *self;
         let (mut inputs, buf, mut committed, mut port_queues, mut credits) =
@@ -374,9 +379,17 @@ impl Simulation {
             let queue_len = unsafe { *outq_len.get_unchecked(op) };
             // SAFETY: (to the end of the loop) `op` and `in_port` are port ids of router `r`
             // (< P: invariants 1, 3), `c.out` a port of it (< radix ≤ R: 3).
-            if c.credit != NO_PORT && queue_len == 0 && unsafe { links.free(op, now) } {
-                // SAFETY: `op` < P (as above).
-                unsafe { links.send(op, *downstream.get_unchecked(op), c.out_vc as u32, pid, now) };
+            if queue_len == 0 && unsafe { links.free(op, now) } {
+                if c.credit != NO_PORT {
+                    // SAFETY: `op` < P (as above).
+                    unsafe { links.send(op, *downstream.get_unchecked(op), c.out_vc as u32, pid, now) };
+                } else {
+                    // Terminal channels may be slower: one flit per `terminal_period` cycles.
+                    let busy = size as u64 * terminal_period;
+                    // SAFETY: `op` < P (as above).
+                    let at = unsafe { links.occupy(op, now, busy) } + busy - 1;
+                    deliver(stats, packets, watchdog, pid, at, now);
+                }
                 sent += 1;
             } else {
                 // SAFETY: `op` < P (1, 3). The queue slot is indexed checked: it is below
@@ -392,10 +405,9 @@ impl Simulation {
             }
             // The credit leaves when the tail leaves this buffer and crosses the channel back.
             let in_port = first + c.in_port as usize;
-            // SAFETY: `in_port` < P (1).
-            let at = now + (size as u64 - 1) + unsafe { links.latency(in_port) };
             // SAFETY: `in_port` < first_port[r + 1] ≤ P (1, 3).
-            let up = unsafe { *upstream.get_unchecked(in_port) };
+            let Upstream { port: up, latency } = unsafe { *upstream.get_unchecked(in_port) };
+            let at = now + (size as u64 - 1) + latency as u64;
             let mut round_trip = 0;
             // UGAL-L_CR (dragonfly §4.3.2): this buffer's credit may be held back, and
             // carries the round trip it completes; the downstream credit's starts now.
@@ -424,7 +436,7 @@ impl Simulation {
         // SAFETY: `r` is a router id: below `load`'s length, the number of routers (1).
         unsafe { *load.get_unchecked_mut(r as usize) -= sent };
         if granted > 0 {
-            *last_progress = now;
+            watchdog.last_progress = now;
         }
     }
 }

@@ -142,6 +142,35 @@ struct CreditReturn {
     round_trip: credit_rtt::RoundTrip,
 }
 
+/// Stands in for the routing algorithm while the routers' pass borrows it (see
+/// [`Simulation::step`]); never asked to route.
+#[derive(Clone)]
+struct Unplugged;
+
+impl Routing for Unplugged {
+    fn vcs_required(&self) -> u32 {
+        0
+    }
+    fn route(
+        &self,
+        _: &routing::RouteCtx,
+        _: &mut Packet,
+        _: &mut crate::rng::SimRng,
+        _: &mut RouteNote,
+    ) -> routing::Decision {
+        unreachable!("the routing algorithm is in use by the routers' pass")
+    }
+}
+
+/// Where the credits of an input port go back to: the upstream output port id (`NO_PORT`
+/// for a terminal's), and the latency of the channel (the same as `Ports::latency`), which
+/// crossing the switch reads together.
+#[derive(Clone, Copy, Debug)]
+struct Upstream {
+    port: u32,
+    latency: u32,
+}
+
 /// The routing decisions taken at one router, for the page's per-router counts: packets it
 /// routed onto a router-to-router channel, and those among them it sent off the minimal
 /// path (the routing set their `nonminimal` flag at this router: UGAL's choice of Valiant
@@ -299,10 +328,10 @@ impl Simulation {
                 downstream[id] = net.port_id(port.peer_router, port.peer_port) as u32;
             }
         }
-        let mut upstream = vec![NO_PORT; ports];
+        let mut upstream: Vec<Upstream> = latency.iter().map(|&latency| Upstream { port: NO_PORT, latency }).collect();
         for (id, &down) in downstream.iter().enumerate() {
             if down != NO_PORT {
-                upstream[down as usize] = id as u32;
+                upstream[down as usize].port = id as u32;
             }
         }
         let max_latency = latency.iter().copied().max().unwrap_or(1) as u64;
@@ -446,7 +475,7 @@ impl Simulation {
         let port_ok = |&p: &u32| p == NO_PORT || (p as usize) < ports;
         assert!(
             self.ports.downstream.iter().all(port_ok)
-                && self.ports.upstream.iter().all(port_ok)
+                && self.ports.upstream.iter().all(|u| port_ok(&u.port))
                 && self.terminals.inject_port.iter().all(|&p| (p as usize) < ports),
             "a port id out of range"
         );
@@ -497,14 +526,19 @@ impl Simulation {
         self.deliver_arrivals(now);
         self.deliver_credits(now);
         self.generate_and_inject(now);
+        // The routers' pass is instantiated for the routing algorithm (`RoutePass`): the
+        // algorithm is moved out of the simulation while it runs (a zero-sized stand-in
+        // takes its place, without allocating) and put back after.
+        let routing = std::mem::replace(&mut self.routing, Box::new(Unplugged));
         for r in 0..self.routers.load.len() as u32 {
             // SAFETY: `r` < the table's length, which never changes.
             if unsafe { *self.routers.load.get_unchecked(r as usize) } > 0 {
-                self.route_router(r, now);
+                routing.route_router(self, r, now);
                 self.allocate_switch(r, now);
                 self.send_outputs(r, now);
             }
         }
+        self.routing = routing;
         if self.observers.tracer.active {
             self.trace_step(now);
         }
@@ -691,7 +725,7 @@ impl Simulation {
                 unsafe { self.return_credit(iv, up, flits, round_trip) };
             }
             while let Some((iv, n, round_trip)) = self.cr.as_mut().and_then(|cr| cr.due(now)) {
-                let up = self.ports.upstream[iv as usize / self.params.vcs as usize];
+                let up = self.ports.upstream[iv as usize / self.params.vcs as usize].port;
                 // SAFETY: `iv` indexed `upstream` (checked) by its port, so it is an input VC;
                 // `up` comes from `upstream` (invariant 2).
                 unsafe { self.return_credit(iv, up, n, round_trip) };

@@ -13,7 +13,7 @@ use super::state::{InputBuffers, Observers, Params, Ports, Routers, Wheels};
 use super::table::{Table, View, ViewMut};
 use super::terminal::deliver;
 use super::{Arrival, Channel, CreditReturn, OutEntry, Simulation, NO_PORT};
-use crate::routing::{Decision, QueueView, RouteCtx};
+use crate::routing::{Decision, QueueView, RouteCtx, Routing};
 
 /// `x mod n` for `x < 2n`, without a division.
 #[inline(always)]
@@ -247,11 +247,12 @@ impl Simulation {
     /// decide one after another from a rotating start, each commitment visible to the
     /// next; greedy: all decide from the state at the start of the cycle, and their
     /// commitments are applied afterwards.
-    pub(super) fn route_router(&mut self, r: u32, now: u64) {
+    #[inline(always)]
+    pub(crate) fn route_router<R: Routing>(&mut self, routing: &R, r: u32, now: u64) {
         if self.params.sequential {
-            self.route_inputs::<true>(r, now);
+            self.route_inputs::<R, true>(routing, r, now);
         } else {
-            self.route_inputs::<false>(r, now);
+            self.route_inputs::<R, false>(routing, r, now);
         }
         if !self.unroutable.is_empty() {
             self.drop_unroutable(r, now);
@@ -261,10 +262,9 @@ impl Simulation {
     /// [`Self::route_router`] for one allocator mode, so that the greedy pass carries
     /// nothing the sequential one needs to renew its view.
     #[inline(always)]
-    fn route_inputs<const SEQUENTIAL: bool>(&mut self, r: u32, now: u64) {
+    fn route_inputs<R: Routing, const SEQUENTIAL: bool>(&mut self, routing: &R, r: u32, now: u64) {
         let Simulation {
             ref topo,
-            ref routing,
             ref mut packets,
             ref mut rng,
             ref mut pending,
@@ -422,7 +422,7 @@ impl Simulation {
             }
             let in_port = iv / vcs;
             let at = now + (size as u64 - 1) + self.ports.latency[in_port] as u64;
-            let up = self.ports.upstream[in_port];
+            let up = self.ports.upstream[in_port].port;
             self.wheels.credit_wheel[(at & self.wheels.wheel_mask) as usize].push(CreditReturn {
                 iv: iv as u32,
                 up,
@@ -448,7 +448,7 @@ impl Simulation {
 
     /// Each output channel of router `r` that is free sends the head of its output queue.
     /// (A packet that crossed the switch this cycle into an empty queue of a free channel
-    /// to another router was sent by `traverse` already, which left the channel busy.)
+    /// was sent or delivered by `traverse` already, which left the channel busy.)
     pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
         let Simulation {
             ref mut stats,

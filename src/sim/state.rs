@@ -3,7 +3,9 @@
 //! they touch separately (`let Simulation { ports: Ports { .. }, .. } = *self`).
 
 use super::table::Table;
-use super::{router, trace, Arrival, Channel, CreditReturn, DeadlockReport, InputVc, OutEntry, RouterDecisions, Slot};
+use super::{
+    router, trace, Arrival, Channel, CreditReturn, DeadlockReport, InputVc, OutEntry, RouterDecisions, Slot, Upstream,
+};
 use crate::config::SlicePolicy;
 use crate::routing::RouteNote;
 use std::collections::VecDeque;
@@ -68,8 +70,9 @@ table_group! {
         port_router: u32,
         downstream: u32,
         latency: u32,
-        /// Upstream output port id of each input port (`NO_PORT` for terminal inputs).
-        upstream: u32,
+        /// Upstream output port id of each input port (`NO_PORT` for terminal inputs), with
+        /// the port's latency.
+        upstream: Upstream,
         /// Queue estimate of each output port: flits downstream (depth − credits) plus
         /// committed flits, summed over its VCs; what routing reads as `port_queue`.
         port_queues: u32,
