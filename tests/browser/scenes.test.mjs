@@ -119,3 +119,24 @@ test('pausing while a scene runs to its cycle ends the scene there: the player i
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('back to the opening from a scene entered at cycle 0 undoes its load (a rewind to 0 keeps what changed at 0)', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=min-worst-case&speed=2`);
+  await page.waitForFunction(() => window.hiradix.panes.length === 2 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
+  await page.click('#btn-run'); // Pause
+  await page.click('#btn-reset');
+  await page.waitForFunction(() => window.hiradix.sim.now() === 0, null, { timeout: 60_000 });
+  assert.equal(await page.inputValue('#load-value'), '0.3', 'the story opens at its configured load');
+  await page.keyboard.press('PageDown'); // scene 1: the load falls to 0.03 at cycle 0, then runs to 400
+  await idle(page);
+  assert.equal(await now(page), 400);
+  assert.equal(await page.inputValue('#load-value'), '0.03');
+  await page.keyboard.press('PageUp');
+  await idle(page);
+  assert.equal(await now(page), 0);
+  assert.equal(await sceneCount(page), '2 scenes', 'the opening');
+  assert.equal(await page.inputValue('#load-value'), '0.3', 'the opening load is back');
+  assert.equal(await page.evaluate(() => window.hiradix.experiment.config.traffic.load), 0.3, 'in the experiment the panes run');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

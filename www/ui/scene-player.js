@@ -5,9 +5,11 @@
 // decision or non-minimal decision at a router, the first saturated channel). A scene with a question shows it first and waits:
 // the next press runs on to the stop, which answers it, and the answer and why are shown
 // with the decision in the inspector (predict, then watch). ← / PageUp goes back one scene
-// by rewinding to where it ended, so going back is exact.
+// by rewinding to where it ended, so going back is exact (at cycle 0, where a rewind keeps the
+// changes made at it, by putting the load and links back as they were).
 
 import { buttonById, el, rich, setChildren } from '../lib/dom.js';
+import { hasLink } from './faults.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,6 +46,8 @@ export class ScenePlayer {
     this.asking = false;
     /** The cycle each played scene stopped at (-1: the opening). */
     this.ends = new Map([[-1, 0]]);
+    /** @type {Map<number, {load: number, links: number[][]}>} the load and failed links as each scene was entered */
+    this.before = new Map();
     /** The choice the class picked for the shown question, or null. */
     this.picked = null;
     this.busy = false;
@@ -68,6 +72,7 @@ export class ScenePlayer {
     this.asking = false;
     this.picked = null;
     this.ends = new Map([[-1, 0]]);
+    this.before = new Map();
     this.show();
   }
 
@@ -93,6 +98,7 @@ export class ScenePlayer {
         await this.runToStop({ until: 'cycle', cycle });
       } else {
         await this.timeControl.rewindTo(0);
+        await this.settleAtStart(to);
       }
       this.index = to;
       this.asking = false;
@@ -107,6 +113,8 @@ export class ScenePlayer {
     return this.guard(async () => {
       const scene = this.scenes[i];
       if (!reveal) {
+        const config = this.experiments.experiment?.config;
+        if (config) this.before.set(i, { load: config.traffic.load, links: structuredClone(config.faults?.links ?? []) });
         this.index = i;
         this.picked = null;
         this.applyViews(i);
@@ -125,6 +133,25 @@ export class ScenePlayer {
       this.ends.set(i, this.sim.panes[0]?.now ?? 0);
       this.afterStop(i);
     });
+  }
+
+  /**
+   * After a rewind to cycle 0, which keeps what was changed at it: the load and links as
+   * they were before scene `to + 1` was entered, undoing what the scenes after `to` changed
+   * at cycle 0 (a story played before its run moved).
+   * @param {number} to
+   */
+  async settleAtStart(to) {
+    const before = this.before.get(to + 1);
+    if (!before) return;
+    const played = this.scenes.slice(to + 1, this.index + 1);
+    if (played.some((s) => typeof s.load === 'number')) await this.liveLoad.set(before.load);
+    for (const s of played) {
+      for (const link of [...(s.restore ?? []), ...(s.fail ?? [])]) {
+        const refused = await this.failLinks.setLink(link, hasLink(before.links, link));
+        if (refused) this.hooks.notice(refused);
+      }
+    }
   }
 
   /**
