@@ -38,6 +38,14 @@ test('a story written in the editor is shown, played and shared as the class wil
   // The story's own scenes load into the editor; this lecturer removes them (✕).
   assert.equal(await page.locator('.editor-scene').count(), 2);
   assert.match(await page.textContent('.editor-scene:nth-child(2) .scene-stop'), /runs to cycle 800/);
+  // A stop changes in place: a cycle typed in, a bad one refused next to it.
+  await page.fill('.editor-scene:nth-child(2) .scene-stop-cycle', '900');
+  await page.press('.editor-scene:nth-child(2) .scene-stop-cycle', 'Enter');
+  assert.match(await page.textContent('.editor-scene:nth-child(2) .scene-stop'), /runs to cycle 900/);
+  await page.fill('.editor-scene:nth-child(2) .scene-stop-cycle', '0');
+  await page.press('.editor-scene:nth-child(2) .scene-stop-cycle', 'Enter');
+  assert.match(await page.textContent('.editor-scene:nth-child(2) [data-field="scenes[1].stop.cycle"]'), /not a cycle/);
+  assert.equal(await page.inputValue('.editor-scene:nth-child(2) .scene-stop-cycle'), '900');
   for (let i = 0; i < 2; i++) await page.click('.editor-scene:nth-child(1) button[aria-label="remove scene 1"]');
   assert.equal(await page.locator('.editor-scene').count(), 0);
   // The picture stays visible beside the panel, and keeps running.

@@ -320,6 +320,7 @@ export class StoryEditor {
         button('✕', `remove scene ${i + 1}`, true, () => d.scenes.splice(i, 1)),
       ),
       msg(at),
+      this.stopField(s, i, msg),
       el('label', { class: 'editor-field' }, 'Caption', caption),
       msg(`${at}.caption`),
       changes,
@@ -327,6 +328,42 @@ export class StoryEditor {
       question,
       msg(`${at}.question`),
     );
+  }
+
+  /**
+   * Where scene `i` stops, changed in place: its cycle, or the router whose next decision it
+   * runs to (none for the first saturated channel). The engine checks it when the story is
+   * saved (cycle stops move forward; the router exists in every pane).
+   * @param {any} s
+   * @param {number} i
+   * @param {(path: string) => HTMLElement} msg
+   */
+  stopField(s, i, msg) {
+    const stop = s.stop;
+    if (stop.until === 'saturated') return el('span');
+    const [key, label] = stop.until === 'cycle' ? ['cycle', 'Stop at cycle'] : ['router', 'At router'];
+    const at = `scenes[${i}].stop.${key}`;
+    const box = el('input', {
+      type: 'number',
+      min: key === 'cycle' ? '1' : '0',
+      step: '1',
+      class: `scene-stop-${key}`,
+      'aria-label': `scene ${i + 1} stop ${key}`,
+    });
+    box.value = String(stop[key]);
+    box.addEventListener('change', () => {
+      const v = Number(box.value);
+      if (!Number.isSafeInteger(v) || v < (key === 'cycle' ? 1 : 0)) {
+        this.say([{ path: at, message: `'${box.value}' is not a ${key === 'cycle' ? 'cycle (a whole number from 1)' : 'router number'}` }]);
+        box.value = String(stop[key]);
+        return;
+      }
+      stop[key] = v;
+      if (key === 'router' && s.rest) s.rest.inspect = v;
+      this.say([]);
+      this.showScenes();
+    });
+    return el('div', {}, el('label', { class: 'editor-field' }, label, box), msg(at));
   }
 
   /**
