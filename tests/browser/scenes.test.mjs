@@ -140,3 +140,24 @@ test('back to the opening from a scene entered at cycle 0 undoes its load (a rew
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("the Swap2 story's question is answered by DAL's decision, its numbers in the inspector", { timeout: 240_000 }, async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=dal-swap2&present=1`);
+  await page.waitForFunction(() => window.hiradix.panes.length === 3 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
+  await page.keyboard.press('PageDown'); // watch to cycle 1200
+  await idle(page);
+  assert.equal(await now(page), 1200);
+  await page.keyboard.press('PageDown'); // the question: the run waits
+  await idle(page);
+  assert.match(await page.textContent('#scene-bar'), /Which does DAL take\?/);
+  assert.equal(await now(page), 1200, 'asked before the run answers');
+  await page.keyboard.press('PageDown'); // runs to router 0's next decision
+  await idle(page);
+  assert.equal(await now(page), 1201);
+  assert.match(await page.textContent('#scene-bar'), /Answer: A deroute/);
+  // The decision's numbers were recorded (per-hop notes start with the scene's run).
+  await page.waitForFunction(() => /deroute → port 7/.test(document.getElementById('inspector').textContent));
+  assert.match(await page.textContent('#inspector'), /≥ 30 free slots/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -567,3 +567,48 @@ fn the_minimal_routing_story_s_question_is_answered_by_the_run() {
     assert_eq!(question.answer, 1, "the answer says so");
     assert!((val[1] - 0.3).abs() < 0.02, "VAL delivers the offered 0.3: {accepted:?}");
 }
+
+/// The Swap2 story's question is answered by the run, as the page plays it in the first
+/// pane (DAL): at cycle 1200, router 0's next decision, for a packet offset in the second
+/// dimension only, deroutes within that dimension (the answer), because its minimal output
+/// has 29 free slots, one short of uncongested, and the deroute 31 (the numbers the
+/// question states).
+#[test]
+fn the_swap2_story_s_question_is_answered_by_the_run() {
+    let text = std::fs::read_to_string(builtin_dir().join("dal-swap2.json")).expect("the story");
+    let story = check(&text).expect("checks");
+    let mut cfg = SimConfig::from_value(story.experiment.config.clone()).expect("a config");
+    cfg.routing.algorithm =
+        story.experiment.compare.as_ref().expect("panes").values[0].as_str().expect("a name").into();
+    assert_eq!(cfg.routing.algorithm, "dal");
+    let mut sim = Simulation::new(&cfg).expect("builds");
+    // As the page's WebSim: every packet labeled, the per-hop notes recorded.
+    sim.stats_mut().label_start = 0;
+    sim.stats_mut().label_end = u64::MAX;
+    sim.record_hop_notes(true);
+    let [watch, asked] = &story.scenes[..] else { panic!("two scenes") };
+    assert_eq!(watch.stop, Stop::Cycle { cycle: 1200 });
+    sim.advance(1200).expect("runs");
+    assert_eq!(asked.stop, Stop::Decision { router: 0 });
+    let before = sim.router_decisions()[0].routed;
+    while sim.router_decisions()[0].routed == before {
+        sim.advance(1).expect("runs");
+        assert!(sim.now() < 10_000, "no decision at router 0");
+    }
+    let note = sim.hop_note(0).expect("a note");
+    assert_eq!(note.cycle + 1, sim.now(), "the decision the inspector shows is the one the scene stopped at");
+    assert_eq!((note.packet_dst / 4, note.packet_hops, note.dim), (8, 0, 1), "a new packet for router 8: {note:?}");
+    let question = asked.question.as_ref().expect("a question");
+    let chosen = match note.rule {
+        "minimal" | "minimal_congested" => 0,
+        "deroute" => 1,
+        _ => 2,
+    };
+    assert_eq!(chosen, question.answer, "{note:?}");
+    let second = note.per_dim[1];
+    assert_eq!(
+        (second.min_free, second.der_free, note.need_uncongested),
+        (29, 31, 30),
+        "the question states these numbers: {note:?}"
+    );
+}

@@ -124,6 +124,7 @@ const COMMANDS = {
   traceNextAt: (sim, router) => sim.traceNextAt(router),
   traceQueueHead: (sim, router, port, vc) => sim.traceQueueHead(router, port, vc),
   traceClear: (sim) => sim.traceClear(),
+  recordHopNotes: (sim, on) => sim.recordHopNotes(on),
   // Queries.
   channelLink: (sim, channel) => sim.channelLink(channel),
   linkChannel: (sim, a, b, trunk) => sim.linkChannel(a, b, trunk),
