@@ -195,8 +195,9 @@ impl<'de> Deserialize<'de> for Fields {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
                 let mut fields: Vec<(String, serde_json::Value)> = Vec::new();
+                let mut seen = std::collections::HashSet::new();
                 while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
-                    if fields.iter().any(|(k, _)| *k == key) {
+                    if !seen.insert(key.clone()) {
                         return Err(serde::de::Error::custom(format!("duplicate field `{key}`")));
                     }
                     fields.push((key, value));
