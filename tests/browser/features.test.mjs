@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { setup } from './page-helpers.mjs';
+import { routerPoint, setup } from './page-helpers.mjs';
 
 let env;
 before(async () => {
@@ -20,16 +20,7 @@ const SMALL_DF =
 test('hover and click show a router with its VCs, credits and last routing decision', { timeout: 120_000 }, async () => {
   const { page, errors } = await env.open(SMALL_DF);
   await page.waitForFunction(() => window.hiradix.sim.now() > 300);
-  // The device-pixel position of a router, as CSS pixels in the page.
-  const point = async (r) =>
-    page.evaluate((r) => {
-      const p = window.hiradix.panes[0];
-      const [x, y] = p.view.routerPoint(r);
-      const rect = p.canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      return [rect.left + x / dpr, rect.top + y / dpr];
-    }, r);
-  const [x, y] = await point(0);
+  const [x, y] = await routerPoint(page, 0);
   await page.mouse.move(x, y);
   await page.waitForSelector('#inspector', { state: 'visible' });
   assert.match(await page.textContent('#inspector-mode'), /hover/);

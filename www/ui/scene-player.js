@@ -236,11 +236,8 @@ export class ScenePlayer {
       await this.timeControl.runUntil('saturated');
       return;
     }
-    // At a router of the first pane: the time control awaits the event there. Per-hop
-    // notes (DAL's) are recorded from now on, so the inspector shows the decision's numbers
-    // (the worker starts them only once a frame has asked for the router's detail).
+    // At a router of the first pane: the time control awaits the event there.
     this.view.select({ pane: 0, kind: 'router', index: stop.router });
-    await Promise.all(this.sim.panes.map((p) => p.sim.ask('recordHopNotes', true)));
     this.hooks.updateInspector();
     await this.timeControl.runUntil(stop.until, { quiet: true });
   }

@@ -324,6 +324,10 @@ export class TimeControl {
     const start = panes[0].now;
     const pane = panes[paneIndex];
     if (!pane) return;
+    // The inspector shows the decision: its per-hop notes (DAL's) are recorded from now on
+    // (the worker starts them only once a frame has asked for the router's detail, which a
+    // run started right after the click may not wait for).
+    await pane.sim.ask('recordHopNotes', true);
     const r = await pane.sim.ask('runUntil', kind, router, MAX_CYCLES);
     if (sim.gen !== gen) return;
     if (!r || (r.error && !r.cycles)) {
