@@ -14,7 +14,7 @@
 //! is delivered to its terminal (see `traverse`).
 
 use super::router::{wrap, Links};
-use super::state::{InputBuffers, Params, Ports, Routers, Wheels};
+use super::state::{InputBuffers, Params, Ports, Routers, Shape, Wheels};
 use super::table::Table;
 use super::terminal::deliver;
 use super::{CreditReturn, OutEntry, Simulation, Upstream, NO_PORT};
@@ -108,16 +108,17 @@ impl Simulation {
     ///
     /// Not inlined: inside `step` it costs ~1 % more instructions (register pressure).
     #[inline(never)]
-    pub(super) fn allocate_switch(&mut self, r: u32, now: u64) {
-        let mut n = self.collect_candidates(r, now);
+    pub(super) fn allocate_switch<S: Shape>(&mut self, r: u32, now: u64) {
+        let mut n = self.collect_candidates::<S>(r, now);
         if n == 0 {
             return;
         }
-        let rounds = self.params.speedup * self.params.iterations;
+        let Params { speedup, iterations, .. } = self.params.shaped::<S>();
+        let rounds = speedup * iterations;
         for round in 0..rounds {
-            let move_pointers = round % self.params.iterations == 0;
-            let (ready, granted) = self.arbitrate(r, n, move_pointers);
-            self.traverse(r, granted, now);
+            let move_pointers = round % iterations == 0;
+            let (ready, granted) = self.arbitrate::<S>(r, n, move_pointers);
+            self.traverse::<S>(r, granted, now);
             // Every VC that could cross this cycle did: a VC that could not cannot later
             // (its input's or output's grants, output-queue slots and credits only shrink
             // while the switch is allocated), so another round would find no request.
@@ -130,15 +131,16 @@ impl Simulation {
 
     /// Fills the candidate list with router `r`'s routed input VCs whose head is past the
     /// pipeline delay (in VC index order, so grouped by input port); returns their number.
-    fn collect_candidates(&mut self, r: u32, now: u64) -> usize {
+    fn collect_candidates<S: Shape>(&mut self, r: u32, now: u64) -> usize {
         let Simulation {
             ref mut scratch,
             buffers: InputBuffers { ref nonempty, ref unrouted, ref inputs, ref local_vc, .. },
             ports: Ports { ref downstream, ref outq_len, .. },
             routers: Routers { ref first_port, .. },
-            params: Params { vcs, speedup, outq_cap, .. },
+            ref params,
             ..
         } = *self;
+        let Params { vcs, speedup, outq_cap, .. } = params.shaped::<S>();
         let (inputs, local_vc, downstream, outq_len) =
             (inputs.view(), local_vc.view(), downstream.view(), outq_len.view());
         let (mut cands, mut in_cap, mut out_room) =
@@ -191,15 +193,16 @@ impl Simulation {
     /// One round over the first `n` candidates: requests, then grants (recorded in
     /// `scratch.grants`). Returns the number of candidates that could have crossed and
     /// the number granted.
-    fn arbitrate(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
+    fn arbitrate<S: Shape>(&mut self, r: u32, n: usize, move_pointers: bool) -> (usize, usize) {
         let Simulation {
             ref mut scratch,
             ports: Ports { ref mut in_rr, ref mut out_rr, .. },
             buffers: InputBuffers { ref credits, .. },
             routers: Routers { ref first_port, .. },
-            params: Params { vcs, packet_size, .. },
+            ref params,
             ..
         } = *self;
+        let Params { vcs, packet_size, .. } = params.shaped::<S>();
         let Scratch { cands, requests, winner, grants, in_cap, out_room } = scratch;
         let (mut requests, mut winner, mut grants, mut in_cap, mut out_room) =
             (requests.view_mut(), winner.view_mut(), grants.view_mut(), in_cap.view_mut(), out_room.view_mut());
@@ -290,7 +293,7 @@ impl Simulation {
     /// and a pop. (The delivery then comes before those of packets queued at other
     /// terminal outputs, which changes only the order in which packet ids return to the
     /// store: statistics are sums and histograms, and no result depends on an id.)
-    fn traverse(&mut self, r: u32, granted: usize, now: u64) {
+    fn traverse<S: Shape>(&mut self, r: u32, granted: usize, now: u64) {
         let Simulation {
             ref scratch,
             ref mut cr,
@@ -321,9 +324,10 @@ impl Simulation {
             ref mut watchdog,
             ref mut stats,
             ref mut packets,
-            params: Params { packet_size, depth, vcs, outq_cap, pipeline_delay, terminal_period, .. },
+            ref params,
             ..
         } = *self;
+        let Params { packet_size, depth, vcs, outq_cap, pipeline_delay, terminal_period, .. } = params.shaped::<S>();
         let (mut inputs, buf, mut committed, mut port_queues, mut credits) =
             (inputs.view_mut(), buf.view(), committed.view_mut(), port_queues.view_mut(), credits.view_mut());
         let (mut outq, outq_head, mut outq_len, upstream) =

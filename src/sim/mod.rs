@@ -44,7 +44,7 @@ use crate::routing::{self, QueueView, RouteNote, Routing};
 use crate::stats::Stats;
 use crate::topology::{FaultSet, LinkClass, Network, Topology};
 use crate::traffic::Pattern;
-use state::{InputBuffers, Observers, Params, Ports, Routers, Terminals, Watchdog, Wheels};
+use state::{InputBuffers, Observers, Params, Ports, Routers, Shape, Terminals, Watchdog, Wheels};
 use std::collections::VecDeque;
 use table::Table;
 
@@ -248,6 +248,8 @@ pub struct Simulation {
     // inputs decided.
     scratch: allocator::Scratch,
     pending: Table<(u32, u16)>,
+    /// The step loop instantiated for the router's shape (`state::step_for`).
+    step_shaped: fn(&mut Simulation),
 }
 
 impl Simulation {
@@ -355,21 +357,23 @@ impl Simulation {
             .map(|(id, r)| (r, input_bits.position(r, (id - net.port_offset(r)) * vcs as usize) as u32))
             .collect::<Vec<_>>()
             .into();
+        let params = Params {
+            vcs,
+            depth,
+            pipeline_delay: r.pipeline_delay as u64,
+            speedup: r.speedup,
+            iterations: if islip { r.islip_iterations } else { 1 },
+            sequential,
+            outq_cap,
+            packet_size: cfg.traffic.packet_size as u16,
+            terminal_period: r.terminal_period as u64,
+        };
         let sim = Simulation {
+            step_shaped: state::step_for(&params),
             rng: Streams::new(cfg.seed),
             now: 0,
             unroutable: Vec::with_capacity(net.max_radix() as usize * vcs as usize),
-            params: Params {
-                vcs,
-                depth,
-                pipeline_delay: r.pipeline_delay as u64,
-                speedup: r.speedup,
-                iterations: if islip { r.islip_iterations } else { 1 },
-                sequential,
-                outq_cap,
-                packet_size: cfg.traffic.packet_size as u16,
-                terminal_period: r.terminal_period as u64,
-            },
+            params,
             ports: Ports {
                 port_router: (0..ports).map(|id| net.router_of_port(id)).collect(),
                 downstream: downstream.into(),
@@ -519,13 +523,18 @@ impl Simulation {
 
     /// Advances one cycle. After a deadlock has been detected the simulation stays put.
     pub fn step(&mut self) {
+        (self.step_shaped)(self)
+    }
+
+    /// [`Self::step`] instantiated for router shape `S` (see [`state::Shape`]).
+    fn step_as<S: Shape>(&mut self) {
         if self.watchdog.deadlock.is_some() {
             return;
         }
         let now = self.now;
-        self.deliver_arrivals(now);
+        self.deliver_arrivals::<S>(now);
         self.deliver_credits(now);
-        self.generate_and_inject(now);
+        self.generate_and_inject::<S>(now);
         // The routers' pass is instantiated for the routing algorithm (`RoutePass`): the
         // algorithm is moved out of the simulation while it runs (a zero-sized stand-in
         // takes its place, without allocating) and put back after.
@@ -534,8 +543,8 @@ impl Simulation {
             // SAFETY: `r` < the table's length, which never changes.
             if unsafe { *self.routers.load.get_unchecked(r as usize) } > 0 {
                 routing.route_router(self, r, now);
-                self.allocate_switch(r, now);
-                self.send_outputs(r, now);
+                self.allocate_switch::<S>(r, now);
+                self.send_outputs::<S>(r, now);
             }
         }
         self.routing = routing;
@@ -648,16 +657,17 @@ impl Simulation {
     /// Step 1a: the packets whose channel latency ends now enter their input buffers; a
     /// packet arriving into an empty VC becomes its head and marks the VC non-empty and
     /// unrouted.
-    fn deliver_arrivals(&mut self, now: u64) {
+    fn deliver_arrivals<S: Shape>(&mut self, now: u64) {
         let slot = (now & self.wheels.wheel_mask) as usize;
         let mut events = std::mem::take(&mut self.wheels.arrivals[slot]);
         let Simulation {
             buffers: InputBuffers { ref mut buf, ref mut inputs, ref mut nonempty, ref mut unrouted, .. },
             routers: Routers { ref mut load, .. },
             ports: Ports { ref arrival_port, .. },
-            params: Params { vcs, depth, packet_size, pipeline_delay, .. },
+            ref params,
             ..
         } = *self;
+        let Params { vcs, depth, packet_size, pipeline_delay, .. } = params.shaped::<S>();
         let (vcs, depth) = (vcs as usize, depth as usize);
         let (mut buf, mut inputs, mut load, arrival_port) =
             (buf.view_mut(), inputs.view_mut(), load.view_mut(), arrival_port.view());

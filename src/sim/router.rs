@@ -9,7 +9,7 @@
 //! it. The stages borrow the arrays they use as locals, so the hot loops keep their base
 //! addresses in registers.
 
-use super::state::{InputBuffers, Observers, Params, Ports, Routers, Wheels};
+use super::state::{InputBuffers, Observers, Params, Ports, Routers, Shape, Wheels};
 use super::table::{Table, View, ViewMut};
 use super::terminal::deliver;
 use super::{Arrival, Channel, CreditReturn, OutEntry, Simulation, NO_PORT};
@@ -449,7 +449,7 @@ impl Simulation {
     /// Each output channel of router `r` that is free sends the head of its output queue.
     /// (A packet that crossed the switch this cycle into an empty queue of a free channel
     /// was sent or delivered by `traverse` already, which left the channel busy.)
-    pub(super) fn send_outputs(&mut self, r: u32, now: u64) {
+    pub(super) fn send_outputs<S: Shape>(&mut self, r: u32, now: u64) {
         let Simulation {
             ref mut stats,
             ref mut packets,
@@ -460,9 +460,10 @@ impl Simulation {
                 },
             routers: Routers { ref mut queued_outputs, ref first_port, ref mut load, .. },
             wheels: Wheels { ref mut arrivals, wheel_mask, .. },
-            params: Params { outq_cap, packet_size, terminal_period, .. },
+            ref params,
             ..
         } = *self;
+        let Params { outq_cap, packet_size, terminal_period, .. } = params.shaped::<S>();
         // SAFETY: `r` is a router id (invariant 1).
         let first = unsafe { *first_port.get_unchecked(r as usize) } as usize;
         let (cap, size) = (outq_cap as usize, packet_size as u64);

@@ -11,7 +11,7 @@ use crate::routing::RouteNote;
 use std::collections::VecDeque;
 
 /// Router parameters resolved from the config once (read in every stage).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Params {
     pub(super) vcs: u32,
     pub(super) depth: u32,
@@ -25,6 +25,93 @@ pub(super) struct Params {
     pub(super) packet_size: u16,
     /// Cycles per flit on terminal channels.
     pub(super) terminal_period: u64,
+}
+
+impl Params {
+    /// The parameters as the step loop instantiated for shape `S` reads them: those the
+    /// shape fixes are constants, so the compiler folds them into the hot loops (fewer
+    /// values live across them; measured in docs/performance.md, "The router's shape").
+    #[inline(always)]
+    pub(super) fn shaped<S: Shape>(&self) -> Params {
+        let mut p = *self;
+        if let Some(vcs) = S::VCS {
+            p.vcs = vcs;
+        }
+        if S::SINGLE_FLIT {
+            p.packet_size = 1;
+        }
+        if S::DEFAULT_TIMING {
+            (p.speedup, p.iterations, p.pipeline_delay, p.terminal_period) = (2, 1, 1, 1);
+        }
+        p
+    }
+
+    /// Whether shape `S` fixes nothing these parameters do not already have.
+    fn fit<S: Shape>(&self) -> bool {
+        *self == self.shaped::<S>()
+    }
+}
+
+/// A router shape: the router parameters an instantiation of the step loop fixes at
+/// compile time. The simulation picks the instantiation for its parameters once, when it
+/// is built ([`step_for`]); a configuration no shape fits runs [`Configured`], which reads
+/// every parameter from [`Params`]. Results do not depend on the instantiation.
+pub(super) trait Shape {
+    /// VCs per port, if fixed.
+    const VCS: Option<u32>;
+    /// Single-flit packets (the papers' experiments and the default).
+    const SINGLE_FLIT: bool;
+    /// The default router's timing (`RouterConfig::default`, which the benchmarks and the
+    /// dragonfly figure presets keep): internal speedup 2 with separable allocation (one
+    /// round per unit of speedup), a one-cycle pipeline and terminal channels of one flit
+    /// per cycle. Buffer depths and output queues are never fixed (they vary between
+    /// presets; fixing the output queue measured no gain).
+    const DEFAULT_TIMING: bool;
+}
+
+/// Every parameter as configured.
+pub(super) struct Configured;
+
+impl Shape for Configured {
+    const VCS: Option<u32> = None;
+    const SINGLE_FLIT: bool = false;
+    const DEFAULT_TIMING: bool = false;
+}
+
+/// Single-flit packets with `V` VCs per port (`V` = 0: as configured), with the default
+/// router's timing or not.
+pub(super) struct SingleFlit<const V: u32, const DEFAULT_TIMING: bool>;
+
+impl<const V: u32, const T: bool> Shape for SingleFlit<V, T> {
+    const VCS: Option<u32> = if V == 0 { None } else { Some(V) };
+    const SINGLE_FLIT: bool = true;
+    const DEFAULT_TIMING: bool = T;
+}
+
+/// The step loop instantiated for the shape of `params`: single-flit packets with 2, 3,
+/// 4, 6 or 8 VCs (the counts the benchmarks and the figure presets use) or any other
+/// count, each with the default router's timing or any; else [`Configured`].
+pub(super) fn step_for(params: &Params) -> fn(&mut super::Simulation) {
+    if !params.fit::<SingleFlit<0, false>>() {
+        super::Simulation::step_as::<Configured>
+    } else if params.fit::<SingleFlit<0, true>>() {
+        single_flit::<true>(params.vcs)
+    } else {
+        single_flit::<false>(params.vcs)
+    }
+}
+
+/// [`step_for`] for single-flit packets and `vcs` VCs.
+fn single_flit<const T: bool>(vcs: u32) -> fn(&mut super::Simulation) {
+    use super::Simulation;
+    match vcs {
+        2 => Simulation::step_as::<SingleFlit<2, T>>,
+        3 => Simulation::step_as::<SingleFlit<3, T>>,
+        4 => Simulation::step_as::<SingleFlit<4, T>>,
+        6 => Simulation::step_as::<SingleFlit<6, T>>,
+        8 => Simulation::step_as::<SingleFlit<8, T>>,
+        _ => Simulation::step_as::<SingleFlit<0, T>>,
+    }
 }
 
 /// Declares a group of the engine's flat tables that have one entry per unit (port id,
@@ -174,9 +261,76 @@ pub(super) struct Observers {
 
 #[cfg(test)]
 mod tests {
-    use super::{InputBuffers, Ports};
-    use crate::config::SimConfig;
+    use super::{Configured, InputBuffers, Ports, SingleFlit};
+    use crate::config::{SimConfig, SwitchAllocator, TopologyConfig};
     use crate::sim::Simulation;
+
+    /// The step loop gives the same results in every instantiation: a simulation run by
+    /// its shape's instantiation and by [`Configured`] (every parameter read from `Params`)
+    /// agree on every counter and on the flits of every channel, for each VC count with an
+    /// instantiation of its own and one without (5), with the default router's timing and
+    /// others (the FB figures' speedup 8, the HyperX figures' 4-cycle pipeline with
+    /// two-iteration iSLIP), on adaptive routing that reads the queues and on UGAL-L_CR,
+    /// whose credits are held back.
+    #[test]
+    fn every_shape_gives_the_results_of_the_configured_loop() {
+        let fb = TopologyConfig::flattened_butterfly(8, 2);
+        let df = TopologyConfig::dragonfly(2, 4, 2, 9);
+        let timings: [fn(&mut SimConfig); 3] = [
+            |_| {},
+            |c| c.router.speedup = 8,
+            |c| (c.router.pipeline_delay, c.router.switch_allocator) = (4, SwitchAllocator::Islip),
+        ];
+        for (topology, algorithm, vcs) in [(fb, "min_ad", &[2, 3, 4, 5, 6, 8][..]), (df, "ugal_l_cr", &[3, 4, 5, 6, 8])]
+        {
+            for (&v, timing) in vcs.iter().flat_map(|v| timings.iter().map(move |t| (v, t))) {
+                let mut cfg = SimConfig::default();
+                (cfg.topology, cfg.routing.algorithm, cfg.router.vcs) = (topology.clone(), algorithm.into(), v);
+                cfg.traffic.load = 0.8;
+                timing(&mut cfg);
+                let mut shaped = Simulation::new(&cfg).unwrap();
+                assert!(shaped.params.fit::<SingleFlit<0, false>>());
+                let mut configured = shaped.clone();
+                configured.step_shaped = Simulation::step_as::<Configured>;
+                for _ in 0..500 {
+                    shaped.step();
+                    configured.step();
+                }
+                let case = format!("{algorithm} with {v} VCs, {:?}", cfg.router);
+                assert!(shaped.stats().delivered > 1000, "{case}");
+                assert_eq!(format!("{:?}", shaped.stats()), format!("{:?}", configured.stats()), "{case}");
+                assert_eq!(shaped.sent_flits(), configured.sent_flits(), "{case}");
+            }
+        }
+    }
+
+    /// A shape fits a configuration only where it fixes what the configuration has: the
+    /// default router fits the default timing, any other timing only the single-flit
+    /// shapes, multi-flit packets none; the output queue is never fixed.
+    #[test]
+    fn shapes_fit_only_the_parameters_they_fix() {
+        let params = |change: fn(&mut SimConfig)| {
+            let mut cfg = SimConfig::default();
+            change(&mut cfg);
+            Simulation::new(&cfg).unwrap().params
+        };
+        for p in [params(|_| {}), params(|c| c.router.output_queue = Some(64))] {
+            assert!(
+                p.fit::<SingleFlit<0, true>>() && p.fit::<SingleFlit<4, true>>() && !p.fit::<SingleFlit<2, true>>()
+            );
+        }
+        let timings: [fn(&mut SimConfig); 4] = [
+            |c| c.router.speedup = 1,
+            |c| c.router.pipeline_delay = 2,
+            |c| c.router.terminal_period = 2,
+            |c| (c.router.switch_allocator, c.router.islip_iterations) = (SwitchAllocator::Islip, 2),
+        ];
+        for change in timings {
+            let p = params(change);
+            assert!(p.fit::<SingleFlit<0, false>>() && !p.fit::<SingleFlit<0, true>>());
+        }
+        assert!(!params(|c| c.traffic.packet_size = 2).fit::<SingleFlit<0, false>>());
+    }
 
     /// The declared groups are what a built simulation holds: every per-unit table has one
     /// entry per unit, and the bytes per unit the memory estimate counts are what the

@@ -1,7 +1,7 @@
 //! Terminals: packet generation (Bernoulli or batch), injection into the router, and
 //! delivery with statistics.
 
-use super::state::Watchdog;
+use super::state::{Configured, Params, Shape, Watchdog};
 use super::{Packet, PacketStore, Simulation};
 use crate::config::{InjectionMode, SlicePolicy};
 use crate::rng::Chance;
@@ -14,7 +14,7 @@ impl Simulation {
     /// Called once per cycle, so not inlined: inside `step` its loop would compete for
     /// registers with the router loops (measured: fewer instructions out of line).
     #[inline(never)]
-    pub(super) fn generate_and_inject(&mut self, now: u64) {
+    pub(super) fn generate_and_inject<S: Shape>(&mut self, now: u64) {
         if self.terminals.slices > 1 {
             return self.generate_and_inject_sliced(now);
         }
@@ -32,7 +32,7 @@ impl Simulation {
             } else {
                 self.rng.traffic.draw(rate)
             };
-            let fresh = if generate { self.generate(t, now, labeled) } else { None };
+            let fresh = if generate { self.generate::<S>(t, now, labeled) } else { None };
             // SAFETY: (this loop) `ti` < `terminals`, the source table's length, which
             // never changes.
             // Injection of the source queue's head. A packet generated into an empty
@@ -42,7 +42,7 @@ impl Simulation {
                 // SAFETY: `ti` < `terminals` (the loop comment).
                 Some(pid) if unsafe { self.terminals.source.get_unchecked(ti) }.is_empty() => {
                     // SAFETY: `ti` < `terminals`.
-                    if !unsafe { self.try_inject(ti, pid, now) } {
+                    if !unsafe { self.try_inject::<S>(ti, pid, now) } {
                         // SAFETY: `ti` < `terminals`.
                         unsafe { self.terminals.source.get_unchecked_mut(ti) }.push_back(pid);
                     }
@@ -55,7 +55,7 @@ impl Simulation {
                     // SAFETY: `ti` < `terminals`.
                     if let Some(&head) = unsafe { self.terminals.source.get_unchecked(ti) }.front() {
                         // SAFETY: `ti` < `terminals`.
-                        if unsafe { self.try_inject(ti, head, now) } {
+                        if unsafe { self.try_inject::<S>(ti, head, now) } {
                             // SAFETY: `ti` < `terminals`.
                             unsafe { self.terminals.source.get_unchecked_mut(ti) }.pop_front();
                         }
@@ -99,7 +99,7 @@ impl Simulation {
             if generate {
                 let dst = self.pattern.destination(node, &mut self.rng.traffic);
                 let first = self.pick_slice(node) * nodes;
-                if let Some(pid) = self.create(first + node, t, first + dst, now, labeled) {
+                if let Some(pid) = self.create::<Configured>(first + node, t, first + dst, now, labeled) {
                     self.terminals.source[(first + node) as usize].push_back(pid);
                 }
             }
@@ -113,7 +113,7 @@ impl Simulation {
         for t in 0..terminals as usize {
             if let Some(&head) = self.terminals.source[t].front() {
                 // SAFETY: `t` < `terminals`, the per-terminal tables' length.
-                if unsafe { self.try_inject(t, head, now) } {
+                if unsafe { self.try_inject::<Configured>(t, head, now) } {
                     self.terminals.source[t].pop_front();
                 }
             }
@@ -134,7 +134,7 @@ impl Simulation {
             let dst = slice * nodes + pkt.dst % nodes;
             (pkt.src, pkt.dst, pkt.dst_router) = (terminal, dst, self.terminals.dest_router[dst as usize]);
             // SAFETY: `terminal` < slices · nodes, the per-terminal tables' length.
-            if unsafe { self.try_inject(terminal as usize, head, now) } {
+            if unsafe { self.try_inject::<Configured>(terminal as usize, head, now) } {
                 self.terminals.source[node as usize].pop_front();
                 self.terminals.next_slice[node as usize] = (slice + 1) % slices;
             }
@@ -164,9 +164,9 @@ impl Simulation {
     /// it; returns its id, or `None` if the source queue is full and it is dropped. The
     /// caller queues or injects it.
     #[inline]
-    fn generate(&mut self, t: u32, now: u64, labeled: bool) -> Option<u32> {
+    fn generate<S: Shape>(&mut self, t: u32, now: u64, labeled: bool) -> Option<u32> {
         let dst = self.pattern.destination(t, &mut self.rng.traffic);
-        self.create(t, t, dst, now, labeled)
+        self.create::<S>(t, t, dst, now, labeled)
     }
 
     /// A packet from terminal `src` to terminal `dst`, generated at cycle `now` by the
@@ -175,8 +175,8 @@ impl Simulation {
     /// and it is dropped. Inlined into both generators (measured: out of line it costs
     /// 2 % of the instructions of a 1K flattened butterfly at load 0.5).
     #[inline(always)]
-    fn create(&mut self, src: u32, by: u32, dst: u32, now: u64, labeled: bool) -> Option<u32> {
-        let size = self.params.packet_size;
+    fn create<S: Shape>(&mut self, src: u32, by: u32, dst: u32, now: u64, labeled: bool) -> Option<u32> {
+        let size = self.params.shaped::<S>().packet_size;
         if labeled {
             self.stats.window_offered_flits += size as u64;
         }
@@ -205,18 +205,18 @@ impl Simulation {
     /// # Safety
     /// `ti` must be a terminal (below the number of terminals).
     #[inline(always)]
-    unsafe fn try_inject(&mut self, ti: usize, pid: u32, now: u64) -> bool {
+    unsafe fn try_inject<S: Shape>(&mut self, ti: usize, pid: u32, now: u64) -> bool {
         // SAFETY: (this function) `ti` is a terminal (< the per-terminal tables' length:
         // the caller's contract), and its injection port a port id (< P: invariant 2).
         // SAFETY: `ti` < `terminals` (the function comment).
         if unsafe { *self.terminals.inject_free_at.get_unchecked(ti) } > now {
             return false;
         }
-        let size = self.params.packet_size;
+        let Params { packet_size: size, vcs, terminal_period, .. } = self.params.shaped::<S>();
         // SAFETY: `ti` < `terminals`.
         let port = unsafe { *self.terminals.inject_port.get_unchecked(ti) } as usize;
-        let first = port * self.params.vcs as usize;
-        let credits = &mut self.buffers.credits[first..first + self.params.vcs as usize];
+        let first = port * vcs as usize;
+        let credits = &mut self.buffers.credits[first..first + vcs as usize];
         // The input VC with most credits (the first of equals), if it fits the packet.
         let (mut best, mut most) = (0, credits[0]);
         for (vc, &c) in credits.iter().enumerate().skip(1) {
@@ -229,9 +229,7 @@ impl Simulation {
         }
         credits[best] -= size;
         // SAFETY: `ti` < `terminals`.
-        unsafe {
-            *self.terminals.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * self.params.terminal_period
-        };
+        unsafe { *self.terminals.inject_free_at.get_unchecked_mut(ti) = now + size as u64 * terminal_period };
         self.watchdog.in_network += 1;
         self.watchdog.last_progress = now;
         // SAFETY: `port` is a port id (invariant 2).
