@@ -77,7 +77,9 @@ impl Simulation {
     /// puts each packet on the slice its policy picks (the packet's source and destination
     /// terminals are the two nodes' channels to that slice); then every terminal injects
     /// the head of its source queue. Under `shared_queue` a node's packets wait in one
-    /// queue (its slice-0 terminal's) and take their slice when they leave.
+    /// queue (its slice-0 terminal's) and take their slice when they leave. It reads the
+    /// router parameters as configured (`Configured`) whatever the shape: one instance
+    /// serves every shaped step loop, as sliced networks are rare.
     #[inline(never)]
     fn generate_and_inject_sliced(&mut self, now: u64) {
         let terminals = self.terminals.source.len() as u32;
