@@ -15,7 +15,10 @@
 //!   scripts/lean-bound/count.sh
 
 /// hiradix's PCG-64 (src/rng.rs), copied so this crate has no dependencies.
-struct SimRng { lo: u64, hi: u64 }
+struct SimRng {
+    lo: u64,
+    hi: u64,
+}
 const MUL_LO: u64 = 0x4385_DF64_9FCC_F645;
 const MUL_HI: u64 = 0x2360_ED05_1FC6_5DA4;
 #[inline(always)]
@@ -131,13 +134,12 @@ struct Sim {
     free: Vec<u32>,
     /// Arrivals and credits of the next cycle (every latency is one cycle).
     arrivals: Vec<(u16, u16, u32)>, // (router, input VC of the router, pid)
-    credits: Vec<(u16, u16)>,       // (router or N + terminal, output VC of the router)
+    credits: Vec<(u16, u16)>, // (router or N + terminal, output VC of the router)
     sources: Vec<VecDeque<u32>>,
     /// Terminal injection channels: free cycle and credits per VC of the router's input.
     inj_free: Vec<u32>,
     inj_credits: Vec<[u8; V]>,
     traffic: SimRng,
-    routing_rng: SimRng,
     delivered: u64,
     latency: u64,
     now: u32,
@@ -183,7 +185,6 @@ impl Sim {
             inj_free: vec![0; N],
             inj_credits: vec![[DEPTH; V]; N],
             traffic: SimRng::new(seed, 1),
-            routing_rng: SimRng::new(seed, 2),
             delivered: 0,
             latency: 0,
             now: 0,
@@ -279,8 +280,7 @@ impl Sim {
     /// One router's cycle: route the new heads, allocate the switch, send the outputs.
     #[inline(never)]
     fn visit(&mut self, r: usize, now: u32) {
-        let Sim { routers, packets, arrivals, credits, delivered, latency, free, routing_rng, .. } = self;
-        let _ = routing_rng;
+        let Sim { routers, packets, arrivals, credits, delivered, latency, free, .. } = self;
         let router = &mut routers[r];
         let mut cands = [Cand::default(); P * V];
         let mut n = 0;
@@ -322,8 +322,7 @@ impl Sim {
             }
         }
         let mut sent = 0;
-        for round in 0..SPEEDUP {
-            let _ = round;
+        for _round in 0..SPEEDUP {
             // Requests: per input port its round-robin-first VC that can cross.
             let mut winner = [NONE; P];
             let mut requests = [(0u8, 0u8); P];
