@@ -2,7 +2,7 @@
 //! `hiradix bench` configuration `fb1024-min-0.5` (32-ary 2-flat flattened butterfly, MIN,
 //! 2 VCs × 16 flits, single-flit packets, speedup 2 with separable input-first round-robin
 //! allocation, output queues of 4, one-cycle channels and pipeline, uniform traffic at 0.5
-//! from Bernoulli sources) written as lean as one configuration allows: every size a
+//! from Bernoulli sources) written again for that one configuration alone: every size a
 //! constant, one visit per router over per-router records (input VCs with their buffers
 //! inline, output ports with their credits and queues inline), routing in the same pass
 //! that collects the switch candidates, and none of the engine's other duties (statistics
