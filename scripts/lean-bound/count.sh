@@ -7,6 +7,15 @@
 #   scripts/lean-bound/count.sh [fb] [df]      (both by default)
 set -euo pipefail
 cd "$(dirname "$0")"
+for c in ${@:-fb df}; do
+    case "$c" in fb | df) ;; *) echo "usage: $0 [fb] [df]" >&2; exit 2 ;; esac
+done
+for tool in valgrind node /usr/bin/cargo wasm-ld; do
+    command -v "$tool" >/dev/null || {
+        echo "$0: needs $tool (valgrind, Node.js, and Debian's rustc-web with lld, which scripts/build-wasm.sh installs)" >&2
+        exit 2
+    }
+done
 cargo build --release -q --target-dir target/native
 PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld CARGO_PROFILE_RELEASE_DEBUG=0 \
