@@ -164,6 +164,17 @@ function specFromDefault(value) {
   return { kind: 'any' };
 }
 
+/** A failed link [a, b] or [a, b, t] with a ≤ b, trunk 0 left out (`faults.links`). */
+export function normaliseLink(link) {
+  const [x, y, t = 0] = link;
+  const a = Math.min(x, y);
+  const b = Math.max(x, y);
+  return t ? [a, b, t] : [a, b];
+}
+
+/** A failed link's key: the same for [a, b] and [b, a]. */
+export const linkKey = (link) => normaliseLink(link).join('-');
+
 export function sameValue(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -8,7 +8,7 @@
 // file or the page's site: addOpened), each with its document.
 
 import { Emitter } from '../lib/events.js';
-import { sameValue } from '../model/experiment.js';
+import { linkKey, sameValue } from '../model/experiment.js';
 import { focusRule, presetExperiment, storyFromDocument } from './presets.js';
 import { openedId } from './share.js';
 
@@ -46,6 +46,8 @@ export class ExperimentState extends Emitter {
      * @type {Story['focus'] | undefined}
      */
     this.sceneFocus = undefined;
+    /** The story's scene shown (www/ui/scene-player.js): -1 before the first. */
+    this.scene = -1;
   }
 
   /** The experiment shown (null before the first one, or after a link's failed). */
@@ -71,6 +73,15 @@ export class ExperimentState extends Emitter {
     this.sceneFocus = focus === undefined ? undefined : focusRule(focus);
   }
 
+  /**
+   * The story's scene shown (-1: none yet): the load and failed links its scenes set so far
+   * are the story's, not a change from it (`modified`).
+   * @param {number} index
+   */
+  setScene(index) {
+    this.scene = index;
+  }
+
   /** The catalog and its model (once). */
   setCatalog(catalog, model) {
     this.catalog = catalog;
@@ -86,6 +97,7 @@ export class ExperimentState extends Emitter {
   set(exp) {
     this.current = exp;
     this.sceneFocus = undefined;
+    this.scene = -1;
     this.currentStory = exp?.preset ? (this.presets.get(exp.preset)?.preset ?? null) : null;
     this.emit('changed', { experiment: exp, how: 'replaced' });
   }
@@ -187,11 +199,39 @@ export class ExperimentState extends Emitter {
     return look;
   }
 
-  /** Whether an experiment that opened as a story has since been changed (config or panes). */
+  /**
+   * Whether an experiment that opened as a story has since been changed (config or panes)
+   * from what the story shows: its experiment with the load and failed links of the scenes
+   * played so far (in whatever order the links failed).
+   */
   modified() {
     const exp = this.current;
     const entry = exp?.preset ? this.presets.get(exp.preset) : null;
     if (!entry) return false;
-    return !sameValue(exp.config, entry.experiment.config) || !sameValue(exp.compare, entry.experiment.compare);
+    const story = structuredClone(entry.experiment.config);
+    const links = new Map((story.faults?.links ?? []).map((l) => [linkKey(l), l]));
+    for (const scene of (this.currentStory?.scenes ?? []).slice(0, this.scene + 1)) {
+      if (typeof scene.load === 'number') story.traffic.load = scene.load;
+      for (const l of scene.restore ?? []) links.delete(linkKey(l));
+      for (const l of scene.fail ?? []) links.set(linkKey(l), l);
+    }
+    if (story.faults || links.size) story.faults = { ...story.faults, links: [...links.values()] };
+    return !sameSettings(exp.config, story) || !sameValue(exp.compare, entry.experiment.compare);
   }
+}
+
+/**
+ * Whether two configs are the same experiment: failed links compared as a set (the order
+ * they failed in, an empty faults block and a random fraction of 0 left out change nothing).
+ */
+function sameSettings(a, b) {
+  const settled = (config) => {
+    const c = structuredClone(config);
+    const links = (c.faults?.links ?? []).map(linkKey).sort();
+    const fraction = c.faults?.random_fraction ?? 0;
+    if (links.length || fraction) c.faults = Object.fromEntries(Object.entries({ ...c.faults, links, random_fraction: fraction }).sort());
+    else delete c.faults;
+    return c;
+  };
+  return sameValue(settled(a), settled(b));
 }

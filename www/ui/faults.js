@@ -12,19 +12,9 @@
 // its cause is gone (another link changed, the mode left, the experiment replaced).
 
 import { clip } from '../lib/dom.js';
-import { describeValue } from '../model/experiment.js';
+import { describeValue, linkKey, normaliseLink } from '../model/experiment.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** [a, b] or [a, b, t] with a ≤ b, trunk 0 left out. */
-export function normaliseLink(link) {
-  const [x, y, t = 0] = link;
-  const a = Math.min(x, y);
-  const b = Math.max(x, y);
-  return t ? [a, b, t] : [a, b];
-}
-
-const linkKey = (link) => normaliseLink(link).join('-');
 
 /** The list normalised, each link once (first occurrence kept). */
 export function normaliseLinks(list) {

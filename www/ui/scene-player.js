@@ -1,6 +1,7 @@
 // Plays a story's scenes (src/story/scenes.rs), one per clicker press: → / PageDown / Space
 // (in present mode; PageDown and the ▶ button always) enters the next scene — its view,
-// focus, load, failed and restored links, and caption — and runs to its stop: a cycle
+// focus, load, failed and restored links, and caption — from where the previous scene stopped
+// (the first from cycle 0; a run that went on is rewound there) and runs to its stop: a cycle
 // (animated, at the story's speed), or an event the time control runs until (the next
 // decision or non-minimal decision at a router, the first saturated channel). A scene with a question shows it first and waits:
 // the next press runs on to the stop, which answers it, and the answer and why are shown
@@ -69,6 +70,7 @@ export class ScenePlayer {
   /** Another experiment: back before the first scene. */
   reset() {
     this.index = -1;
+    this.experiments.setScene(-1);
     this.asking = false;
     this.picked = null;
     this.ends = new Map([[-1, 0]]);
@@ -93,6 +95,7 @@ export class ScenePlayer {
       // A rewind to a cycle keeps what was changed at it (the engine's history), and the
       // next scene changed its load and links at the cycle this one stopped at: back to
       // the cycle before, then one cycle on, is the state this scene stopped in, exactly.
+      this.experiments.setScene(to);
       if (cycle > 0) {
         await this.timeControl.rewindTo(cycle - 1);
         await this.runToStop({ until: 'cycle', cycle });
@@ -113,9 +116,15 @@ export class ScenePlayer {
     return this.guard(async () => {
       const scene = this.scenes[i];
       if (!reveal) {
+        // A scene starts where the previous one stopped (the first at cycle 0), whatever ran
+        // since (the story plays on as it opens; Run between scenes): its caption describes
+        // the run from there to its stop.
+        const start = this.ends.get(i - 1) ?? 0;
+        if ((this.sim.panes[0]?.now ?? 0) > start) await this.timeControl.rewindTo(start);
         const config = this.experiments.experiment?.config;
         if (config) this.before.set(i, { load: config.traffic.load, links: structuredClone(config.faults?.links ?? []) });
         this.index = i;
+        this.experiments.setScene(i);
         this.picked = null;
         this.applyViews(i);
         if (typeof scene.load === 'number') await this.liveLoad.set(scene.load);
