@@ -141,6 +141,36 @@ test('back to the opening from a scene entered at cycle 0 undoes its load (a rew
   await page.close();
 });
 
+test('a scene starts where the previous one stopped: entered after the opening run passed its stop, the first replays from cycle 0 at its own load; the scenes\' own load and links are not "modified"', async () => {
+  const { page, errors } = await openPage(browser.context, `${server.url}?preset=min-worst-case&speed=20`);
+  // The story plays on as it opens, at its configured load 0.3, past scene 1's stop (cycle 400).
+  await page.waitForFunction(() => window.hiradix.panes.length === 2 && window.hiradix.sim.now() > 600, null, { timeout: 60_000 });
+  await page.keyboard.press('PageDown');
+  await idle(page);
+  assert.equal(await now(page), 400);
+  assert.equal(await page.inputValue('#load-value'), '0.03');
+  // MIN accepted what the light load offers over the window shown, not the 1/16 of the run at 0.3.
+  const accepted = async () => page.evaluate(() => window.hiradix.panes.map((p) => p.stats.recent(10)?.accepted ?? NaN));
+  const [min] = await accepted();
+  assert.ok(min < 0.05, `MIN's accepted throughput at the light load: ${min}`);
+  const modified = () => page.evaluate(() => !document.getElementById('story-modified').hidden);
+  assert.equal(await modified(), false, "scene 1's load is the story's");
+  await page.keyboard.press('PageDown'); // scene 2 raises the load to 0.3 and asks
+  await idle(page);
+  assert.equal(await modified(), false, "scene 2's load is the story's");
+  const [asked] = await accepted();
+  assert.ok(asked < 0.05, `the question does not show its answer (MIN's accepted ${asked})`);
+  await page.keyboard.press('PageDown'); // the run answers it
+  await idle(page);
+  assert.equal(await now(page), 800);
+  // A change of the lecturer's own is one.
+  await page.fill('#load-value', '0.25');
+  await page.press('#load-value', 'Enter');
+  await page.waitForFunction(() => !document.getElementById('story-modified').hidden, null, { timeout: 10_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("the Swap2 story's question is answered by DAL's decision, its numbers in the inspector", { timeout: 240_000 }, async () => {
   const { page, errors } = await openPage(browser.context, `${server.url}?preset=dal-swap2&present=1`);
   await page.waitForFunction(() => window.hiradix.panes.length === 3 && window.hiradix.sim.now() > 0, null, { timeout: 60_000 });
