@@ -176,11 +176,26 @@ test('a refused story is said next to its field and changes nothing', { timeout:
   assert.ok(placed);
   const after = await page.evaluate(() => ({ doc: window.hiradix.story.doc, gen: window.hiradix.gen, opened: window.hiradix.openedStories.length }));
   assert.deepEqual(after, { ...before, opened: 0 }, 'nothing applied');
-  // Fixed, it saves.
+  // A field that cannot be read keeps Save from saving what it last read.
   await page.fill('#editor-title', 'A new one');
+  await page.click('#editor-add-cycle');
+  await page.fill('.editor-scene:nth-child(1) .scene-fail', '4-5, 5-7x');
+  const links = page.locator('#story-editor .field-msg[data-field="scenes[0].fail"]');
+  await links.waitFor({ state: 'visible' });
+  await page.click('#editor-save');
+  assert.ok(await page.isVisible('#story-editor'), 'refused: the editor stays open');
+  assert.ok(await links.isVisible(), 'the links problem is still said after Save');
+  assert.equal(await page.evaluate(() => window.hiradix.openedStories.length), 0, 'nothing saved');
+  // Fixed, it saves.
+  await page.fill('.editor-scene:nth-child(1) .scene-fail', '4-5, 5-7');
+  assert.equal(await links.isVisible(), false);
   await page.click('#editor-save');
   await waitStory(page, 'a-new-one');
   assert.equal(await page.textContent('#story-paper'), 'own experiment, —');
+  assert.deepEqual(await page.evaluate(() => window.hiradix.story.doc.scenes[0].fail), [
+    [4, 5],
+    [5, 7],
+  ]);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -43,6 +43,12 @@ export class StoryEditor {
     this.hooks = hooks;
     /** @type {import('../stories/story-draft.js').Draft | null} */
     this.draft = null;
+    /**
+     * What a field holds that cannot be read (a scene's links or load as typed), by its
+     * path: shown next to it until it reads, and Save refuses while any is left.
+     * @type {Map<string, string>}
+     */
+    this.unreadable = new Map();
     /** Whether a click on the picture picks a channel or router for the focus. */
     this.picking = false;
   }
@@ -81,6 +87,7 @@ export class StoryEditor {
    */
   start(doc) {
     this.draft = draftFromDocument(doc);
+    this.unreadable.clear();
     $('editor-heading').textContent = doc ? `Edit story “${doc.title}”` : 'New story';
     const d = this.draft;
     inputById('editor-title').value = d.title;
@@ -235,6 +242,8 @@ export class StoryEditor {
   /** The scenes' list, rebuilt after a scene is added, removed or moved. */
   showScenes() {
     const d = this.draft;
+    // The scene fields are made again from the draft, which holds what they last read.
+    for (const path of [...this.unreadable.keys()]) if (path.startsWith('scenes[')) this.unreadable.delete(path);
     const list = $('editor-scenes');
     list.replaceChildren(...d.scenes.map((s, i) => this.sceneItem(s, i)));
   }
@@ -387,6 +396,9 @@ export class StoryEditor {
     });
     load.value = typeof rest.load === 'number' ? String(rest.load) : '';
     load.addEventListener('input', () => {
+      // A number field reads '' both when blank and when what is typed is not a number.
+      if (load.validity.badInput) return this.unreadableField(`${at}.load`, 'not a number: a load from 0.01 to 1, or blank to keep the previous scene’s');
+      this.unreadableField(`${at}.load`, null);
       if (load.value.trim() === '') delete rest.load;
       else rest.load = Number(load.value);
     });
@@ -447,8 +459,7 @@ export class StoryEditor {
       const box = msg(`${at}.${field}`);
       input.addEventListener('input', () => {
         const parsed = parseLinks(input.value);
-        box.hidden = !parsed.error;
-        box.textContent = parsed.error ?? '';
+        this.unreadableField(`${at}.${field}`, parsed.error ?? null);
         if (parsed.error) return;
         if (parsed.value.length) rest[field] = parsed.value;
         else delete rest[field];
@@ -492,6 +503,7 @@ export class StoryEditor {
    * @param {{path: string, message: string}[]} errors
    */
   say(errors) {
+    errors = [...[...this.unreadable].map(([path, message]) => ({ path, message })), ...errors];
     const panel = $('story-editor');
     const boxes = new Map([...panel.querySelectorAll('.field-msg')].map((m) => [/** @type {HTMLElement} */ (m).dataset.field, /** @type {HTMLElement} */ (m)]));
     const texts = new Map();
@@ -508,8 +520,20 @@ export class StoryEditor {
   }
 
   /**
-   * Save: the document checked by the engine; refused, every problem next to its field and
-   * nothing applied; accepted, registered and shown as an opened story.
+   * Records what the field at `path` holds that cannot be read (null: it reads) and shows
+   * every message.
+   * @param {string} path
+   * @param {string | null} problem
+   */
+  unreadableField(path, problem) {
+    if (problem) this.unreadable.set(path, problem);
+    else this.unreadable.delete(path);
+    this.say([]);
+  }
+
+  /**
+   * Save: the document checked by the engine; refused while a field cannot be read or the
+   * engine refuses it, every problem next to its field and nothing applied; accepted, registered and shown as an opened story.
    * @returns {Promise<boolean>} whether it was saved and shown
    */
   async save() {
@@ -520,7 +544,7 @@ export class StoryEditor {
     const doc = documentFromDraft(this.draft, experimentSection(this.experiments.model, exp, this.draft.base?.experiment));
     const errors = this.hooks.checkStory(JSON.stringify(doc));
     this.say(errors);
-    if (errors.length) return false;
+    if (errors.length || this.unreadable.size) return false;
     this.close();
     return this.hooks.open(doc, `Saved the story “${doc.title}”: it is shown, listed under Opened stories, and Share story and Download story carry it.`);
   }
