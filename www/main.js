@@ -26,6 +26,7 @@ import {
 } from './model/experiment.js';
 import { byId, clip, inputById, selectById } from './lib/dom.js';
 import { parseConfigText } from './model/json-check.js';
+import { grouped } from './model/decisions.js';
 import { messageOf } from './lib/errors.js';
 import { BUILTIN_STORIES, PRESETS, loadStories, presetExperiments } from './stories/presets.js';
 import { describeCrash, smallerExperiment } from './ui/crash.js';
@@ -816,11 +817,21 @@ function wireControls() {
   });
 }
 
-// Run until a cycle: a whole number past the current cycle runs on and pauses there.
+// Run until a cycle: a whole number past the current cycle runs on and pauses there; anything
+// else is said next to the box (blank: no stop).
 function untilCycle(raw) {
-  const n = Number(raw);
+  const text = String(raw).trim();
+  const n = Number(text);
   const now = sim.panes[0]?.now ?? 0;
-  if (!String(raw).trim() || !Number.isInteger(n) || n <= now) {
+  const problem = !text
+    ? null
+    : !Number.isInteger(n) || n < 0
+      ? `until: '${text.slice(0, 20)}' is not a cycle (a whole number ≥ 0)`
+      : n <= now
+        ? `until: cycle ${grouped(n)} is not after the current cycle ${grouped(now)} — to go back to it, use back to`
+        : null;
+  timeControl.say(problem);
+  if (!text || problem) {
     run.setUntil(0); // the box empties (see run.on above)
     return;
   }

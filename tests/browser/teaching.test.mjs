@@ -90,6 +90,19 @@ test('rewind is exact: back to cycle A every pane shows exactly what it showed t
   await page.waitForSelector('#until-msg', { state: 'visible' });
   assert.match(await page.textContent('#until-msg'), /not before the current cycle/);
   assert.deepEqual(await cycles(page), [1000, 1000]);
+  // So is an until that is not a cycle, or not after the current one.
+  for (const [typed, said] of [
+    ['3.5', /until: '3\.5' is not a cycle/],
+    ['-5', /until: '-5' is not a cycle/],
+    ['400', /until: cycle 400 is not after the current cycle 1\u2009000/],
+  ]) {
+    await page.fill('#run-until', typed);
+    await page.dispatchEvent('#run-until', 'change');
+    await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('until-msg').textContent), said.source);
+    assert.equal(await page.isVisible('#until-msg'), true);
+    assert.equal(await page.inputValue('#run-until'), '', 'the box empties');
+  }
+  assert.deepEqual(await cycles(page), [1000, 1000]);
   assert.deepEqual(errors, []);
   await page.close();
 });
