@@ -574,6 +574,7 @@ function compareValues(raw) {
       }
     }
   }
+  showCompareMessage(null);
   if (sameValue(values, experiments.experiment.compare?.values)) return;
   exp.compare = { param: exp.compare.param, values };
   return applyExperiment(exp);

@@ -116,7 +116,7 @@ export function typeProblem(spec, value) {
       // A name the catalog does not list is refused here, not only by the engine: a value
       // the engine never sees (the base of a parameter the panes vary) must not survive
       // into the page's link.
-      return !spec.options || spec.options.includes(value) ? null : `unknown name ${describeValue(value)} (one of: ${spec.options.join(', ')})`;
+      return !spec.options || spec.options.includes(value) ? null : `unknown name ${describeValue(value)} (one of: ${[...new Set(spec.options)].join(', ')})`;
     case 'bool':
       return typeof value === 'boolean' ? null : `must be true or false, got ${describeValue(value)}`;
     default:
@@ -222,6 +222,12 @@ export class Model {
     if (path !== 'topology.type' && path.startsWith('topology.') && !this.topologySpecs.has(type)) return null;
     const spec = this.specFor(path, type);
     if (!spec) return path.startsWith('topology.') ? `not a parameter of the ${type.replace(/_/g, ' ')} network` : 'unknown parameter';
+    // The algorithms are those of the network's family (the catalog lists every family's).
+    const family = path === 'routing.algorithm' && typeof value === 'string' ? this.topologyEntry(type)?.family : null;
+    const names = family ? this.routingsFor(family).map((r) => r.name) : [];
+    if (names.length && !names.includes(value)) {
+      return `unknown name ${describeValue(value)} on the ${type.replace(/_/g, ' ')} network (one of: ${names.join(', ')})`;
+    }
     return typeProblem(spec, value);
   }
 

@@ -21,6 +21,10 @@ export class SweepPanel {
 
   wire() {
     buttonById('btn-sweep').addEventListener('click', () => this.start());
+    // The loads' problem is said until they read (as typed, not only at the next Run sweep).
+    inputById('sweep-loads').addEventListener('input', () => {
+      if (this.sweep && !this.sweep.error && !parseLoads(inputById('sweep-loads').value).error) this.say(null);
+    });
     buttonById('btn-sweep-stop').addEventListener('click', () => {
       this.sweep.stop();
       this.update(this.sweep);
@@ -38,21 +42,21 @@ export class SweepPanel {
   update(sw) {
     buttonById('btn-sweep').disabled = sw.running;
     buttonById('btn-sweep-stop').disabled = !sw.running;
-    const msg = sw.error;
-    $('sweep-msg').textContent = msg ?? '';
-    $('sweep-msg').hidden = !msg;
+    this.say(sw.error);
     $('sweep-status').textContent = sw.total ? `${sw.done} of ${sw.total} points${sw.running ? ' — running' : ' — done'}` : '';
     this.view.redraw({ key: false, plots: true });
+  }
+
+  /** A message under the sweep's controls (null: none). Text only. */
+  say(msg) {
+    $('sweep-msg').textContent = msg ?? '';
+    $('sweep-msg').hidden = !msg;
   }
 
   /** The sweep over the loads in the box, for each pane's config as it is now. */
   start() {
     const parsed = parseLoads(inputById('sweep-loads').value);
-    if (parsed.error) {
-      $('sweep-msg').textContent = parsed.error;
-      $('sweep-msg').hidden = false;
-      return;
-    }
+    if (parsed.error) return this.say(parsed.error);
     const panes = this.sim.panes;
     const variants = this.experiments.model.variants(this.experiments.experiment).map((v, i) => ({ ...v, config: panes[i] ? panes[i].config : v.config }));
     this.sweep.start(variants, parsed.loads);
