@@ -169,9 +169,23 @@ function showBanner(title, text, { retry = 'Reset simulation', smaller = null } 
   $('error-banner').hidden = false;
 }
 
-function notice(text) {
+// The notice above the picture (null: none). A report (`fades`: a story saved, a link
+// copied) goes by itself after NOTICE_FADE_MS, as it would otherwise cover the picture while
+// the class watches; a problem stays until dismissed, replaced or (`about`) put right.
+let noticeTimer = 0;
+let noticeAbout = '';
+const NOTICE_FADE_MS = 8000;
+function notice(text, { fades = false, about = '' } = {}) {
+  clearTimeout(noticeTimer);
   $('notice-text').textContent = text ?? '';
   $('notice').hidden = !text;
+  noticeAbout = text ? about : '';
+  if (text && fades) noticeTimer = window.setTimeout(() => notice(null), NOTICE_FADE_MS);
+}
+
+// The notice goes if it is about `about` (the control it names now reads).
+function noticeResolved(about) {
+  if (noticeAbout === about) notice(null);
 }
 
 // A Rust panic (a wasm call trapped: in the simulation worker, `message` is its panic
@@ -597,7 +611,8 @@ function syncSpeed() {
 // out-of-range value is said in the notice, naming the box).
 function setSpeed(v, { typed = false } = {}) {
   const { speed: s, problem } = readSpeed(v);
-  if (typed && problem) notice(`cycles per frame: ${problem}${s === null ? `; ${speedText(experiments.experiment.speed)} kept` : ''}`);
+  if (typed && problem) notice(`cycles per frame: ${problem}${s === null ? `; ${speedText(experiments.experiment.speed)} kept` : ''}`, { about: 'speed' });
+  else if (typed) noticeResolved('speed');
   if (s === null) {
     syncSpeed();
     return;
@@ -782,7 +797,7 @@ function wireControls() {
     const warning = problems.length ? `\nBut the page that opens it would not show this experiment as it is:\n${problems.map((p) => `• ${p}`).join('\n')}` : '';
     try {
       await navigator.clipboard.writeText(location.href);
-      notice(`Link to this experiment copied to the clipboard.${warning}`);
+      notice(`Link to this experiment copied to the clipboard.${warning}`, { fades: !warning });
     } catch {
       notice(`Link to this experiment: ${location.href}${warning}`);
     }

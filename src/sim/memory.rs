@@ -113,6 +113,20 @@ pub fn estimate_tables(cfg: &SimConfig) -> Option<Estimate> {
     Some(Estimate { total, field, largest, largest_field })
 }
 
+/// The setting to name when `cfg`'s estimate `e` exceeds `limit` bytes: the one that
+/// contributes most, unless the network is too large even at the least of every per-port
+/// and per-terminal setting (one flit per VC, one packet per output queue and per source
+/// queue). Then none of those stands in the way, and the network itself is named.
+pub fn over_limit_field(cfg: &SimConfig, limit: u64, e: &Estimate) -> &'static str {
+    let mut least = cfg.clone();
+    least.traffic.source_queue_cap = 1;
+    (least.router.buffer_depth, least.router.buffer_per_port, least.router.output_queue) = (1, None, Some(1));
+    match estimate_tables(&least) {
+        Some(l) if l.total <= limit => e.field,
+        _ => "topology",
+    }
+}
+
 /// Refuses a configuration whose [`estimate`] exceeds `limit` bytes, or one of whose tables
 /// would exceed [`MAX_ALLOCATION`], naming the setting that contributes most; checked
 /// before anything is allocated.
@@ -120,7 +134,7 @@ pub fn check(cfg: &SimConfig, limit: u64) -> Result<(), ConfigErrors> {
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
     match estimate_tables(cfg) {
         None => Err(ConfigErrors::one("topology", "the network's size overflows 64 bits")),
-        Some(e) if e.total > limit => Err(ConfigErrors::one(e.field, format!("the simulation would take up to {:.1} GiB, over the limit of {:.1} GiB: use a smaller network, fewer VCs, shallower queues, a smaller source queue cap or a shorter run", gib(e.total), gib(limit)))),
+        Some(e) if e.total > limit => Err(ConfigErrors::one(over_limit_field(cfg, limit, &e), format!("the simulation would take up to {:.1} GiB, over the limit of {:.1} GiB: use a smaller network, fewer VCs, shallower queues, a smaller source queue cap or a shorter run", gib(e.total), gib(limit)))),
         Some(e) if e.largest > MAX_ALLOCATION => Err(ConfigErrors::one(e.largest_field, format!("one of the simulation's tables would take up to {:.1} GiB, more than one allocation can hold here ({:.1} GiB): use a smaller network, fewer VCs, shallower queues or a smaller source queue cap", gib(e.largest), gib(MAX_ALLOCATION)))),
         Some(_) => Ok(()),
     }

@@ -567,7 +567,10 @@ impl Simulation {
     pub fn inject(&mut self, src: u32, dst: u32) -> Result<u32, crate::config::ConfigError> {
         let n = self.topo.network().terminals() as u32;
         if src >= n || dst >= n {
-            return Err(crate::config::ConfigError::new("inject", format!("terminals are 0..{n}, got {src} → {dst}")));
+            return Err(crate::config::ConfigError::new(
+                "inject",
+                format!("terminals are 0 to {}, got {src} → {dst}", n.saturating_sub(1)),
+            ));
         }
         let net = self.topo.network();
         let slice = |t: u32| net.slice_of(net.terminal_router(t));

@@ -459,7 +459,10 @@ impl Dragonfly {
                 continue;
             };
             if g1 >= g || g2 >= g || g1 == g2 {
-                errs.push(ConfigError::new(field, format!("needs two different groups of 0..{g}, got {g1} and {g2}")));
+                errs.push(ConfigError::new(
+                    field,
+                    format!("needs two different groups of 0 to {}, got {g1} and {g2}", g.saturating_sub(1)),
+                ));
                 continue;
             }
             if keep == 0 {

@@ -143,7 +143,7 @@ impl Network {
     pub fn link_port(&self, a: u32, b: u32, trunk: u32) -> Result<usize, String> {
         let routers = self.routers() as u32;
         if let Some(r) = [a, b].into_iter().find(|&r| r >= routers) {
-            return Err(format!("router {r} does not exist (routers are 0..{routers})"));
+            return Err(format!("router {r} does not exist (routers are 0 to {})", routers.saturating_sub(1)));
         }
         let links: Vec<u32> = (0..self.radix(a)).filter(|&p| self.port(a, p).peer_router == b).collect();
         match links.get(trunk as usize) {

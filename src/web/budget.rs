@@ -61,7 +61,7 @@ pub(super) fn reserve(cfg: &SimConfig) -> Result<(Reservation, usize), ConfigErr
     if estimate.total > free {
         let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
         return Err(ConfigErrors::one(
-            estimate.field,
+            memory::over_limit_field(cfg, free, &estimate),
             format!(
                 "the simulation would take up to {:.2} GiB, and this page's worker has {:.2} GiB of its {:.1} GiB left beside the {holders} simulation(s) it already holds: use a smaller network, fewer VCs, shallower queues, a smaller source queue cap, or fewer panes",
                 gib(estimate.total),

@@ -98,3 +98,25 @@ fn peak_memory_stays_within_the_estimate() {
         );
     }
 }
+
+/// A configuration over the memory limit names the setting to change: the source queue cap
+/// when it is what weighs most, the network when it is too large at the least of every
+/// per-port and per-terminal setting.
+#[test]
+fn over_the_limit_names_what_stands_in_the_way() {
+    let refused = |config: serde_json::Value| {
+        let cfg = SimConfig::from_value(config).expect("a valid configuration");
+        let errors = hiradix::sim::memory::check(&cfg, hiradix::sim::memory::MEMORY_LIMIT).expect_err("over the limit");
+        errors.0.iter().map(|e| e.path.clone()).collect::<Vec<_>>()
+    };
+    // 64-ary 4-flat: 16.8 M terminals, too many with one-flit buffers and one-packet queues too.
+    let huge = serde_json::json!({"topology": {"type": "flattened_butterfly", "k": 64, "n": 4}});
+    assert_eq!(refused(huge), ["topology"]);
+    // 1 024 terminals whose queues may each hold a million packets over a long run.
+    let deep = serde_json::json!({
+        "topology": {"type": "flattened_butterfly", "k": 32, "n": 2},
+        "traffic": {"load": 1.0, "source_queue_cap": 1000000},
+        "measurement": {"warmup": 1000000, "measure": 1000000}
+    });
+    assert_eq!(refused(deep), ["traffic.source_queue_cap"]);
+}

@@ -336,11 +336,12 @@ function readView(exp, get, has, problems) {
     // Finite and positive, the centre within MAX_CENTRE; a zoom the canvas cannot show is
     // brought into MIN_ZOOM–MAX_ZOOM, with a word that it is not the one asked for.
     const ok = Number.isFinite(z) && z > 0 && c.length === 2 && c.every((x) => Number.isFinite(x) && Math.abs(x) <= MAX_CENTRE);
-    if (!ok)
+    if (!ok) {
+      const centre = has('center') ? ` with center '${clip(get('center'), 60)}'` : '';
       problems.push(
-        `zoom: '${clip(get('zoom'), 60)}' with center '${clip(get('center'), 60)}' is not a view (zoom a positive number, center two numbers from -${MAX_CENTRE} to ${MAX_CENTRE})`,
+        `zoom: '${clip(get('zoom'), 60)}'${centre} is not a view (zoom a positive number, center two numbers from -${MAX_CENTRE} to ${MAX_CENTRE})`,
       );
-    else {
+    } else {
       const zoom = clampZoom(z);
       if (zoom !== z) problems.push(`zoom: '${clip(get('zoom'), 60)}' is outside ${MIN_ZOOM} to ${MAX_ZOOM}; ${zoom} used`);
       Object.assign(exp.view, { zoom, cx: c[0], cy: c[1] });

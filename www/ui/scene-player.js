@@ -269,7 +269,7 @@ export class ScenePlayer {
     if (!scenes.length) return;
     const i = this.index;
     const scene = i >= 0 ? scenes[i] : null;
-    $('scene-count').textContent = i < 0 ? `${scenes.length} scenes` : `Scene ${i + 1} of ${scenes.length}`;
+    $('scene-count').textContent = i < 0 ? `${scenes.length} scene${scenes.length === 1 ? '' : 's'}` : `Scene ${i + 1} of ${scenes.length}`;
     setChildren($('scene-caption'), scene ? rich(scene.caption) : ['Press ▶ (or PageDown) for the first scene.']);
     const nextButton = buttonById('scene-next');
     nextButton.textContent = this.asking ? '▶ Reveal' : i < 0 ? '▶ Start' : '▶ Next';

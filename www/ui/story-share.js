@@ -17,7 +17,7 @@ const $ = (id) => document.getElementById(id);
  * @typedef {object} StoryShareHooks
  * @property {(text: string) => import('../../pkg/hiradix.js').FieldError[]} checkStory the engine's check
  * @property {(id: string) => Promise<boolean>} applyPreset applies a story as the menu does
- * @property {(text: string | null) => void} notice
+ * @property {(text: string | null, how?: {fades?: boolean}) => void} notice
  */
 
 export class StoryShare {
@@ -114,7 +114,8 @@ export class StoryShare {
     const notes = [said];
     if (id !== doc.id) notes.push(`Its id, ${doc.id}, is a built-in story's: it is listed under Opened stories as ${id}.`);
     if (link.error) notes.push(`But ${link.error}, so the address bar does not carry it: reloading the page will not reopen it.`);
-    this.hooks.notice(notes.join('\n'));
+    // Nothing to add to what was done: the report goes by itself.
+    this.hooks.notice(notes.join('\n'), { fades: notes.length === 1 });
     return true;
   }
 
@@ -147,7 +148,9 @@ export class StoryShare {
       : '';
     try {
       await navigator.clipboard.writeText(url);
-      this.hooks.notice(`Link to the story “${story.title}” copied to the clipboard (${url.length.toLocaleString('en')} characters).${modified}`);
+      this.hooks.notice(`Link to the story “${story.title}” copied to the clipboard (${url.length.toLocaleString('en')} characters).${modified}`, {
+        fades: !modified,
+      });
     } catch {
       this.hooks.notice(`Link to the story “${story.title}”: ${url}${modified}`);
     }
