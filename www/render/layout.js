@@ -8,6 +8,9 @@
 const $ = (id) => document.getElementById(id);
 const GAP = 8;
 const PANE_HEAD = 24;
+// Side-by-side panes narrower than this (in rem) put their note (accepted, latency, …) on a
+// second line under the name, so that no number is cut off.
+const TWO_LINE_PANE = 30;
 const MIN_NET = 240;
 const MIN_PANE = 260;
 // A phone (www/styles/hall.css lays the page out for it at the same width): each pane a
@@ -41,14 +44,17 @@ export function layoutStage(panes = 1) {
   const perRow = Math.max(1, Math.min(n, Math.floor((paneArea + GAP) / (MIN_PANE + GAP))));
   const legend = $('legend');
   const legendH = legend?.offsetHeight ?? 120;
-  // Beside: the panes share the width left of the key column and take the full height.
-  const besideSide = Math.min((W - keyW - GAP - (perRow - 1) * GAP) / perRow, avail - PANE_HEAD);
-  // Under: a row of key plots (about 12 rem) under square canvases.
   const keyRow = Math.max(legendH, 13 * rootPx);
-  const underSide = Math.min((W - (perRow - 1) * GAP) / perRow, avail - PANE_HEAD - keyRow - GAP);
-  let below = narrow || underSide > besideSide * 1.08;
+  // Beside: the panes share the width left of the key column and take the full height.
+  // Under: a row of key plots (about 12 rem) under square canvases. With `head` the height
+  // of the panes' heads.
+  const besideSide = (head) => Math.min((W - keyW - GAP - (perRow - 1) * GAP) / perRow, avail - head);
+  const underSide = (head) => Math.min((W - (perRow - 1) * GAP) / perRow, avail - head - keyRow - GAP);
+  let below = narrow || underSide(PANE_HEAD) > besideSide(PANE_HEAD) * 1.08;
   let basis = Math.floor(((below ? W : W - keyW - GAP) - (perRow - 1) * GAP) / perRow) - 1;
-  let netHeight = below || perRow < n ? Math.max(MIN_NET, Math.floor(below ? underSide : besideSide)) : Math.max(MIN_NET, avail - PANE_HEAD);
+  const twoLine = n > 1 && basis < TWO_LINE_PANE * rootPx;
+  const head = twoLine ? 2 * PANE_HEAD : PANE_HEAD;
+  let netHeight = below || perRow < n ? Math.max(MIN_NET, Math.floor(below ? underSide(head) : besideSide(head))) : Math.max(MIN_NET, avail - head);
   let plotH;
   if (below) plotH = Math.max(100, Math.floor(keyRow - 3 * rootPx));
   else {
@@ -60,20 +66,21 @@ export function layoutStage(panes = 1) {
   if (embed) {
     // Every row of panes shares the frame's height.
     const rows = Math.ceil(n / perRow);
-    netHeight = Math.max(MIN_EMBED_NET, Math.floor((avail - rows * PANE_HEAD - (rows - 1) * GAP) / rows));
+    netHeight = Math.max(MIN_EMBED_NET, Math.floor((avail - rows * head - (rows - 1) * GAP) / rows));
     below = true;
     basis = Math.floor((W - (perRow - 1) * GAP) / perRow) - 1;
-  } else if (phone) netHeight = Math.max(MIN_NET, Math.min(Math.floor(basis), avail - PANE_HEAD));
-  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present, basis, embed]);
+  } else if (phone) netHeight = Math.max(MIN_NET, Math.min(Math.floor(basis), avail - head));
+  const key = JSON.stringify([below, keyW, netHeight, plotH, n, present, basis, embed, twoLine]);
   if (key !== last) {
     last = key;
     stage.classList.toggle('key-below', below);
+    stage.classList.toggle('two-line-heads', twoLine);
     stage.style.setProperty('--key-width', `${keyW}px`);
     stage.style.setProperty('--net-height', `${netHeight}px`);
     stage.style.setProperty('--key-plot-height', `${plotH}px`);
     stage.style.setProperty('--pane-basis', `${basis}px`);
   }
-  return { below, keyW, netHeight, plotH, avail, perRow };
+  return { below, keyW, netHeight, plotH, avail, perRow, twoLine };
 }
 
 /** Re-lays the stage out whenever the window or the page above the stage changes size. */

@@ -91,7 +91,11 @@ function axes(ctx, w, h, { xMin, xMax, yMin, yMax, xLabel, yLabel, xTicks = true
   ctx.lineWidth = 1;
   ctx.strokeStyle = GRID;
   ctx.fillStyle = AXIS;
-  const ys = niceStep(yMax - yMin, 4);
+  // Up to 4 steps, fewer where the plot is too short for their labels to stand apart (one
+  // and a half text heights each).
+  const slots = Math.max(2, Math.floor(ph / (1.5 * FS)) + 1);
+  let ys = niceStep(yMax - yMin, 4);
+  for (let t = 3; t >= 1 && Math.floor((yMax - yMin) / ys + 1e-9) + 1 > slots; t--) ys = niceStep(yMax - yMin, t);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (let y = Math.ceil(yMin / ys) * ys; y <= yMax + ys * 1e-6; y += ys) {

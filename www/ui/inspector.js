@@ -88,7 +88,7 @@ function dalDecision(d) {
   const cell = (free, queue) => [`${free} free `, muted(`(q ${queue})`)];
   const rows = n.per_dim.map((x, dim) => {
     const chosen = dim === n.dim;
-    if (!x.offset) return el('tr', { class: 'aligned' }, td(dim), td('aligned with the destination', { colspan: 4, class: 'muted' }));
+    if (!x.offset) return el('tr', { class: 'aligned' }, td(dim), td('aligned with the destination', { colspan: 2, class: 'muted' }));
     const minState = x.min_free >= n.need_uncongested ? 'uncongested' : x.min_free >= n.need_free ? 'congested' : 'blocked';
     const minLabel = { uncongested: 'uncongested', congested: 'unblocked but congested', blocked: 'blocked' }[minState];
     const derOk = x.has_deroute && x.deroutable && x.der_free >= n.need_uncongested;
@@ -111,6 +111,13 @@ function dalDecision(d) {
       el('b', { class: cls }, String(n.rule).replace('_', ' ')),
       ` → port ${n.port}, VC ${n.vc}, dimension ${n.dim}`,
     ),
+    // The outputs' free slots first (what a scene's answer points to), then the rule.
+    el(
+      'table',
+      { class: 'ports dal-dims' },
+      el('thead', {}, el('tr', {}, th('dim'), th('best minimal output'), th('best deroute (uncongested?)'))),
+      el('tbody', {}, rows),
+    ),
     el('div', { class: 'formula' }, `Why: ${why}. Escape VC taken: `, el('b', {}, escaped ? 'yes' : 'no'), '.'),
     el(
       'div',
@@ -121,12 +128,6 @@ function dalDecision(d) {
       el('b', {}, n.need_uncongested),
       ' free slots ',
       muted("(free = not promised to packets routed here, in the output's best adaptive VC; q = port queue, the tie-breaker)"),
-    ),
-    el(
-      'table',
-      { class: 'ports dal-dims' },
-      el('thead', {}, el('tr', {}, th('dim'), th('best minimal output'), th('best deroute (uncongested?)'))),
-      el('tbody', {}, rows),
     ),
   );
 }
