@@ -520,15 +520,18 @@ export class StoryEditor {
   }
 
   /**
-   * Records what the field at `path` holds that cannot be read (null: it reads) and shows
-   * every message.
+   * Records what the field at `path` holds that cannot be read (null: it reads), said in
+   * the field's own message box (the others keep theirs).
    * @param {string} path
    * @param {string | null} problem
    */
   unreadableField(path, problem) {
     if (problem) this.unreadable.set(path, problem);
     else this.unreadable.delete(path);
-    this.say([]);
+    const box = [...$('story-editor').querySelectorAll('.field-msg')].find((m) => m instanceof HTMLElement && m.dataset.field === path);
+    if (!(box instanceof HTMLElement)) return;
+    box.hidden = !problem;
+    box.textContent = problem ?? '';
   }
 
   /**
